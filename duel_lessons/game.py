@@ -1,0 +1,253 @@
+"""The game engine: an immutable, hashable game state.
+
+>>> g = new_game("divisor-duel", 12)
+>>> g.legal_moves
+(2, 3, 4, 6)
+>>> g.play(6).number
+6
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from dataclasses import dataclass, replace
+from functools import cached_property
+from html import escape
+from typing import Literal
+
+from .rules import DuelError, Rules, get_rules
+
+
+class IllegalMoveError(DuelError):
+    """A move that the rules do not allow; the state it was tried on is unchanged."""
+
+    def __init__(self, value: object, number: int, reason: str) -> None:
+        self.value = value
+        self.number = number
+        self.reason = reason
+        super().__init__(f"Cannot play {value!r} from {number}: {reason}.")
+
+
+class GameOverError(IllegalMoveError):
+    """A move or pass tried after the game has ended."""
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Player ``player`` played divisor ``divisor``, taking ``before`` to ``after``."""
+
+    player: int
+    before: int
+    divisor: int
+    after: int
+
+
+@dataclass(frozen=True)
+class Passed:
+    """Player ``player`` had no legal move from ``number`` and passed."""
+
+    player: int
+    number: int
+
+
+@dataclass(frozen=True)
+class LostTurn:
+    """Player ``player`` named ``value``, not a legal divisor of ``number``, and lost the turn."""
+
+    player: int
+    number: int
+    value: int
+    reason: str
+
+
+Event = Moved | Passed | LostTurn
+Player = Literal[1, 2]
+Ending = Literal["stuck", "passes", "reached-win", "reached-loss"]
+
+
+def other(player: int) -> Player:
+    """The other player: 1 <-> 2."""
+    return 2 if player == 1 else 1
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A position in a game: rules, current number, player to move, passes, history.
+
+    States never change: :meth:`play`, :meth:`pass_turn` and :meth:`attempt`
+    return new states.  Use :func:`new_game` to check the start against the book.
+    """
+
+    rules: Rules
+    number: int
+    to_move: Player = 1
+    passes: int = 0
+    history: tuple[Event, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
+            raise DuelError(f"The number must be a positive whole number, not {self.number!r}.")
+        if self.to_move not in (1, 2):
+            raise DuelError(f"The player to move must be 1 or 2, not {self.to_move!r}.")
+
+    # -- what can happen now --------------------------------------------------
+
+    @cached_property
+    def legal_moves(self) -> tuple[int, ...]:
+        """The divisors the player to move may play, smallest first (empty when over)."""
+        if self.rules.ends_on_reaching(self.number) is not None or self.passes >= 2:
+            return ()
+        return self.rules.divisors_of(self.number)
+
+    @cached_property
+    def ending(self) -> Ending | None:
+        """How the game ended, or None while it goes on."""
+        reached = self.rules.ends_on_reaching(self.number)
+        if reached is not None:
+            return "reached-win" if reached == "win" else "reached-loss"
+        if self.legal_moves:
+            return None
+        if self.rules.when_stuck == "end":
+            return "stuck"
+        return "passes" if self.passes >= 2 else None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.ending is not None
+
+    @property
+    def must_pass(self) -> bool:
+        """Whether the player to move has no legal move and must pass."""
+        return self.ending is None and not self.legal_moves
+
+    @property
+    def winner(self) -> Player | None:
+        """The winning player (1 or 2), or None while the game goes on."""
+        ending = self.ending
+        if ending is None:
+            return None
+        # In every ending but one, the "last mover" is the player not to move:
+        # after two passes the turn is back with the player who did not move last.
+        last_mover = other(self.to_move)
+        if ending == "reached-loss":
+            return self.to_move
+        if ending == "reached-win" or self.rules.last_mover_wins:
+            return last_mover
+        return self.to_move
+
+    @property
+    def loser(self) -> Player | None:
+        """The losing player, or None while the game goes on."""
+        return None if self.winner is None else other(self.winner)
+
+    @property
+    def start(self) -> int:
+        """The number the game started from."""
+        for event in self.history:
+            return event.before if isinstance(event, Moved) else event.number
+        return self.number
+
+    # -- moves ----------------------------------------------------------------
+
+    def check(self, divisor: object) -> str | None:
+        """The reason ``divisor`` cannot be played now, or None if it can."""
+        if self.is_over:
+            return "the game is over"
+        if isinstance(divisor, bool):
+            return "a move is a whole number, not True or False"
+        try:
+            d = operator.index(divisor)  # type: ignore[call-overload]
+        except TypeError:
+            return f"a move is a whole number, not {type(divisor).__name__}"
+        if self.must_pass:
+            return f"{self.number} has no allowed divisors, so the only move is to pass"
+        return self.rules.why_not(d, self.number)
+
+    def play(self, divisor: int) -> GameState:
+        """The state after the player to move plays ``divisor``.
+
+        Raises IllegalMoveError (GameOverError after the end) if it is not legal.
+        """
+        reason = self.check(divisor)
+        if reason is not None:
+            error = GameOverError if self.is_over else IllegalMoveError
+            raise error(divisor, self.number, reason)
+        d = operator.index(divisor)
+        after = self.rules.result(self.number, d)
+        event = Moved(self.to_move, self.number, d, after)
+        return replace(self, number=after, to_move=other(self.to_move), passes=0, history=self.history + (event,))
+
+    def pass_turn(self) -> GameState:
+        """The state after the player to move passes (only when they must)."""
+        if self.is_over:
+            raise GameOverError("pass", self.number, "the game is over")
+        if not self.must_pass:
+            reason = "passing is only allowed with no legal move"
+            if self.rules.when_stuck != "pass":
+                reason = f"{self.rules.title} has no passing"
+            raise IllegalMoveError("pass", self.number, reason)
+        event = Passed(self.to_move, self.number)
+        return replace(self, to_move=other(self.to_move), passes=self.passes + 1, history=self.history + (event,))
+
+    def attempt(self, value: int) -> GameState:
+        """Try a number as a move, following the book on invalid moves.
+
+        A legal divisor is played.  Otherwise, if the rules say an invalid move
+        loses the turn, the turn passes to the opponent; if not, IllegalMoveError.
+        """
+        reason = self.check(value)
+        if reason is None:
+            return self.play(value)
+        if self.is_over or self.must_pass or self.rules.on_invalid == "retry":
+            return self.play(value)  # raises the right error
+        event = LostTurn(self.to_move, self.number, operator.index(value), reason)
+        return replace(self, to_move=other(self.to_move), passes=0, history=self.history + (event,))
+
+    def random_move(self, rng: random.Random | None = None) -> GameState:
+        """Play a uniformly random legal move, or pass if the player must."""
+        if self.must_pass:
+            return self.pass_turn()
+        if self.is_over:
+            raise GameOverError("a move", self.number, "the game is over")
+        return self.play((rng or random).choice(self.legal_moves))
+
+    # -- display --------------------------------------------------------------
+
+    def status(self, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
+        """One line: whose turn it is, or who won."""
+        if self.winner is not None:
+            return f"{names[self.winner - 1]} wins."
+        if self.must_pass:
+            return f"{names[self.to_move - 1]} has no move from {self.number} and must pass."
+        moves = ", ".join(map(str, self.legal_moves))
+        return f"{names[self.to_move - 1]} to move from {self.number}. Allowed divisors: {moves}."
+
+    def transcript(self, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
+        """The game so far, in the rule book's own words."""
+        from .transcript import render
+
+        return render(self, names)
+
+    def _repr_html_(self) -> str:
+        moves = " → ".join(
+            [str(self.start)]
+            + [
+                str(e.after) if isinstance(e, Moved) else "pass" if isinstance(e, Passed) else "lost turn"
+                for e in self.history
+            ]
+        )
+        return (
+            f"<div><b>{escape(self.rules.title)}</b>: current number <b>{self.number}</b><br>"
+            f"{escape(self.status())}<br><small>Game so far: {escape(moves)}</small></div>"
+        )
+
+
+def new_game(rules: Rules | str = "divisor-duel", start: int | None = None, first: int = 1) -> GameState:
+    """A new game, checking the start against the rule book (BadStartError if forbidden)."""
+    book = get_rules(rules)
+    n = book.check_start(book.default_start if start is None else start)
+    if first not in (1, 2):
+        raise DuelError(f"The first player must be 1 or 2, not {first!r}.")
+    return GameState(book, n, 1 if first == 1 else 2)

@@ -1,0 +1,386 @@
+"""Rule books as data.
+
+A :class:`Rules` value says everything the engine needs to know about a variant:
+how a move changes the number, which divisors may be used, which numbers end the
+game, and who wins.  The four rule books are four such values; a custom variant
+is one more value made with :meth:`Rules.variant`.  The engine has no special
+cases for any book.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, fields, replace
+from typing import Literal, get_args
+
+import sympy
+
+MoveKind = Literal["subtract", "divide"]
+Family = Literal["all", "even", "odd", "prime"]
+Target = Literal["none", "prime", "one"]
+WhenStuck = Literal["end", "pass"]
+OnInvalid = Literal["retry", "lose-turn"]
+
+#: The largest number the engine accepts (sympy factorises it in milliseconds).
+MAX_NUMBER = 10**18
+
+
+class DuelError(ValueError):
+    """Base class of every error the package raises on bad input."""
+
+
+class RulesError(DuelError):
+    """A rule book is inconsistent, or its name is unknown."""
+
+
+class BadStartError(DuelError):
+    """A start number that the rule book forbids."""
+
+
+@dataclass(frozen=True)
+class Wording:
+    """Templates for the terminal transcript, in one rule book's own words.
+
+    Placeholders: ``{n}`` current number, ``{d}`` divisor, ``{new}`` result,
+    ``{divisors}`` the legal divisors, ``{player}`` whose turn it is,
+    ``{winner}``, ``{loser}``, ``{why}`` a reason sentence, ``{title}``.
+    An empty template prints nothing.
+    """
+
+    opening: str = "Game start! {title}. Current number: {n}"
+    turn: str = "{player}'s turn."
+    show: str = "Current number: {n}\nAllowed divisors of {n}: {divisors}"
+    separator: str = ", "
+    prompt: str = "{player}, choose a divisor: "
+    moved: str = "{player} plays {d}: {n} {op} {d} = {new}."
+    lost_turn: str = "{why} {player} loses the turn."
+    show_stuck: str = "Current number: {n}"
+    passed: str = "{why} Turn passed."
+    end_stuck: str = "{why} {winner} wins!"
+    end_passes: str = "Neither player can move. {winner} wins!"
+    end_reached: str = "{why} {winner} wins!"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One variant of the duel, as data.
+
+    ``move``: ``"subtract"`` (N -> N - d) or ``"divide"`` (N -> N / d).
+    Allowed divisors are the d with d | N and d < N, where d = 1 is allowed only
+    if ``allow_one``, and d > 1 must belong to ``divisors`` (all, even, odd, prime).
+    ``win_on_reaching`` / ``lose_on_reaching``: a number ("prime" or "one") that
+    ends the game at once, won / lost by the player who moved there (a start on
+    such a number counts as reached by the opponent).
+    ``when_stuck``: with no legal move the game ``"end"``s, or the player must
+    ``"pass"`` and two passes in a row end it.  At the end by being stuck, the
+    last player to move wins if ``last_mover_wins`` (normal play), else loses
+    (misere play).  ``on_invalid``: a number that is not a legal divisor is
+    refused (``"retry"``) or costs the turn (``"lose-turn"``).
+    """
+
+    name: str
+    title: str
+    move: MoveKind = "subtract"
+    divisors: Family = "all"
+    allow_one: bool = False
+    win_on_reaching: Target = "none"
+    lose_on_reaching: Target = "none"
+    when_stuck: WhenStuck = "end"
+    last_mover_wins: bool = True
+    on_invalid: OnInvalid = "retry"
+    default_start: int = 60
+    min_start: int = 1
+    composite_start: bool = False
+    start_rule: str = "Any whole number from 1 up can start."
+    source: str = "custom variant"
+    wording: Wording = field(default_factory=Wording, compare=False)
+
+    def __post_init__(self) -> None:
+        choices = {
+            "move": MoveKind,
+            "divisors": Family,
+            "win_on_reaching": Target,
+            "lose_on_reaching": Target,
+            "when_stuck": WhenStuck,
+            "on_invalid": OnInvalid,
+        }
+        for attr, kind in choices.items():
+            value = getattr(self, attr)
+            if value not in get_args(kind):
+                options = ", ".join(repr(v) for v in get_args(kind))
+                raise RulesError(f"{attr}={value!r} is not one of {options}.")
+        for attr in ("allow_one", "last_mover_wins", "composite_start"):
+            if not isinstance(getattr(self, attr), bool):
+                raise RulesError(f"{attr} must be True or False, not {getattr(self, attr)!r}.")
+        if not self.name or not self.name.strip():
+            raise RulesError("A variant needs a name.")
+        if self.move == "divide" and self.allow_one:
+            raise RulesError(
+                "Dividing by 1 leaves the number unchanged, so the game could go on "
+                "for ever: allow_one needs move='subtract'."
+            )
+        if self.win_on_reaching != "none" and self.win_on_reaching == self.lose_on_reaching:
+            raise RulesError("Reaching the same kind of number cannot both win and lose.")
+        if not isinstance(self.min_start, int) or self.min_start < 1:
+            raise RulesError(f"min_start must be a whole number of at least 1, not {self.min_start!r}.")
+        if not isinstance(self.default_start, int) or isinstance(self.default_start, bool):
+            raise RulesError(f"default_start must be a whole number, not {self.default_start!r}.")
+
+    # -- divisors -------------------------------------------------------------
+
+    def allows(self, d: int, n: int) -> bool:
+        """Whether d is a legal divisor to play from n (ignoring game endings)."""
+        return self.why_not(d, n) is None
+
+    def why_not(self, d: int, n: int) -> str | None:
+        """The reason d cannot be played from n, or None if it can."""
+        if d < 1:
+            return f"{d} is not a positive whole number"
+        if d >= n:
+            return f"{d} is not less than {n}"
+        if d == 1:
+            return None if self.allow_one else f"1 is not allowed: only {self.divisor_words}"
+        if n % d:
+            return f"{d} does not divide {n}"
+        if self.divisors == "even" and d % 2:
+            return f"{d} is odd, but only even divisors are allowed"
+        if self.divisors == "odd" and not d % 2:
+            return f"{d} is even, but only odd divisors are allowed"
+        if self.divisors == "prime" and not sympy.isprime(d):
+            return f"{d} is not prime, but only prime divisors are allowed"
+        return None
+
+    def divisors_of(self, n: int) -> tuple[int, ...]:
+        """The allowed divisors of n, smallest first (uses sympy)."""
+        if n < 2:
+            return ()
+        if self.divisors == "prime":
+            candidates = [p for p in sympy.primefactors(n) if p < n]
+        else:
+            candidates = [d for d in sympy.divisors(n)[1:-1] if self.allows(d, n)]
+        return ((1,) if self.allow_one else ()) + tuple(candidates)
+
+    def result(self, n: int, d: int) -> int:
+        """The number after playing d from n (d is assumed legal)."""
+        return n - d if self.move == "subtract" else n // d
+
+    # -- endings --------------------------------------------------------------
+
+    @staticmethod
+    def is_kind(n: int, target: Target) -> bool:
+        """Whether n is of the kind named by a target ("prime", "one" or "none")."""
+        if target == "prime":
+            return bool(sympy.isprime(n))
+        return target == "one" and n == 1
+
+    def ends_on_reaching(self, n: int) -> Literal["win", "loss"] | None:
+        """Whether reaching n ends the game, won or lost by the player who moved there."""
+        if self.is_kind(n, self.win_on_reaching):
+            return "win"
+        if self.is_kind(n, self.lose_on_reaching):
+            return "loss"
+        return None
+
+    # -- starts ---------------------------------------------------------------
+
+    def check_start(self, n: object) -> int:
+        """Return n as an int if it is a legal start, else raise BadStartError."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise BadStartError(f"The start must be a whole number, not {n!r}.")
+        if n < 1:
+            raise BadStartError(f"The start must be a positive whole number, not {n}.")
+        if n > MAX_NUMBER:
+            raise BadStartError(f"The start {n} is too big: the largest start is 10**18.")
+        if n < self.min_start:
+            raise BadStartError(f"{n} is too small to start {self.title}. {self.start_rule}")
+        if self.composite_start and (n == 1 or sympy.isprime(n)):
+            what = "1 is neither prime nor composite" if n == 1 else f"{n} is prime"
+            raise BadStartError(f"{what}, so it cannot start {self.title}. {self.start_rule}")
+        if self.when_stuck == "pass" and not self.divisors_of(n) and self.ends_on_reaching(n) is None:
+            raise BadStartError(
+                f"{n} has no allowed divisors, so neither player could ever move and there "
+                f"would be no last mover to win. Choose a start with a legal move."
+            )
+        return n
+
+    def game_key(self) -> tuple[object, ...]:
+        """The fields that decide who wins from where (not names, wording or starts).
+
+        Passing when stuck decides the game exactly as ending it does (the last
+        mover wins either way), so both give the same key.
+        """
+        return (
+            self.move,
+            self.divisors,
+            self.allow_one,
+            self.win_on_reaching,
+            self.lose_on_reaching,
+            self.last_mover_wins,
+        )
+
+    # -- description ----------------------------------------------------------
+
+    @property
+    def divisor_words(self) -> str:
+        """Plain words for the allowed divisors, e.g. 'even divisors d with 1 < d < N'."""
+        kind = "proper divisors" if self.divisors == "all" else f"{self.divisors} divisors"
+        words = f"{kind} d with 1 < d < N"
+        return f"1 or {words}" if self.allow_one else words
+
+    def describe(self) -> str:
+        """The rules in a few plain sentences."""
+        verb = "subtract d from N" if self.move == "subtract" else "divide N by d"
+        lines = [f"{self.title} ({self.name}; {self.source}).", f"On your turn, {verb}, using {self.divisor_words}."]
+        for target, outcome in ((self.win_on_reaching, "wins"), (self.lose_on_reaching, "loses")):
+            if target != "none":
+                lines.append(f"Whoever moves to {'a prime' if target == 'prime' else '1'} {outcome} at once.")
+        last = "wins" if self.last_mover_wins else "loses"
+        if self.when_stuck == "pass":
+            lines.append(f"With no legal move you pass; after two passes the last player to move {last}.")
+        else:
+            lines.append(f"With no legal move the game ends and the last player to move {last}.")
+        if self.on_invalid == "lose-turn":
+            lines.append("Naming a number that is not an allowed divisor loses your turn.")
+        lines.append(self.start_rule)
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return "\n\n".join(
+            ["**" + line + "**" if i == 0 else line for i, line in enumerate(self.describe().splitlines())]
+        )
+
+    # -- custom variants ------------------------------------------------------
+
+    def variant(self, name: str | None = None, **changes: object) -> Rules:
+        """A new variant: these rules with some fields changed, in plain wording.
+
+        >>> DIVISOR_DUEL.variant(divisors="even").name
+        'divisor-duel/divisors=even'
+        """
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise RulesError(f"Unknown rule field(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}.")
+        if name is None:
+            name = self.name + "/" + ",".join(f"{k}={_show(v)}" for k, v in sorted(changes.items()))
+        title = str(changes.pop("title", f"{self.title} variant" if changes else self.title))
+        defaults: dict[str, object] = {"source": "custom variant", "wording": Wording()}
+        return replace(self, **{**defaults, **changes, "name": name, "title": title})  # type: ignore[arg-type]
+
+
+def _show(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+DIVISOR_DUEL = Rules(
+    name="divisor-duel",
+    title="Divisor Duel",
+    source="books 000 and 002",
+    default_start=60,
+    start_rule="Any whole number from 1 up can start; from a prime, 1 or 2 the first player has no move.",
+    wording=Wording(
+        opening="Game Start! Current Number (N): {n}",
+        show="Proper divisors of {n}: {divisors}",
+        separator=",",
+        prompt="Enter your chosen divisor: ",
+        moved="Subtracting {d} from {n}. New N is {new}.",
+        show_stuck="Proper divisors of {n}: None",
+        end_stuck="No valid moves left. {winner} wins!",
+    ),
+)
+
+#: Book 002's wording of the same game (its 12-start transcript).
+BOOK_002_WORDING = Wording(
+    opening="",
+    show="Current number is {n}.\nProper divisors (excluding 1 and {n}): {divisors}",
+    prompt="Enter the divisor to subtract: ",
+    moved="You subtract {d}. New current number is {new}.",
+    show_stuck="Current number is {n}.\nNo proper divisors. You cannot make a move.",
+    end_stuck="{loser} loses. {winner} wins!",
+)
+
+DIVISION_DUEL = Rules(
+    name="division-duel",
+    title="Division Duel",
+    move="divide",
+    source="book 001",
+    default_start=60,
+    composite_start=True,
+    start_rule="Division Duel starts from a composite number (book 001).",
+    wording=Wording(
+        opening="Game Start! Shared Number: {n}",
+        turn="",
+        show="Current Shared Number: {n}\nAvailable Divisors: {divisors}",
+        prompt="{player}, enter your chosen divisor: ",
+        moved="{n} divided by {d} equals {new}.\nNew Shared Number is {new}.",
+        show_stuck="Current Shared Number: {n}",
+        end_stuck="{loser} has no valid moves. {winner} wins!",
+    ),
+)
+
+FACTOR_DUEL = Rules(
+    name="factor-duel",
+    title="Factor Duel",
+    allow_one=True,
+    win_on_reaching="prime",
+    lose_on_reaching="one",
+    source="book 003",
+    default_start=100,
+    min_start=3,
+    start_rule="Factor Duel starts from a number greater than 2 (book 003).",
+    wording=Wording(
+        opening="Game Start! Starting Number: {n}",
+        show="Current number is {n}.\nProper divisors of {n}: {divisors}",
+        prompt="Enter the divisor to subtract: ",
+        moved="{player} subtracts {d}: {n} - {d} = {new}",
+        end_reached="{why} {winner} wins!",
+    ),
+)
+
+NUMBER_FACTOR = Rules(
+    name="number-factor",
+    title="Number Factor",
+    move="divide",
+    win_on_reaching="one",
+    when_stuck="pass",
+    on_invalid="lose-turn",
+    source="book 004",
+    default_start=30,
+    composite_start=True,
+    start_rule=(
+        "Number Factor starts from a composite number: from a prime neither player could "
+        "ever move, so there would be no last mover to win (ruling 6)."
+    ),
+    wording=Wording(
+        opening="Welcome to Number Factor!\nStarting number (N) is {n}.",
+        show="Current N: {n}\nProper divisors of {n} are: {divisors}",
+        prompt="Choose a proper divisor to divide N: ",
+        moved="You chose {d}. Calculating {n} ÷ {d}...\nNew N is {new}.",
+        lost_turn="{why} Invalid move: {player} loses the turn.",
+        show_stuck="Current N: {n}",
+        passed="{why} Turn passed.",
+        end_passes="No valid moves remaining.\nLast successful move was made by {winner}.\n"
+        "Congratulations, {winner} wins the game!",
+    ),
+)
+
+#: The four rule books, by name.
+RULEBOOKS: dict[str, Rules] = {r.name: r for r in (DIVISOR_DUEL, DIVISION_DUEL, FACTOR_DUEL, NUMBER_FACTOR)}
+
+
+def get_rules(name: str | Rules) -> Rules:
+    """Look up a rule book by name (a Rules value is returned as it is)."""
+    if isinstance(name, Rules):
+        return name
+    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    if key in RULEBOOKS:
+        return RULEBOOKS[key]
+    close = difflib.get_close_matches(key, RULEBOOKS, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise RulesError(f"Unknown rule book {name!r}.{hint} Known: {', '.join(RULEBOOKS)}.")
+
+
+def register(rules: Rules) -> Rules:
+    """Add a custom variant to the registry so that it can be named."""
+    RULEBOOKS[rules.name] = rules
+    return rules
