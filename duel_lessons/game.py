@@ -14,9 +14,11 @@ import random
 from dataclasses import dataclass, replace
 from functools import cached_property
 from html import escape
-from typing import Literal
+from typing import Literal, SupportsIndex
 
 from .rules import DuelError, Rules, get_rules
+
+Player = Literal[1, 2]
 
 
 class IllegalMoveError(DuelError):
@@ -37,7 +39,7 @@ class GameOverError(IllegalMoveError):
 class Moved:
     """Player ``player`` played divisor ``divisor``, taking ``before`` to ``after``."""
 
-    player: int
+    player: Player
     before: int
     divisor: int
     after: int
@@ -47,7 +49,7 @@ class Moved:
 class Passed:
     """Player ``player`` had no legal move from ``number`` and passed."""
 
-    player: int
+    player: Player
     number: int
 
 
@@ -55,14 +57,13 @@ class Passed:
 class LostTurn:
     """Player ``player`` named ``value``, not a legal divisor of ``number``, and lost the turn."""
 
-    player: int
+    player: Player
     number: int
     value: int
     reason: str
 
 
 Event = Moved | Passed | LostTurn
-Player = Literal[1, 2]
 Ending = Literal["stuck", "passes", "reached-win", "reached-loss"]
 
 
@@ -157,10 +158,9 @@ class GameState:
             return "the game is over"
         if isinstance(divisor, bool):
             return "a move is a whole number, not True or False"
-        try:
-            d = operator.index(divisor)  # type: ignore[call-overload]
-        except TypeError:
+        if not isinstance(divisor, SupportsIndex):
             return f"a move is a whole number, not {type(divisor).__name__}"
+        d = operator.index(divisor)
         if self.must_pass:
             return f"{self.number} has no allowed divisors, so the only move is to pass"
         return self.rules.why_not(d, self.number)

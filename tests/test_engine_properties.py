@@ -1,0 +1,176 @@
+"""Property tests of the engine: random starts, random legal play, every book and several variants."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from duel_lessons import (
+    DIVISION_DUEL,
+    DIVISOR_DUEL,
+    FACTOR_DUEL,
+    NUMBER_FACTOR,
+    RULEBOOKS,
+    BadStartError,
+    DuelError,
+    GameOverError,
+    GameState,
+    IllegalMoveError,
+    Moved,
+    Rules,
+    RulesError,
+    new_game,
+)
+
+VARIANTS: list[Rules] = [
+    *RULEBOOKS.values(),
+    DIVISOR_DUEL.variant(divisors="even"),
+    DIVISOR_DUEL.variant(divisors="odd"),
+    DIVISOR_DUEL.variant(divisors="prime"),
+    DIVISOR_DUEL.variant(last_mover_wins=False),
+    DIVISOR_DUEL.variant(when_stuck="pass", on_invalid="lose-turn"),
+    DIVISION_DUEL.variant(divisors="prime"),
+    NUMBER_FACTOR.variant(last_mover_wins=False),
+    FACTOR_DUEL.variant(divisors="odd"),
+]
+rules_st = st.sampled_from(VARIANTS)
+
+
+def play_out(state: GameState, data: st.DataObject) -> GameState:
+    """Random legal play to the end, checking invariants on the way."""
+    for _ in range(10_000):
+        if state.is_over:
+            return state
+        if state.must_pass:
+            state = state.pass_turn()
+        else:
+            move = data.draw(st.sampled_from(state.legal_moves))
+            before = state.number
+            state = state.play(move)
+            assert state.number < before
+    raise AssertionError("game did not end")
+
+
+def expected_winner(state: GameState) -> int:
+    """The winner by the book's wording, computed from the history alone."""
+    rules = state.rules
+    moves = [e for e in state.history if isinstance(e, Moved)]
+    first = state.history[0].player if state.history else state.to_move
+    # The start counts as reached by the opponent of the first player.
+    last_mover = moves[-1].player if moves else 3 - first
+    if rules.win_on_reaching == "prime" and Rules.is_kind(state.number, "prime"):
+        return last_mover
+    if rules.lose_on_reaching == "one" and state.number == 1:
+        return 2 if last_mover == 1 else 1
+    return last_mover if rules.last_mover_wins else (2 if last_mover == 1 else 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=rules_st, start=st.integers(1, 20_000), first=st.sampled_from([1, 2]), data=st.data())
+def test_random_games_end_with_the_books_winner(rules: Rules, start: int, first: int, data: st.DataObject) -> None:
+    try:
+        state = new_game(rules, start, first)
+    except BadStartError:
+        assume(False)
+        raise
+    end = play_out(state, data)
+    assert end.is_over
+    # no move is legal after the end
+    assert end.legal_moves == () and not end.must_pass
+    for d in (1, 2, 3, end.number // 2 or 1):
+        with pytest.raises(GameOverError):
+            end.play(d)
+    with pytest.raises(GameOverError):
+        end.pass_turn()
+    assert end.winner == expected_winner(end)
+    assert end.winner in (1, 2) and end.loser == 3 - end.winner
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=rules_st, start=st.integers(1, 10**6), value=st.integers(-(10**20), 10**20), data=st.data())
+def test_illegal_moves_never_change_the_state(rules: Rules, start: int, value: int, data: st.DataObject) -> None:
+    try:
+        state = new_game(rules, start)
+    except BadStartError:
+        assume(False)
+        raise
+    steps = data.draw(st.integers(0, 3))
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.pass_turn() if state.must_pass else state.play(data.draw(st.sampled_from(state.legal_moves)))
+    assume(value not in state.legal_moves)
+    snapshot = (state.number, state.to_move, state.passes, state.history, hash(state))
+    with pytest.raises(IllegalMoveError) as info:
+        state.play(value)
+    assert str(value) in str(info.value)
+    assert isinstance(info.value, ValueError)
+    assert (state.number, state.to_move, state.passes, state.history, hash(state)) == snapshot
+
+
+@given(rules=rules_st, start=st.integers(4, 5000), data=st.data())
+def test_states_are_values(rules: Rules, start: int, data: st.DataObject) -> None:
+    try:
+        state = new_game(rules, start)
+    except BadStartError:
+        assume(False)
+        raise
+    assume(state.legal_moves)
+    move = data.draw(st.sampled_from(state.legal_moves))
+    a, b = state.play(move), state.play(move)
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert len({a, b, state}) == 2
+
+
+@pytest.mark.parametrize("bad", [1.5, "6", None, True, 6.0])
+def test_non_integer_moves_are_refused(bad: object) -> None:
+    state = new_game("divisor-duel", 12)
+    with pytest.raises(IllegalMoveError) as info:
+        state.play(bad)  # type: ignore[arg-type]
+    assert "whole number" in str(info.value)
+
+
+def test_numpy_integers_are_moves() -> None:
+    np = pytest.importorskip("numpy")
+    assert new_game("divisor-duel", 12).play(np.int64(6)).number == 6
+
+
+@pytest.mark.parametrize(
+    "changes,words",
+    [
+        ({"move": "multiply"}, "move='multiply'"),
+        ({"divisors": "square"}, "divisors='square'"),
+        ({"move": "divide", "allow_one": True}, "for ever"),
+        ({"win_on_reaching": "prime", "lose_on_reaching": "prime"}, "both win and lose"),
+        ({"colour": "red"}, "Unknown rule field"),
+        ({"min_start": 0}, "min_start"),
+    ],
+)
+def test_inconsistent_variants_are_refused(changes: dict[str, object], words: str) -> None:
+    with pytest.raises(RulesError) as info:
+        DIVISOR_DUEL.variant(**changes)
+    assert words in str(info.value)
+
+
+def test_unknown_book_suggests_a_name() -> None:
+    with pytest.raises(DuelError) as info:
+        new_game("divisor-dual")
+    assert "divisor-duel" in str(info.value)
+
+
+def test_restricted_divisors_are_data() -> None:
+    even = DIVISOR_DUEL.variant(divisors="even")
+    assert GameState(even, 60).legal_moves == (2, 4, 6, 10, 12, 20, 30)
+    assert GameState(DIVISOR_DUEL.variant(divisors="prime"), 60).legal_moves == (2, 3, 5)
+    assert GameState(DIVISOR_DUEL.variant(divisors="odd"), 60).legal_moves == (3, 5, 15)
+    with pytest.raises(IllegalMoveError) as info:
+        GameState(even, 60).play(15)
+    assert "odd" in str(info.value)
+
+
+def test_huge_numbers_are_quick() -> None:
+    n = 2**59 * 3  # about 1.7e18
+    state = GameState(DIVISOR_DUEL, n)
+    assert n // 2 in state.legal_moves
+    assert state.play(n // 2).number == n // 2
