@@ -1,0 +1,347 @@
+"""Tables of who wins from where: outcome, Sprague–Grundy value and remoteness.
+
+>>> t = tabulate("divisor-duel", 20)
+>>> t.p_positions()
+[1, 2, 3, 5, 7, 8, 11, 13, 17, 19]
+>>> t.winning_moves(12)
+(3, 4)
+
+How the table is filled (the same game as :mod:`duel_lessons.game`):
+
+* A number whose *reaching* ends the game is settled at once: if the player
+  who moved there wins it is P (grundy 0); if they lose it is N.  We give such
+  a losing-to-reach number grundy 1, as if the player to move had one move
+  that ends the game (a modelling choice: the move graph itself has no edge).
+* A number with no legal move is P in normal play (the last mover wins) and N
+  in misère play.  Passing when stuck changes nothing (after two passes the
+  last mover still wins), so ``when_stuck`` is ignored.
+* Otherwise n is N exactly when some move leads to a P-position.  Every move
+  makes the number smaller, so one pass over n = 1, 2, 3, ... fills the table.
+
+Remoteness is the number of moves left under best play: the winner hurries
+(1 + the least remoteness of a P-child), the loser delays (1 + the largest
+remoteness of any child).  The inner loop is compiled by numba (see
+:mod:`duel_lessons._kernel`).
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from html import escape
+from typing import Any, Literal
+
+import numpy as np
+
+from . import _kernel
+from .rules import DuelError, Rules, get_rules
+
+#: The largest N a table may have (a 10**7 table takes about 130 MB while it is built).
+TABLE_LIMIT: int = 10**7
+
+_FAMILY = {"all": _kernel.ALL, "even": _kernel.EVEN, "odd": _kernel.ODD, "prime": _kernel.PRIME}
+_TARGET = {"none": _kernel.NONE, "prime": _kernel.PRIME_NUMBER, "one": _kernel.ONE}
+_CHUNK = 100_000  # numbers per kernel call between progress reports
+_BATCH = 10_000  # numbers per kernel call when listing winning moves
+_FEW = 500  # shorter ranges list winning moves with sympy instead of the kernel
+
+
+class TableTooLargeError(DuelError):
+    """A table larger than :data:`TABLE_LIMIT` was asked for."""
+
+
+# -- caches -------------------------------------------------------------------
+
+_lock = threading.Lock()
+_sieve_cache: np.ndarray = np.zeros(0, np.int32)
+# game_key -> (outcome, grundy, remoteness), the largest table computed so far.
+_table_cache: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def clear_cache() -> None:
+    """Forget every table and sieve computed so far (e.g. to time a fresh run)."""
+    global _sieve_cache
+    with _lock:
+        _table_cache.clear()
+        _sieve_cache = np.zeros(0, np.int32)
+
+
+def _smallest_prime_factors(upto: int) -> np.ndarray:
+    """spf[n] for n <= upto, sliced from the largest sieve made so far."""
+    global _sieve_cache
+    if len(_sieve_cache) <= upto:
+        _sieve_cache = _kernel.sieve(upto)
+        _sieve_cache.flags.writeable = False
+    return _sieve_cache[: upto + 1]
+
+
+def _codes(rules: Rules) -> tuple[int, int, int, int, int]:
+    """move, family, allow_one, win_target, lose_target as the kernel's int codes."""
+    move = _kernel.SUBTRACT if rules.move == "subtract" else _kernel.DIVIDE
+    return (
+        move,
+        _FAMILY[rules.divisors],
+        int(rules.allow_one),
+        _TARGET[rules.win_on_reaching],
+        _TARGET[rules.lose_on_reaching],
+    )
+
+
+def _check_upto(upto: object) -> int:
+    if isinstance(upto, bool):
+        raise DuelError(f"upto must be a whole number of at least 1, not {upto!r}.")
+    try:
+        n = operator.index(upto)  # type: ignore[arg-type]
+    except TypeError:
+        raise DuelError(f"upto must be a whole number of at least 1, not {upto!r}.") from None
+    if n < 1:
+        raise DuelError(f"upto must be a whole number of at least 1, not {n}.")
+    if n > TABLE_LIMIT:
+        raise TableTooLargeError(
+            f"A table up to N = {n:,} is too large: the limit is TABLE_LIMIT = {TABLE_LIMIT:,} "
+            f"numbers. For bigger numbers use a closed form (a proved pattern of P-positions) "
+            f"or play single positions with the game engine."
+        )
+    return int(n)
+
+
+# -- tabulate -----------------------------------------------------------------
+
+
+def tabulate(rules: Rules | str, upto: int, progress: Callable[[float], None] | None = None) -> Table:
+    """The table of outcomes, Grundy values and remoteness for n = 1 .. upto.
+
+    ``rules`` is a Rules value or a rule book name.  Results are cached per game
+    (:meth:`Rules.game_key`): a smaller table is a slice of a larger one, and a
+    larger one continues from where the last one stopped.  ``progress`` is called
+    with the fraction done (ending with 1.0).
+    """
+    rules = get_rules(rules)
+    upto = _check_upto(upto)
+    key = rules.game_key()
+    with _lock:
+        cached = _table_cache.get(key)
+        if cached is None or len(cached[0]) <= upto:
+            cached = _extend(rules, cached, upto, progress)
+            _table_cache[key] = cached
+        elif progress is not None:
+            progress(1.0)
+    outcome, grundy, remoteness = (a[: upto + 1] for a in cached)
+    return Table(rules, upto, outcome, grundy, remoteness)
+
+
+def _extend(
+    rules: Rules,
+    old: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+    upto: int,
+    progress: Callable[[float], None] | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Arrays for 0 .. upto, copying what ``old`` already holds and computing the rest."""
+    outcome = np.full(upto + 1, -1, np.int8)
+    grundy = np.full(upto + 1, -1, np.int32)
+    remoteness = np.full(upto + 1, -1, np.int32)
+    start = 1
+    if old is not None:
+        start = len(old[0])
+        outcome[:start], grundy[:start], remoteness[:start] = old
+    spf = _smallest_prime_factors(upto)
+    work = np.zeros(_kernel.WORK_SIZE, np.int64)
+    move, family, allow_one, win, lose = _codes(rules)
+    lo = start
+    while lo <= upto:
+        hi = min(lo + _CHUNK, upto + 1)
+        _kernel.solve(
+            lo, hi, move, family, allow_one, win, lose, int(rules.last_mover_wins),
+            spf, outcome, grundy, remoteness, work,
+        )  # fmt: skip
+        lo = hi
+        if progress is not None:
+            progress((lo - start) / (upto + 1 - start) if lo <= upto else 1.0)
+    if progress is not None and start > upto:
+        progress(1.0)
+    if not rules.last_mover_wins:
+        grundy[:] = -1  # misère play: no Sprague–Grundy value
+    grundy[0] = remoteness[0] = outcome[0] = -1
+    for array in (outcome, grundy, remoteness):
+        array.flags.writeable = False
+    return outcome, grundy, remoteness
+
+
+# -- the table ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Table:
+    """Outcome (0 = P, 1 = N), Grundy value and remoteness for n = 1 .. upto.
+
+    The arrays are read-only and indexed by n; index 0 is unused (-1).  Ranges
+    ``lo, hi`` in the methods below include both ends; ``hi=None`` means upto.
+    """
+
+    rules: Rules
+    upto: int
+    outcome: np.ndarray
+    grundy: np.ndarray
+    remoteness: np.ndarray
+
+    def __len__(self) -> int:
+        return self.upto
+
+    def __repr__(self) -> str:
+        return f"<Table {self.rules.name!r} n=1..{self.upto}, {self.count_p()} P-positions>"
+
+    # -- single numbers -------------------------------------------------------
+
+    def _check_n(self, n: object) -> int:
+        if isinstance(n, bool):
+            raise DuelError(f"n must be a whole number, not {n!r}.")
+        try:
+            value = int(operator.index(n))  # type: ignore[arg-type]
+        except TypeError:
+            raise DuelError(f"n must be a whole number, not {n!r}.") from None
+        if not 1 <= value <= self.upto:
+            raise DuelError(f"n = {value} is outside this table, which covers 1 .. {self.upto}.")
+        return value
+
+    def is_p(self, n: int) -> bool:
+        """Whether the player to move from n loses under best play."""
+        return bool(self.outcome[self._check_n(n)] == 0)
+
+    def outcome_of(self, n: int) -> Literal["P", "N"]:
+        """'P' (the player to move loses) or 'N' (the player to move wins)."""
+        return "P" if self.is_p(n) else "N"
+
+    def winning_moves(self, n: int) -> tuple[int, ...]:
+        """The legal divisors from n that leave a P-position (empty at P and game-over numbers)."""
+        n = self._check_n(n)
+        if self.outcome[n] == 0 or self.rules.ends_on_reaching(n) is not None:
+            return ()
+        return tuple(d for d in self.rules.divisors_of(n) if self.outcome[self.rules.result(n, d)] == 0)
+
+    def p_positions(self) -> list[int]:
+        """Every n with outcome P, smallest first."""
+        return [int(n) for n in np.flatnonzero(self.outcome == 0)]
+
+    def count_p(self) -> int:
+        """How many P-positions the table has."""
+        return int(np.count_nonzero(self.outcome == 0))
+
+    # -- rows -----------------------------------------------------------------
+
+    def _range(self, lo: int, hi: int | None) -> tuple[int, int]:
+        lo = self._check_n(lo)
+        hi = self.upto if hi is None else self._check_n(hi)
+        if hi < lo:
+            raise DuelError(f"The range {lo} .. {hi} is empty: lo must not be larger than hi.")
+        return lo, hi
+
+    def _moves_batches(self, lo: int, hi: int) -> Iterator[list[int]]:
+        """Winning moves of each n in lo .. hi, computed in compiled batches."""
+        if hi - lo < _FEW:  # few numbers: sympy is quicker than compiling the kernel
+            for n in range(lo, hi + 1):
+                yield list(self.winning_moves(n))
+            return
+        move, family, allow_one, win, lose = _codes(self.rules)
+        with _lock:
+            spf = _smallest_prime_factors(hi)
+        for start in range(lo, hi + 1, _BATCH):
+            stop = min(start + _BATCH, hi + 1)
+            starts, found = _kernel.winning_moves(start, stop, move, family, allow_one, win, lose, spf, self.outcome)
+            flat = found.tolist()
+            bounds = starts.tolist()
+            for i in range(stop - start):
+                yield flat[bounds[i] : bounds[i + 1]]
+
+    def rows(self, lo: int = 1, hi: int | None = None) -> Iterator[dict[str, Any]]:
+        """One dict per n in lo .. hi: n, outcome, grundy, remoteness, winning_moves."""
+        lo, hi = self._range(lo, hi)
+        outcome = self.outcome[lo : hi + 1].tolist()
+        grundy = self.grundy[lo : hi + 1].tolist()
+        remoteness = self.remoteness[lo : hi + 1].tolist()
+        for i, moves in enumerate(self._moves_batches(lo, hi)):
+            yield {
+                "n": lo + i,
+                "outcome": "P" if outcome[i] == 0 else "N",
+                "grundy": grundy[i],
+                "remoteness": remoteness[i],
+                "winning_moves": moves,
+            }
+
+    def row(self, n: int) -> dict[str, Any]:
+        """The row of one number: n, outcome, grundy, remoteness, winning_moves."""
+        n = self._check_n(n)
+        return {
+            "n": n,
+            "outcome": self.outcome_of(n),
+            "grundy": int(self.grundy[n]),
+            "remoteness": int(self.remoteness[n]),
+            "winning_moves": list(self.winning_moves(n)),
+        }
+
+    # -- export ---------------------------------------------------------------
+
+    def to_numpy(self) -> dict[str, np.ndarray]:
+        """Columns for n = 1 .. upto as numpy arrays (outcome as int8, 0 = P)."""
+        return {
+            "n": np.arange(1, self.upto + 1, dtype=np.int64),
+            "outcome": self.outcome[1:],
+            "grundy": self.grundy[1:],
+            "remoteness": self.remoteness[1:],
+        }
+
+    def to_records(self, lo: int = 1, hi: int | None = None) -> list[dict[str, Any]]:
+        """The rows as a list of dicts (plain Python values)."""
+        return list(self.rows(lo, hi))
+
+    def to_dict(self, lo: int = 1, hi: int | None = None) -> dict[str, list[Any]]:
+        """The rows as columns: a dict of plain Python lists."""
+        columns: dict[str, list[Any]] = {k: [] for k in ("n", "outcome", "grundy", "remoteness", "winning_moves")}
+        for row in self.rows(lo, hi):
+            for key, value in row.items():
+                columns[key].append(value)
+        return columns
+
+    def to_csv(self, lo: int = 1, hi: int | None = None) -> str:
+        """CSV text with header ``n,outcome,grundy,remoteness,winning_moves`` (moves space separated)."""
+        lines = ["n,outcome,grundy,remoteness,winning_moves"]
+        for r in self.rows(lo, hi):
+            moves = " ".join(map(str, r["winning_moves"]))
+            lines.append(f"{r['n']},{r['outcome']},{r['grundy']},{r['remoteness']},{moves}")
+        return "\n".join(lines) + "\n"
+
+    def to_json(self, lo: int = 1, hi: int | None = None) -> str:
+        """JSON text: a list of row objects."""
+        return json.dumps(self.to_records(lo, hi))
+
+    def to_text(self, lo: int = 1, hi: int | None = None) -> str:
+        """An aligned plain-text table."""
+        header = ("n", "outcome", "grundy", "remoteness", "winning moves")
+        body = [
+            (str(r["n"]), r["outcome"], str(r["grundy"]), str(r["remoteness"]), " ".join(map(str, r["winning_moves"])))
+            for r in self.rows(lo, hi)
+        ]
+        widths = [max(len(line[i]) for line in [header, *body]) for i in range(4)]
+        lines = ["  ".join(cell.rjust(w) for cell, w in zip(line[:4], widths, strict=True)) + "  " + line[4]
+                 for line in [header, *body]]  # fmt: skip
+        return "\n".join(line.rstrip() for line in lines) + "\n"
+
+    def _repr_html_(self) -> str:
+        shown = min(self.upto, 20)
+        first_p = self.p_positions()[:15]
+        more = ", …" if self.count_p() > len(first_p) else ""
+        summary = (
+            f"<p><b>{escape(self.rules.title)}</b> ({escape(self.rules.name)}): n = 1 .. {self.upto:,}, "
+            f"{self.count_p():,} P-positions: {', '.join(map(str, first_p))}{more}</p>"
+        )
+        head = "".join(f"<th>{h}</th>" for h in ("n", "outcome", "grundy", "remoteness", "winning moves"))
+        body = "".join(
+            "<tr>"
+            + "".join(f"<td>{escape(str(v))}</td>" for v in list(r.values())[:4])
+            + f"<td>{' '.join(map(str, r['winning_moves']))}</td></tr>"
+            for r in self.rows(1, shown)
+        )
+        note = f"<p>First {shown} of {self.upto:,} rows.</p>" if shown < self.upto else ""
+        return f"{summary}<table><tr>{head}</tr>{body}</table>{note}"
