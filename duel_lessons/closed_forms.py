@@ -246,7 +246,8 @@ def _div_grundy(n: int) -> int:
 
 def _div_explainer(passing: bool) -> Callable[[int], str]:
     stuck = (
-        "must pass; then nobody can move, and after two passes the last player who moved wins"
+        "must pass; then nobody can move, and after two passes the last player who moved wins, "
+        "so the player to move loses"
         if passing
         else "has no move and loses"
     )
@@ -257,6 +258,8 @@ def _div_explainer(passing: bool) -> Callable[[int], str]:
     )
 
     def explain(n: int) -> str:
+        if n == 1 and passing:
+            return "Reaching 1 wins at once, so whoever moved to 1 has won and the player to move has lost."
         if n == 1:
             return f"1 has no divisor d with 1 < d < 1, so the player to move {stuck}."
         if _isprime(n):
