@@ -12,6 +12,7 @@ the custom-variant flags are shared through :func:`add_variant_arguments` and
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -212,14 +213,11 @@ def _whole_arg(text: str, what: str) -> int:
 # -- shared argument helpers ------------------------------------------------------
 
 
-def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
+def add_variant_arguments(parser: argparse.ArgumentParser, default: str | None = "divisor-duel") -> None:
     """Add RULES and the custom-variant flags (read back with :func:`rules_from_args`)."""
+    shown = f"default: {default}" if default else "default: every book"
     parser.add_argument(
-        "rules",
-        nargs="?",
-        default="divisor-duel",
-        metavar="RULES",
-        help=f"rule book: {', '.join(RULEBOOKS)} (default: divisor-duel)",
+        "rules", nargs="?", default=default, metavar="RULES", help=f"rule book: {', '.join(RULEBOOKS)} ({shown})"
     )
     group = parser.add_argument_group("custom variant (changes applied to RULES)")
     group.add_argument("--move", choices=get_args(MoveKind), help="N -> N - d or N -> N / d")
@@ -240,7 +238,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
     Raises RulesError for an unknown name or an inconsistent combination.
     """
-    rules = get_rules(args.rules)
+    rules = get_rules(args.rules or "divisor-duel")
     changes: dict[str, object] = {f: getattr(args, f) for f in _VARIANT_FIELDS if getattr(args, f, None) is not None}
     if getattr(args, "misere", None):
         changes["last_mover_wins"] = False
@@ -275,7 +273,13 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     starts.add_argument("--start", metavar="N", help="the starting number (default: the book's)")
     starts.add_argument("--random-start", nargs=2, metavar=("LO", "HI"), help="a random legal start in LO..HI")
     parser.add_argument("--first", choices=("1", "2", "random"), default="1", help="who moves first (default: 1)")
-    parser.add_argument("--best-of", type=int, default=1, metavar="K", help="match play: first to (K+1)//2 wins")
+    parser.add_argument(
+        "--best-of",
+        type=int,
+        default=1,
+        metavar="K",
+        help="match play: first to (K+1)//2 wins; the first mover alternates",
+    )
     parser.add_argument("--seed", type=int, help="seed for --random-start and --first random")
     parser.add_argument("--vs", choices=tuple(OPPONENTS), default="human", help="who plays Player 2 (default: human)")
 
@@ -324,8 +328,7 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
 
 def configure_rules(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``duel-lessons rules``."""
-    add_variant_arguments(parser)
-    parser.set_defaults(rules=None)
+    add_variant_arguments(parser, default=None)
 
 
 def run_rules(args: argparse.Namespace, io: Console) -> int:
@@ -333,8 +336,6 @@ def run_rules(args: argparse.Namespace, io: Console) -> int:
     if args.rules is None and not any(getattr(args, f) is not None for f in (*_VARIANT_FIELDS, "misere")):
         io.say("\n\n".join(r.describe() for r in RULEBOOKS.values()))
         return 0
-    if args.rules is None:
-        args.rules = "divisor-duel"
     io.say(rules_from_args(args).describe())
     return 0
 
@@ -405,3 +406,8 @@ def main(
         io.say("")
         io.warn("Interrupted; game abandoned.")
         return 130
+    except BrokenPipeError:  # e.g. `duel-lessons rules | head -3`
+        if io.stdout is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 1

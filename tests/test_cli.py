@@ -633,3 +633,17 @@ def test_python_dash_m() -> None:
     )
     assert eof.returncode == 2
     assert "Traceback" not in eof.stderr and "prime" in eof.stderr
+
+
+def test_variant_helpers_are_reusable_by_other_subcommands() -> None:
+    import argparse
+
+    from duel_lessons.cli import add_variant_arguments, rules_from_args
+
+    parser = argparse.ArgumentParser()
+    add_variant_arguments(parser)
+    plain = rules_from_args(parser.parse_args([]))
+    assert plain is DIVISOR_DUEL
+    even = rules_from_args(parser.parse_args(["number-factor", "--divisors", "even", "--misere"]))
+    assert (even.move, even.divisors, even.last_mover_wins, even.when_stuck) == ("divide", "even", False, "pass")
+    assert even.divisors_of(24) == (2, 4, 6, 8, 12)
