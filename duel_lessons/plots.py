@@ -108,17 +108,16 @@ def _marker_size(count: int) -> float:
     return 2.0
 
 
-def _legend_above(ax: Axes, count: int) -> None:
-    """The P/N legend (P first) between the title and the axes, never on top of the data."""
+def _legend_outside(ax: Axes, count: int) -> None:
+    """The P/N legend (P first) to the right of the axes, never on top of the data."""
     handles, labels = ax.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: labels[i] != P_LABEL)
     ax.legend(
         [handles[i] for i in order],
         [labels[i] for i in order],
-        loc="lower center",
-        bbox_to_anchor=(0.5, 1.0),
-        ncols=2,
-        frameon=False,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0.0,
         markerscale=max(1.0, float(np.sqrt(40 / _marker_size(count)))),
     )
 
@@ -177,7 +176,7 @@ def number_line(rules: Rules | str, upto: int = 60, start: int = 1, ax: Axes | N
     ax.set_title(f"{book.title}: P- and N-positions, n = {first} to {last}")
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
-    _legend_above(ax, len(n))
+    _legend_outside(ax, len(n))
     return fig
 
 
@@ -211,7 +210,7 @@ def grundy_plot(rules: Rules | str, upto: int = 60, start: int = 1, ax: Axes | N
         title += f" ({missing} without a Grundy value not shown)"
     ax.set_title(title)
     ax.grid(axis="y", color="0.9")
-    _legend_above(ax, len(n))
+    _legend_outside(ax, len(n))
     return fig
 
 
@@ -234,7 +233,7 @@ def remoteness_plot(rules: Rules | str, upto: int = 60, start: int = 1, ax: Axes
     ax.set_ylabel("remoteness (moves left with best play)")
     ax.set_title(f"{book.title}: remoteness, n = {first} to {last}")
     ax.grid(axis="y", color="0.9")
-    _legend_above(ax, len(n))
+    _legend_outside(ax, len(n))
     return fig
 
 
@@ -323,6 +322,28 @@ def reachable(rules: Rules | str, start: int) -> tuple[list[int], list[tuple[int
     return sorted(seen, reverse=True), sorted(moves, reverse=True)
 
 
+def _label_spot(
+    placed: list[tuple[float, float, float]], a: float, b: float, h: float, half_width: float
+) -> tuple[float, float]:
+    """A point on the arc from a to b (top h) for a label, away from labels already placed.
+
+    Tries the top of the arc first, then points nearer its ends; ``placed``
+    collects (x, y, half width) of the labels so far.
+    """
+    best = ((a + b) / 2, h)
+    for t in (0.5, 0.38, 0.62, 0.28, 0.72, 0.2, 0.8):
+        # The arc is a quadratic Bezier curve with control point ((a + b) / 2, 2h).
+        x = (1 - t) ** 2 * a + 2 * t * (1 - t) * (a + b) / 2 + t**2 * b
+        y = 4 * t * (1 - t) * h
+        if abs(y) < 0.7:
+            continue
+        if all(abs(x - px) > hw + half_width or abs(y - py) > 0.45 for px, py, hw in placed):
+            best = (x, y)
+            break
+    placed.append((best[0], best[1], half_width))
+    return best
+
+
 def game_graph(
     rules: Rules | str, start: int | None = None, ax: Axes | None = None, labels: bool | None = None
 ) -> Figure:
@@ -359,12 +380,22 @@ def game_graph(
     x0, x1 = -0.8, len(nodes) - 0.2
     y0, y1 = -down - 0.7, up + 0.7
     width = float(np.clip(0.3 * (x1 - x0), 5.0, 16.0))
-    fig, ax = _axes(ax, (width + 0.6, width * (y1 - y0) / (x1 - x0) + 1.6))
+    if ax is None:
+        # Lay the figure out by hand (in inches) so the axes box has exactly the data's shape:
+        # arcs are drawn in screen space and their labels in data space, so the scales must agree.
+        height_in = width * (y1 - y0) / (x1 - x0)
+        left, right, bottom, top = 0.45, 3.3, 0.45, 0.75
+        fig = Figure(figsize=(left + width + right, bottom + height_in + top))
+        fig_w, fig_h = fig.get_size_inches()
+        ax = fig.add_axes((left / fig_w, bottom / fig_h, width / fig_w, height_in / fig_h))
+    else:
+        fig, ax = _axes(ax, (0, 0))
     unit = width * 72 / (x1 - x0)  # points per step along the line, roughly
     diameter = float(min(0.85 * unit, 22.0))
     fontsize = float(np.clip(0.42 * diameter, 4.0, 9.0))
 
     ax.axhline(0, color="0.85", linewidth=1, zorder=0)
+    placed: list[tuple[float, float, float]] = []
     for n, d, m in moves:
         wins = is_p[m]
         h = height(n, m) * (-1 if wins else 1)
@@ -385,9 +416,10 @@ def game_graph(
             )
         )
         if labels:
+            lx, ly = _label_spot(placed, place[n], place[m], h, 0.35 * fontsize / unit * max(len(str(d)), 1.5))
             ax.text(
-                (place[n] + place[m]) / 2,
-                h,
+                lx,
+                ly,
                 str(d),
                 ha="center",
                 va="center",
@@ -452,7 +484,7 @@ def game_graph(
         Line2D([], [], color=WIN_MOVE_COLOUR, linewidth=1.3, label="winning move (to a P-position), below"),
         Line2D([], [], color=OTHER_MOVE_COLOUR, linewidth=0.8, label="other move, above"),
     ]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncols=3, frameon=False, fontsize=8)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=8)
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     ax.set_aspect("equal")
