@@ -179,7 +179,7 @@ def _dd_explain(n: int) -> str:
         )
     return (
         f"{n} = 2^{k}, a power of 2 with odd exponent {k}. Its divisors are 2, 4, …, 2^{k - 1}. "
-        f"Subtracting 2^{k - 1} = {n // 2} leaves 2^{k - 1} with even exponent: your opponent halves it and "
+        f"Subtracting 2^{k - 1} = {n // 2} leaves 2^{k - 1} with even exponent: your opponent subtracts half of it and "
         f"hands you a power of 2 with odd exponent again. Subtracting a smaller 2^i leaves "
         f"2^i × (2^({k}−i) − 1), an even number with an odd factor > 1: your opponent subtracts its odd part "
         f"and hands you an odd number. Every move loses, so {n} is a losing position for the player to move."
@@ -193,7 +193,8 @@ $N = 2^k$ with $k$ odd ($2, 8, 32, 128, \dots$).
 
 Call the numbers in the statement *cold* and all others *hot*. We prove, by strong induction on $N$,
 that from a cold number every move goes to a hot number, and from a hot number some move goes to a
-cold number. Then the player who always hands over a cold number can always reply, and since the
+cold number. (A number with no move at all — 1, 2 and the odd primes — is cold, as it should be: the
+player facing it has lost.) Then the player who always hands over a cold number can always reply, and since the
 number goes down every move, the game ends with the opponent stuck. That is exactly "cold = P".
 
 **Step 1: odd $N$.** Every divisor $d$ of an odd number is odd, so $N - d$ is even. Write
@@ -268,7 +269,7 @@ def _div_explainer(passing: bool) -> Callable[[int], str]:
         d = n // p
         return (
             f"{n} = {_factor_words(n)} is composite, with the prime factor {p}. "
-            f"Divide by {d}: {n} ÷ {d} = {p}, a prime. A prime has no divisor d with 1 < d < p, "
+            f"Divide by {d}: {n} ÷ {d} = {p}, a prime. {p} has no divisor d with 1 < d < {p}, "
             f"so {opponent}. "
             f"Every composite number wins in one move this way."
         )
@@ -380,10 +381,12 @@ $N > 1$, or $N = 2$. In every other case (an even composite $N$) **subtracting 1
 (A prime on the board means the opponent has just won by moving there, so primes — including 2 — are
 losing for the player to move. The number 1 means the opponent has just lost.)
 
-**Why subtract 1 is the key move.** Subtracting 1 is the only move that changes the *parity* of an even
-number: every other divisor of an even number might be even, but 1 is always allowed and always odd.
-From an odd number, on the other hand, *every* divisor is odd, so every move gives an even number.
-The player who can always hand over an odd number therefore controls the game.
+**Why subtract 1 is the key move.** From an odd number *every* divisor is odd (including 1), so every
+move gives an even number. From an even number, subtracting an odd divisor gives an odd number, and
+1 is the one odd divisor that **every** number has. So the player facing an even number can always
+hand back an odd number, and the player facing an odd number can never do so: parity decides the
+game, and subtracting 1 is the move that is always there to keep it. (Other odd divisors win too:
+from 60, subtracting 3, 5 or 15 also leaves an odd number.)
 
 **Proof, by strong induction on $N$.**
 
@@ -441,7 +444,7 @@ def _even_explain(n: int) -> str:
         f"{n} is a multiple of 4. Subtract 2: {n} − 2 = {n - 2} = 2 × {(n - 2) // 2}, twice an odd number. "
         f"From there every even divisor is 2e with e odd, and subtracting it leaves 2 × (odd − odd), a multiple "
         f"of 4. You subtract 2 again each time, so you always hand over twice an odd number, and the numbers keep "
-        f"going down until your opponent is stuck (at an odd number or at 2 × a prime). So 2 is the winning move."
+        f"going down until your opponent is stuck at 2. So 2 is the winning move."
     )
 
 
