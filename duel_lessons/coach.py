@@ -5,7 +5,7 @@ variants the coach shows a computed check from the solver's table and says so.
 
 >>> from duel_lessons.game import new_game
 >>> winning_moves(new_game("divisor-duel", 60))
-(15,)
+(3, 5, 15)
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ A strategy is any callable ``state -> divisor``; the caller plays it with
 empty (the caller handles passes and the end of the game).
 
 >>> from duel_lessons.game import new_game
->>> make_player("perfect")(new_game("divisor-duel", 60))
-15
+>>> make_player("perfect")(new_game("divisor-duel", 60))  # 60 - 3 = 57: the fastest win
+3
 """
 
 from __future__ import annotations
