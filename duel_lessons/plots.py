@@ -173,7 +173,11 @@ def number_line(rules: Rules | str, upto: int = 60, start: int = 1, ax: Axes | N
     ax.xaxis.set_major_locator(MaxNLocator(nbins=12, integer=True))
     ax.set_xlabel("n, the number on the board")
     ax.set_ylabel("outcome")
-    ax.set_title(f"{book.title}: P- and N-positions, n = {first} to {last}")
+    p_count = int(is_p.sum())
+    ax.set_title(
+        f"{book.title}: P- and N-positions, n = {first} to {last} "
+        f"({p_count:,} P-position{'s' if p_count != 1 else ''}, {len(n) - p_count:,} N)"
+    )
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
     _legend_outside(ax, len(n))

@@ -366,3 +366,19 @@ def test_every_plot_renders_to_png() -> None:
         variant_heatmap(BOOKS, 60),
     ):
         png(fig)
+
+
+def test_every_plot_draws_into_given_axes() -> None:
+    fig = Figure(figsize=(12, 10), layout="constrained")
+    axes = fig.subplots(3, 2).ravel()
+    returned = [
+        number_line("divisor-duel", 30, ax=axes[0]),
+        hundred_square("divisor-duel", rows=3, ax=axes[1]),
+        grundy_plot("divisor-duel", 30, ax=axes[2]),
+        remoteness_plot("divisor-duel", 30, ax=axes[3]),
+        game_graph("divisor-duel", 12, ax=axes[4]),
+        variant_heatmap(["divisor-duel", EVEN], 30, ax=axes[5]),
+    ]
+    assert all(f is fig for f in returned)
+    assert len(fig.axes) == 6
+    png(fig)
