@@ -365,9 +365,9 @@ def _fd_explain(n: int) -> str:
     p = _smallest_prime_factor(n)
     return (
         f"{n} is odd and composite, so every divisor of {n} (including 1) is odd, and odd − odd is even. "
-        f"Its smallest prime factor is {p}, so the largest allowed divisor is {n}/{p} = {n // p} ≤ {n}/3, "
-        f"and every result is at least "
-        f"{n - n // p} ≥ 6: an even number that is neither prime nor 1, so your opponent does not win at once "
+        f"Its smallest prime factor is {p}, so the largest allowed divisor is {n}/{p} = {n // p}, "
+        f"and every result is at least {n} − {n // p} = {n - n // p}: an even number of at least 6, "
+        f"so neither prime nor 1. Your opponent does not win at once "
         f"and you do not lose at once — but they now subtract 1 and hand you an odd number again. "
         f"{n} is a losing position for the player to move."
     )

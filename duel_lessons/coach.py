@@ -118,6 +118,19 @@ def hint(state: GameState, names: Names = DEFAULT_NAMES) -> str:
     return _HINTS.get(form.name, _GENERIC_HINT)
 
 
+def _every_move(state: GameState) -> str:
+    """'The moves: 57 − 3 = 54 and 57 − 19 = 38, each a winning position for your opponent.'"""
+    rules, n = state.rules, state.number
+    op = "−" if rules.move == "subtract" else "÷"
+    moves = state.legal_moves
+    shown = [f"{n} {op} {d} = {rules.result(n, d)}" for d in moves[:MAX_LISTED]]
+    if len(moves) > MAX_LISTED:
+        shown.append(f"{len(moves) - MAX_LISTED} more")
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    each = "a winning position" if len(moves) == 1 else "each a winning position"
+    return f"The {'move' if len(moves) == 1 else 'moves'} here: {listed}, {each} for your opponent."
+
+
 def _computed_check(state: GameState, table: Table) -> str:
     rules, n = state.rules, state.number
     op = "−" if rules.move == "subtract" else "÷"
@@ -158,6 +171,8 @@ def explain(state: GameState, names: Names = DEFAULT_NAMES) -> str:
         if len(wins) > 1:
             listed = ", ".join(map(str, wins[:MAX_LISTED])) + (", …" if len(wins) > MAX_LISTED else "")
             text += f" In all, {len(wins)} moves win here (each leaves a losing position): {listed}."
+        elif not wins and state.legal_moves:
+            text += " " + _every_move(state)
         return text
     table = _small_table(state) or required_table(state.rules, state.number)
     return who + _computed_check(state, table)

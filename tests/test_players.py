@@ -179,6 +179,7 @@ def test_coach_examples() -> None:
     state = new_game("divisor-duel", 57)
     text = Coach().explain(state)
     assert "57 is odd, so every divisor of 57 is odd" in text
+    assert "57 − 3 = 54 and 57 − 19 = 38, each a winning position for your opponent" in text
     assert winning_moves(state) == ()
     assert "odd or even" in hint(state) and "57" not in hint(state)
     won = new_game("divisor-duel", 60)
