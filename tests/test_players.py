@@ -140,7 +140,9 @@ def test_perfect_move_at_10_to_the_18(name: str) -> None:
             continue
         d = perfect(state)
         assert d in state.legal_moves
-        if not form.is_p(n):
+        if form.is_p(n):
+            assert d == state.legal_moves[0]  # the documented heuristic: no remoteness beyond the table
+        else:
             assert form.is_p(rules.result(n, d))
         assert set(winning_moves(state)) == {m for m in state.legal_moves if form.is_p(rules.result(n, m))}
 
