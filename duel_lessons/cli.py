@@ -1,27 +1,35 @@
-"""The terminal game: ``duel-lessons play``, ``duel-lessons rules``.
+"""The terminal game and solver: ``duel-lessons play``, ``rules``, ``solve`` and ``table``.
 
 The game prints the pieces of :mod:`duel_lessons.transcript`, so a session
 reads exactly like the rule book's own command-line transcript.  Players are
 pluggable: a :data:`Strategy` is any callable ``(GameState) -> int``; ``None``
 stands for a human at the console.  Subcommands live in :data:`SUBCOMMANDS`
-(name -> (configure, run)), so ``solve`` and ``table`` can be added later, and
-the custom-variant flags are shared through :func:`add_variant_arguments` and
-:func:`rules_from_args`.
+(name -> (help, configure, run)); the custom-variant flags are shared through
+:func:`add_variant_arguments` and :func:`rules_from_args`.  Computer opponents
+come from :mod:`duel_lessons.players`, hints from :mod:`duel_lessons.coach` and
+``solve`` / ``table`` from :mod:`duel_lessons.analysis` and :mod:`duel_lessons.solver`.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import os
 import random
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
-from typing import TextIO, get_args
+from typing import Any, Literal, TextIO, get_args
 
+import numpy as np
+
+from . import coach
+from .analysis import analyse
 from .game import GameState, IllegalMoveError, new_game, other
+from .players import LEVELS, make_player
 from .rules import (
     MAX_NUMBER,
     RULEBOOKS,
@@ -34,6 +42,7 @@ from .rules import (
     WhenStuck,
     get_rules,
 )
+from .solver import TABLE_LIMIT, Table, TableTooLargeError, tabulate
 from .transcript import Names, end_lines, event_lines, opening_lines, prompt, turn_lines
 
 #: A computer player: given the position, return the divisor to play.
@@ -47,6 +56,13 @@ _SCAN_LIMIT = 10_000
 _SAMPLES = 1_000
 
 NAMES: Names = ("Player 1", "Player 2")
+#: The names in a game against the computer (the human is Player 1, the computer Player 2).
+COMPUTER_NAMES: Names = ("You", "Computer")
+
+#: What typed words the coach answers at the prompt: none, ``hint`` / ``?``, or those and ``explain``.
+HintMode = Literal["off", "hint", "coach"]
+HINT_WORDS = ("hint", "?")
+EXPLAIN_WORDS = ("explain",)
 
 _WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
@@ -101,6 +117,34 @@ class Console:
         return text
 
 
+_YOU_VERBS = {
+    "wins": "win", "loses": "lose", "has": "have", "plays": "play", "subtracts": "subtract",
+    "chooses": "choose", "moves": "move", "passes": "pass", "makes": "make", "is": "are",
+}  # fmt: skip
+_YOU_VERB = re.compile(r"\bYou (" + "|".join(_YOU_VERBS) + r")\b")
+_YOU_INSIDE = re.compile(r"(?<=[,:] )You\b|(?<=\bby )You\b")
+
+
+def second_person(text: str) -> str:
+    """Mend the book's third-person wording for a player called "You" ("You wins!" -> "You win!")."""
+    text = re.sub(r"\bYou's\b", "Your", text)
+    text = _YOU_VERB.sub(lambda m: "You " + _YOU_VERBS[m[1]], text)
+    return _YOU_INSIDE.sub("you", text)
+
+
+@dataclass
+class YouConsole(Console):
+    """A console for games against the computer: the human is "You", in the second person."""
+
+    def say(self, *lines: str) -> None:
+        """Print lines of text, worded for "You"."""
+        super().say(*(second_person(line) for line in lines))
+
+    def ask(self, question: str) -> str:
+        """Ask, worded for "You"."""
+        return super().ask(second_person(question))
+
+
 def _isatty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -123,10 +167,29 @@ def parse_whole(text: str) -> int:
 # -- playing --------------------------------------------------------------------
 
 
-def ask_human(state: GameState, names: Names, io: Console) -> GameState:
-    """Ask the player to move until the answer is a move; return the new state."""
+def coach_reply(word: str, state: GameState, names: Names, hints: HintMode) -> str:
+    """The coach's answer to ``hint``, ``?`` or ``explain`` typed at the prompt."""
+    if hints == "off":
+        return "The coach is not in this game. Play with --vs computer --level coach for hints and explanations."
+    if word in EXPLAIN_WORDS and hints != "coach":
+        return "Only hints here (type hint or ?). Play with --vs computer --level coach for full explanations."
+    try:
+        return "Coach: " + (coach.explain(state, names) if word in EXPLAIN_WORDS else coach.hint(state, names))
+    except DuelError as error:
+        return f"The coach cannot help here: {error}"
+
+
+def ask_human(state: GameState, names: Names, io: Console, hints: HintMode = "off") -> GameState:
+    """Ask the player to move until the answer is a move; return the new state.
+
+    Typing ``hint`` or ``?`` (or ``explain``) asks the coach instead, as ``hints`` allows.
+    """
     while True:
         text = io.ask(prompt(state, names))
+        word = text.strip().lower()
+        if word in HINT_WORDS + EXPLAIN_WORDS:
+            io.say(coach_reply(word, state, names, hints))
+            continue
         try:
             value = parse_whole(text)
         except ValueError as error:
@@ -143,11 +206,17 @@ def play_game(
     players: dict[int, Strategy | None],
     names: Names = NAMES,
     io: Console | None = None,
+    *,
+    hints: HintMode = "off",
+    announce: bool = False,
 ) -> GameState:
     """Play ``state`` to the end, printing it in the book's words; return the final state.
 
     ``players[1]`` and ``players[2]`` are strategies, or None for a human at the console.
-    A player with no legal move passes automatically when the rules say so.
+    A player with no legal move passes automatically when the rules say so.  A
+    strategy's move is printed like a typed answer, or, with ``announce``, as a
+    line "Computer chooses 15." before the book's words.  ``hints`` says what the
+    coach answers when a human types ``hint``, ``?`` or ``explain``.
     """
     io = io or Console()
     rules = state.rules
@@ -161,10 +230,13 @@ def play_game(
         else:
             strategy = players.get(state.to_move)
             if strategy is None:
-                state = ask_human(state, names, io)
+                state = ask_human(state, names, io, hints)
             else:
                 value = strategy(state)
-                io.say(prompt(state, names) + str(value))
+                if announce:
+                    io.say(f"{names[state.to_move - 1]} chooses {value}.")
+                else:
+                    io.say(prompt(state, names) + str(value))
                 state = state.attempt(value)
         io.say(*event_lines(state.history[-1], rules, names), "")
     io.say(*end_lines(state, names))
@@ -248,7 +320,13 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 # -- play -------------------------------------------------------------------------
 
 #: Opponents for ``--vs``: a factory from the parsed arguments to Player 2's strategy.
-OPPONENTS: dict[str, Callable[[argparse.Namespace], Strategy | None]] = {"human": lambda args: None}
+OPPONENTS: dict[str, Callable[[argparse.Namespace], Strategy | None]] = {
+    "human": lambda args: None,
+    "computer": lambda args: make_player(args.level or DEFAULT_LEVEL, args.seed),
+}
+
+#: The computer's level when --level is not given.
+DEFAULT_LEVEL = "perfect"
 
 PLAY_EXAMPLES = """\
 examples:
@@ -258,6 +336,21 @@ examples:
   duel-lessons play division-duel --best-of 5    match play (book 001)
   duel-lessons play divisor-duel --divisors even --start 24
   printf '15\\n15\\n15\\n5\\n5\\n' | duel-lessons play --start 60
+  duel-lessons play --vs computer --level coach  you against the coach
+  duel-lessons play factor-duel --vs computer --level random --computer-first
+
+Against the computer (--vs computer) you are Player 1 ("You") and the computer
+is Player 2 ("Computer"). You move first unless --first 2 or --computer-first.
+Levels: random (any legal divisor), greedy (the largest divisor), perfect
+(always wins from a winning position, as fast as it can) and coach (plays like
+perfect and answers questions).  --seed also seeds the random level.
+
+Help at the prompt: type hint or ? for a nudge towards the right idea (in
+two-player games and against --level coach), or explain against --level coach
+for the full explanation of the position, from the proved closed form.
+
+Custom variants: any RULES changed by the flags above, for example
+--divisors even (even divisors only) or --misere (the last player to move loses).
 
 Typed input that is not a whole number is always asked again.  A whole number
 that is not an allowed divisor is asked again, except in Number Factor, where
@@ -282,6 +375,12 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, help="seed for --random-start and --first random")
     parser.add_argument("--vs", choices=tuple(OPPONENTS), default="human", help="who plays Player 2 (default: human)")
+    parser.add_argument(
+        "--level", choices=tuple(LEVELS), help=f"the computer's strength with --vs computer (default: {DEFAULT_LEVEL})"
+    )
+    parser.add_argument(
+        "--computer-first", action="store_true", help="with --vs computer: the computer moves first (same as --first 2)"
+    )
 
 
 def run_play(args: argparse.Namespace, io: Console) -> int:
@@ -297,15 +396,31 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
         bounds = (_whole_arg(args.random_start[0], "LO"), _whole_arg(args.random_start[1], "HI"))
     elif args.start is not None:
         start = _whole_arg(args.start, "start")
+    computer = args.vs == "computer"
+    if not computer and (args.level is not None or args.computer_first):
+        raise DuelError("--level and --computer-first need --vs computer (a game against the computer).")
+    if args.computer_first:
+        if args.first != "1":
+            raise DuelError(f"--computer-first means --first 2, so it cannot go with --first {args.first}.")
+        args.first = "2"
     first = rng.choice((1, 2)) if args.first == "random" else int(args.first)
     players = {1: None, 2: OPPONENTS[args.vs](args)}
+    names = COMPUTER_NAMES if computer else NAMES
+    hints: HintMode = "hint" if args.vs == "human" else "off"
+    if computer and (args.level or DEFAULT_LEVEL) == "coach":
+        hints = "coach"
+    if computer:
+        io = YouConsole(io.stdin, io.stdout, io.stderr)
 
     def game(number: int) -> GameState:
         n = random_start(rules, *bounds, rng) if bounds is not None else start
         return new_game(rules, n, first if number % 2 == 1 else other(first))
 
+    def play(state: GameState) -> GameState:
+        return play_game(state, players, names, io, hints=hints, announce=computer)
+
     if k == 1:
-        play_game(game(1), players, NAMES, io)
+        play(game(1))
         return 0
     needed = (k + 1) // 2
     wins = {1: 0, 2: 0}
@@ -313,13 +428,13 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
     while max(wins.values()) < needed:
         number += 1
         state = game(number)
-        io.say(f"=== Game {number} (best of {k}): {NAMES[state.to_move - 1]} moves first ===", "")
-        final = play_game(state, players, NAMES, io)
+        io.say(f"=== Game {number} (best of {k}): {names[state.to_move - 1]} moves first ===", "")
+        final = play(state)
         assert final.winner is not None
         wins[final.winner] += 1
-        io.say("", f"Score: {NAMES[0]} {wins[1]} – {wins[2]} {NAMES[1]}", "")
+        io.say("", f"Score: {names[0]} {wins[1]} – {wins[2]} {names[1]}", "")
     champion = 1 if wins[1] > wins[2] else 2
-    io.say(f"{NAMES[champion - 1]} wins the match, {max(wins.values())} – {min(wins.values())}!")
+    io.say(f"{names[champion - 1]} wins the match, {max(wins.values())} – {min(wins.values())}!")
     return 0
 
 
@@ -340,24 +455,195 @@ def run_rules(args: argparse.Namespace, io: Console) -> int:
     return 0
 
 
+# -- solve --------------------------------------------------------------------------
+
+SOLVE_EXAMPLES = """\
+examples:
+  duel-lessons solve divisor-duel 60             who wins from 60, how, and why
+  duel-lessons solve factor-duel 1000000000000000000
+  duel-lessons solve divisor-duel 24 --divisors even
+  duel-lessons solve divisor-duel 30 --misere --json
+
+The player to move from N is Player 1.  Outcome P: the player to move loses with
+best play; N: the player to move wins.  Remoteness is the number of moves left
+with best play (the winner hurries, the loser delays); it and the Grundy value
+come from the solver's table up to N = 10^6 (a proved Grundy formula is used
+above that where one exists).  Games with a proved closed form are solved
+instantly up to 10^18; other variants are computed, up to N = 10^7."""
+
+
+def configure_solve(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``duel-lessons solve``."""
+    add_variant_arguments(parser)
+    parser.add_argument("n", metavar="N", help="the position: a whole number from 1 to 10^18")
+    parser.add_argument("--json", action="store_true", help="print the analysis as JSON")
+
+
+def _position_arg(text: str) -> int:
+    """The N of ``solve``, read from the command line."""
+    if get_rules_name(text) is not None:
+        raise DuelError(f"Give the number N after the rules, for example: duel-lessons solve {text} 60.")
+    return _whole_arg(text, "number N")
+
+
+def get_rules_name(text: str) -> str | None:
+    """The rule book that ``text`` names, or None."""
+    try:
+        return get_rules(text).name
+    except DuelError:
+        return None
+
+
+def run_solve(args: argparse.Namespace, io: Console) -> int:
+    """Print who wins from N, the winning moves, remoteness, Grundy value and why."""
+    rules = rules_from_args(args)
+    analysis = analyse(rules, _position_arg(args.n))
+    if args.json:
+        io.say(json.dumps(analysis.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        io.stdout.write(analysis.to_text())
+        io.stdout.flush()
+    return 0
+
+
+# -- table --------------------------------------------------------------------------
+
+TABLE_EXAMPLES = f"""\
+examples:
+  duel-lessons table divisor-duel --upto 20
+  duel-lessons table factor-duel --from 90 --upto 110 --format csv
+  duel-lessons table number-factor --upto 1000 --format json --output nf.json
+  duel-lessons table divisor-duel --divisors odd --upto 100000 --format csv --output odd.csv
+
+Columns: n, outcome (P: the player to move loses; N: wins), grundy (the
+Sprague–Grundy value; -1 in misère play, which has none), remoteness (moves left
+with best play) and winning_moves (space-separated in CSV, a list in JSON).
+The CSV header is exactly n,outcome,grundy,remoteness,winning_moves.
+--upto may be at most {TABLE_LIMIT:,}; rows are written as they are computed."""
+
+_CHUNK_ROWS = 10_000
+_HEADER = ("n", "outcome", "grundy", "remoteness", "winning_moves")
+
+
+def configure_table(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``duel-lessons table``."""
+    add_variant_arguments(parser)
+    parser.add_argument("--upto", metavar="N", required=True, help=f"the last n (at most {TABLE_LIMIT:,})")
+    parser.add_argument("--from", dest="lo", metavar="M", default="1", help="the first n (default: 1)")
+    parser.add_argument(
+        "--format", choices=("text", "csv", "json"), default="text", help="output format (default: text)"
+    )
+    parser.add_argument("--output", metavar="FILE", help="write the table to FILE instead of the screen")
+
+
+def table_range(lo_text: str, hi_text: str) -> tuple[int, int]:
+    """The checked range (from, upto) of ``duel-lessons table``."""
+    hi = _whole_arg(hi_text, "--upto value")
+    lo = _whole_arg(lo_text, "--from value")
+    if hi < 1:
+        raise DuelError(f"--upto must be at least 1, not {hi}.")
+    if hi > TABLE_LIMIT:
+        raise TableTooLargeError(
+            f"--upto {hi:,} is too large: the solver's tables stop at {TABLE_LIMIT:,} numbers. "
+            f"For a single bigger number, use duel-lessons solve RULES N (instant up to 10^18 for the books)."
+        )
+    if lo < 1:
+        raise DuelError(f"--from must be at least 1, not {lo}.")
+    if lo > hi:
+        raise DuelError(f"--from {lo} is larger than --upto {hi}: the range is empty.")
+    return lo, hi
+
+
+def _text_cells(row: dict[str, Any]) -> tuple[str, ...]:
+    moves = " ".join(map(str, row["winning_moves"]))
+    return str(row["n"]), row["outcome"], str(row["grundy"]), str(row["remoteness"]), moves
+
+
+def table_lines(table: Table, lo: int, hi: int, fmt: str) -> Iterator[str]:
+    """The table's rows lo..hi as lines of text, CSV or JSON (each ending in a newline), computed lazily.
+
+    The CSV and JSON are exactly :meth:`Table.to_csv` and :meth:`Table.to_json` (plus a
+    final newline); the text is :meth:`Table.to_text` under a title line.
+    """
+    rows = table.rows(lo, hi)
+    if fmt == "csv":
+        yield ",".join(_HEADER) + "\n"
+        for r in rows:
+            yield ",".join(_text_cells(r)) + "\n"
+        return
+    if fmt == "json":
+        for i, r in enumerate(rows):
+            yield ("[" if i == 0 else ", ") + json.dumps(r)
+        yield "]\n"
+        return
+    p = int(np.count_nonzero(table.outcome[lo : hi + 1] == 0))
+    title = f"{table.rules.title} ({table.rules.name})"
+    yield f"{title}, n = {lo} .. {hi}: {p} P-positions, {hi - lo + 1 - p} N-positions\n"
+    yield "\n"
+    widths = [
+        max(len("n"), len(str(hi))),
+        len("outcome"),
+        max(len("grundy"), *(len(str(int(f(table.grundy[lo : hi + 1])))) for f in (np.min, np.max))),
+        max(len("remoteness"), len(str(int(np.max(table.remoteness[lo : hi + 1]))))),
+    ]
+    header = ("n", "outcome", "grundy", "remoteness", "winning moves")
+    for cells in itertools.chain([header], map(_text_cells, rows)):
+        line = "  ".join(c.rjust(w) for c, w in zip(cells[:4], widths, strict=True)) + "  " + cells[4]
+        yield line.rstrip() + "\n"
+
+
+def run_table(args: argparse.Namespace, io: Console) -> int:
+    """Write the table of outcomes, Grundy values, remoteness and winning moves."""
+    rules = rules_from_args(args)
+    lo, hi = table_range(args.lo, args.upto)
+    table = tabulate(rules, hi)
+    if args.output is None:
+        _write_chunked(table_lines(table, lo, hi, args.format), io.stdout)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="") as file:
+            _write_chunked(table_lines(table, lo, hi, args.format), file)
+    except OSError as error:
+        raise DuelError(f"Cannot write the table to {args.output!r}: {error.strerror or error}.") from None
+    io.say(f"Wrote {hi - lo + 1:,} rows of {rules.title} (n = {lo} .. {hi}) as {args.format} to {args.output}.")
+    return 0
+
+
+def _write_chunked(lines: Iterator[str], out: TextIO) -> None:
+    while chunk := list(itertools.islice(lines, _CHUNK_ROWS)):
+        out.write("".join(chunk))
+    out.flush()
+
+
 # -- main ---------------------------------------------------------------------------
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace, Console], int]
 
-#: Subcommands: name -> (help, configure the parser, run).  Add ``solve`` and ``table`` here.
+#: Subcommands: name -> (help, configure the parser, run).
 SUBCOMMANDS: dict[str, tuple[str, Configure, Run]] = {
-    "play": ("play a game at the terminal (two people, hot seat)", configure_play, run_play),
+    "play": ("play a game at the terminal (two people, or against the computer)", configure_play, run_play),
     "rules": ("print the rules of one book or all of them", configure_rules, run_rules),
+    "solve": ("who wins from N: winning moves, remoteness, Grundy value and why", configure_solve, run_solve),
+    "table": ("a table of outcomes for n up to N, as text, CSV or JSON", configure_table, run_table),
 }
+
+#: The examples shown by ``duel-lessons COMMAND --help``.
+EXAMPLES: dict[str, str] = {"play": PLAY_EXAMPLES, "solve": SOLVE_EXAMPLES, "table": TABLE_EXAMPLES}
 
 EPILOG = """\
 examples:
   duel-lessons play                         play Divisor Duel from 60
   duel-lessons play number-factor           play book 004's Number Factor
+  duel-lessons play --vs computer --level coach
   duel-lessons play --help                  all the options of play
   duel-lessons rules                        the rules of every book
-  python -m duel_lessons rules factor-duel"""
+  duel-lessons solve divisor-duel 60        who wins from 60, and why
+  duel-lessons table factor-duel --upto 50 --format csv
+  python -m duel_lessons rules factor-duel
+
+Custom variants: every command takes RULES and flags that change them, such as
+--divisors even, --misere or --allow-one (see duel-lessons play --help)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -370,7 +656,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (summary, configure, _run) in SUBCOMMANDS.items():
-        epilog = PLAY_EXAMPLES if name == "play" else None
+        epilog = EXAMPLES.get(name)
         child = sub.add_parser(
             name, help=summary, description=summary, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter
         )
