@@ -122,7 +122,7 @@ _YOU_VERBS = {
     "chooses": "choose", "moves": "move", "passes": "pass", "makes": "make", "is": "are",
 }  # fmt: skip
 _YOU_VERB = re.compile(r"\bYou (" + "|".join(_YOU_VERBS) + r")\b")
-_YOU_INSIDE = re.compile(r"(?<=[,:] )You\b|(?<=\bby )You\b")
+_YOU_INSIDE = re.compile(r"(?<=, )You\b|(?<=\bby )You\b")
 
 
 def second_person(text: str) -> str:
@@ -174,7 +174,10 @@ def coach_reply(word: str, state: GameState, names: Names, hints: HintMode) -> s
     if word in EXPLAIN_WORDS and hints != "coach":
         return "Only hints here (type hint or ?). Play with --vs computer --level coach for full explanations."
     try:
-        return "Coach: " + (coach.explain(state, names) if word in EXPLAIN_WORDS else coach.hint(state, names))
+        if word in EXPLAIN_WORDS:
+            text = coach.explain(state, names).removeprefix(f"{names[state.to_move - 1]} to move from {state.number}. ")
+            return f"Coach: {text}"
+        return f"Coach: {coach.hint(state, names)}"
     except DuelError as error:
         return f"The coach cannot help here: {error}"
 

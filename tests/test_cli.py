@@ -564,9 +564,10 @@ def test_unknown_flag_value() -> None:
     assert "invalid choice" in err
 
 
-def test_vs_human_only_for_now() -> None:
+def test_vs_choices() -> None:
     assert run(["play", "--vs", "human"], lines_typed(15, 15, 15, 5, 5))[0] == 0
-    assert run(["play", "--vs", "computer"])[0] == 2
+    assert run(["play", "--vs", "computer"])[0] == 1  # a valid game; the input ends at once
+    assert run(["play", "--vs", "robot"])[0] == 2  # (computer games: tests/test_cli_solver.py)
 
 
 # -- the rules command and help --------------------------------------------------------------
