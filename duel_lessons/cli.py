@@ -368,7 +368,7 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     starts = parser.add_mutually_exclusive_group()
     starts.add_argument("--start", metavar="N", help="the starting number (default: the book's)")
     starts.add_argument("--random-start", nargs=2, metavar=("LO", "HI"), help="a random legal start in LO..HI")
-    parser.add_argument("--first", choices=("1", "2", "random"), default="1", help="who moves first (default: 1)")
+    parser.add_argument("--first", choices=("1", "2", "random"), help="who moves first (default: 1)")
     parser.add_argument(
         "--best-of",
         type=int,
@@ -402,11 +402,10 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
     computer = args.vs == "computer"
     if not computer and (args.level is not None or args.computer_first):
         raise DuelError("--level and --computer-first need --vs computer (a game against the computer).")
-    if args.computer_first:
-        if args.first != "1":
-            raise DuelError(f"--computer-first means --first 2, so it cannot go with --first {args.first}.")
-        args.first = "2"
-    first = rng.choice((1, 2)) if args.first == "random" else int(args.first)
+    if args.computer_first and args.first not in (None, "2"):
+        raise DuelError(f"--computer-first means --first 2, so it cannot go with --first {args.first}.")
+    choice = "2" if args.computer_first else args.first or "1"
+    first = rng.choice((1, 2)) if choice == "random" else int(choice)
     players = {1: None, 2: OPPONENTS[args.vs](args)}
     names = COMPUTER_NAMES if computer else NAMES
     hints: HintMode = "hint" if args.vs == "human" else "off"
