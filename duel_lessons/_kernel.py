@@ -18,12 +18,10 @@ SUBTRACT, DIVIDE = 0, 1
 ALL, EVEN, ODD, PRIME = 0, 1, 2, 3
 NONE, PRIME_NUMBER, ONE = 0, 1, 2
 
-#: Room for the divisors of any n <= 10**7 (at most 448, plus the move 1).
-MOVE_BUFFER = 1024
-#: Room for the distinct prime factors (and exponents) of any n < 2**63.
-FACTOR_BUFFER = 64
-#: Length of the scratch array that :func:`solve` takes.
-WORK_SIZE = FACTOR_BUFFER + 2 * MOVE_BUFFER + 1
+#: Room for the divisors of any n <= 10**7 (at most 448).
+DIVISOR_BUFFER = 1024
+#: Length of the scratch array that :func:`solve` takes: divisors, then grundy marks.
+WORK_SIZE = 2 * DIVISOR_BUFFER + 1
 
 
 def sieve(limit: int) -> np.ndarray:
@@ -39,67 +37,39 @@ def sieve(limit: int) -> np.ndarray:
     return spf
 
 
-@njit(cache=True, error_model="numpy")
-def reaches(n: int, target: int, spf: np.ndarray) -> bool:
-    """Whether n is of the kind a target code names (prime, one, none)."""
-    if target == PRIME_NUMBER:
-        return n >= 2 and spf[n] == n
-    return target == ONE and n == 1
-
-
-@njit(cache=True, error_model="numpy")
-def list_moves(n: int, family: int, allow_one: int, spf: np.ndarray, primes: np.ndarray, out: np.ndarray) -> int:
-    """Write the legal divisors of n into ``out`` (unsorted); return how many."""
-    if n < 2:
-        return 0
-    count = 0
-    if allow_one:
-        out[0] = 1
-        count = 1
-    # Distinct prime factors of n, with their exponents, from the sieve.
-    k = 0
+@njit(cache=True, error_model="numpy", inline="always")
+def all_divisors(n: int, spf: np.ndarray, out: np.ndarray) -> int:
+    """Write every divisor of n (1 and n included, unsorted) into out; return how many."""
+    out[0] = 1
+    count = 1
     m = n
-    while m > 1:
+    while m > 1:  # for each prime power p**k dividing n, multiply the divisors so far by p**k
         p = spf[m]
-        e = 0
+        size = count
+        power = 1
         while m % p == 0:
             m //= p
-            e += 1
-        primes[2 * k] = p
-        primes[2 * k + 1] = e
-        k += 1
-    if family == PRIME:
-        for i in range(k):
-            if primes[2 * i] < n:
-                out[count] = primes[2 * i]
-                count += 1
-        return count
-    # All divisors: start from 1, multiply in each prime power in turn.
-    start = count
-    out[count] = 1
-    count += 1
-    for i in range(k):
-        p = primes[2 * i]
-        size = count - start
-        power = 1
-        for _ in range(primes[2 * i + 1]):
             power *= p
             for j in range(size):
-                out[count] = out[start + j] * power
+                out[count] = out[j] * power
                 count += 1
-    # Keep 1 < d < n in the family.
-    kept = start
-    for j in range(start, count):
-        d = out[j]
-        if d == 1 or d == n:
-            continue
-        if family == EVEN and d % 2 == 1:
-            continue
-        if family == ODD and d % 2 == 0:
-            continue
-        out[kept] = d
-        kept += 1
-    return kept
+    return count
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def is_legal(d: int, n: int, family: int, allow_one: int, spf: np.ndarray) -> bool:
+    """Whether the divisor d of n may be played (d < n; 1 only if allowed; d > 1 in the family)."""
+    if d == n:
+        return False
+    if d == 1:
+        return allow_one == 1
+    if family == EVEN:
+        return d % 2 == 0
+    if family == ODD:
+        return d % 2 == 1
+    if family == PRIME:
+        return bool(spf[d] == d)
+    return True
 
 
 @njit(cache=True, error_model="numpy")
@@ -120,16 +90,14 @@ def solve(
 ) -> None:
     """Fill outcome, grundy and remoteness for lo <= n < hi (every n < lo is done).
 
-    ``work`` is an int64 scratch array of length WORK_SIZE.  The divisor listing
-    is :func:`list_moves` written out in place, so that this one function is all
-    numba has to compile for a table (each extra compiled function costs ~0.5 s
-    when the cache is cold).
+    ``work`` is an int64 scratch array of length WORK_SIZE.  Everything is
+    written out in this one function: each extra compiled function would add
+    to the compile time when the numba cache is empty.
     """
-    factors = work[:FACTOR_BUFFER]  # p0, e0, p1, e1, ...
-    moves = work[FACTOR_BUFFER : FACTOR_BUFFER + MOVE_BUFFER]
-    seen = work[FACTOR_BUFFER + MOVE_BUFFER :]  # seen[g] == n: some child of n has grundy g
+    divisors = work[:DIVISOR_BUFFER]
+    seen = work[DIVISOR_BUFFER:]  # seen[g] == n: some move from n leads to grundy value g
     for n in range(lo, hi):
-        is_prime = n >= 2 and spf[n] == n
+        is_prime = spf[n] == n  # spf[0] = spf[1] = 0
         if (win_target == PRIME_NUMBER and is_prime) or (win_target == ONE and n == 1):
             outcome[n] = 0  # the player who moved here has won
             grundy[n] = 0
@@ -140,64 +108,30 @@ def solve(
             grundy[n] = 1
             remoteness[n] = 0
             continue
-        # The legal divisors of n, as in list_moves.
-        count = 0
-        if n >= 2:
-            if allow_one:
-                moves[0] = 1
-                count = 1
-            k = 0
-            m = n
-            while m > 1:
-                p = spf[m]
-                e = 0
-                while m % p == 0:
-                    m //= p
-                    e += 1
-                factors[2 * k] = p
-                factors[2 * k + 1] = e
-                k += 1
-            if family == PRIME:
-                for i in range(k):
-                    if factors[2 * i] < n:
-                        moves[count] = factors[2 * i]
-                        count += 1
-            else:
-                start = count
-                moves[count] = 1
-                count += 1
-                for i in range(k):
-                    size = count - start
-                    power = 1
-                    for _ in range(factors[2 * i + 1]):
-                        power *= factors[2 * i]
-                        for j in range(size):
-                            moves[count] = moves[start + j] * power
-                            count += 1
-                kept = start
-                for j in range(start, count):
-                    d = moves[j]
-                    if d == 1 or d == n or (family == EVEN and d % 2 == 1) or (family == ODD and d % 2 == 0):
-                        continue
-                    moves[kept] = d
-                    kept += 1
-                count = kept
-        if count == 0:  # stuck: the last mover wins in normal play, loses in misere play
+        count = all_divisors(n, spf, divisors)
+        moves = 0
+        any_p = False
+        fastest_win = 2147483647  # least remoteness of a move to a P-position
+        slowest = 0  # largest remoteness of any move
+        for i in range(count):
+            d = divisors[i]
+            if not is_legal(d, n, family, allow_one, spf):
+                continue
+            moves += 1
+            child = n - d if move == SUBTRACT else n // d
+            r = remoteness[child]
+            if outcome[child] == 0:
+                any_p = True
+                if r < fastest_win:
+                    fastest_win = r
+            if r > slowest:
+                slowest = r
+            seen[grundy[child]] = n
+        if moves == 0:  # stuck: the last mover wins in normal play, loses in misere play
             outcome[n] = 0 if last_mover_wins else 1
             grundy[n] = 0
             remoteness[n] = 0
             continue
-        any_p = False
-        fastest_win = 2**31  # smallest remoteness of a P-child
-        slowest = 0  # largest remoteness of any child
-        for i in range(count):
-            child = n - moves[i] if move == SUBTRACT else n // moves[i]
-            r = remoteness[child]
-            if outcome[child] == 0:
-                any_p = True
-                fastest_win = min(fastest_win, r)
-            slowest = max(slowest, r)
-            seen[grundy[child]] = n
         g = 0
         while seen[g] == n:
             g += 1
@@ -222,25 +156,28 @@ def winning_moves(
 
     Returns (starts, moves): the moves of n are ``moves[starts[n - lo]:starts[n - lo + 1]]``.
     """
-    primes = np.zeros(FACTOR_BUFFER, np.int64)
-    buffer = np.zeros(MOVE_BUFFER, np.int64)
+    divisors = np.zeros(DIVISOR_BUFFER, np.int64)
     starts = np.zeros(hi - lo + 1, np.int64)
     found = np.zeros(16, np.int64)
     total = 0
     for n in range(lo, hi):
         starts[n - lo] = total
-        if outcome[n] != 1 or reaches(n, win_target, spf) or reaches(n, lose_target, spf):
+        is_prime = spf[n] == n
+        if outcome[n] != 1 or (win_target == PRIME_NUMBER and is_prime) or (win_target == ONE and n == 1):
             continue
-        count = list_moves(n, family, allow_one, spf, primes, buffer)
+        if (lose_target == PRIME_NUMBER and is_prime) or (lose_target == ONE and n == 1):
+            continue  # the game is over: no moves at all
+        count = all_divisors(n, spf, divisors)
+        divisors[:count].sort()
         for i in range(count):
-            child = n - buffer[i] if move == SUBTRACT else n // buffer[i]
-            if outcome[child] == 0:
+            d = divisors[i]
+            child = n - d if move == SUBTRACT else n // d
+            if is_legal(d, n, family, allow_one, spf) and outcome[child] == 0:
                 if total == found.size:
                     grown = np.zeros(2 * found.size, np.int64)
                     grown[:total] = found
                     found = grown
-                found[total] = buffer[i]
+                found[total] = d
                 total += 1
-        found[starts[n - lo] : total].sort()
     starts[hi - lo] = total
     return starts, found[:total].copy()
