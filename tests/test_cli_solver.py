@@ -145,6 +145,16 @@ def test_table_text_is_aligned_with_a_title() -> None:
     assert lines[-1].split()[:2] == ["20", "N"] and lines[-1].split()[4:] == ["5"]  # 20 - 5 = 15, odd
 
 
+def test_table_formats_agree_with_the_solvers_exports() -> None:
+    from duel_lessons.solver import tabulate
+
+    table = tabulate("number-factor", 700)
+    for fmt, expected in (("csv", table.to_csv(3, 700)), ("json", table.to_json(3, 700) + "\n")):
+        assert run(["table", "number-factor", "--from", "3", "--upto", "700", "--format", fmt])[1] == expected
+    text = run(["table", "number-factor", "--from", "3", "--upto", "700"])[1]
+    assert text.split("\n", 2)[2] == table.to_text(3, 700)
+
+
 def test_table_output_file(tmp_path: Path) -> None:
     target = tmp_path / "t.csv"
     code, out, _ = run(["table", "number-factor", "--upto", "30", "--format", "csv", "--output", str(target)])
@@ -222,7 +232,7 @@ class ScriptedHuman(io.StringIO):
             self.state = self.state.pass_turn()
         self.read_upto = len(text)
 
-    def readline(self, size: int = -1, /) -> str:
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
         self.sync()
         if self.words:
             return self.words.pop(0) + "\n"
