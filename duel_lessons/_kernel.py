@@ -10,6 +10,8 @@ Arrays: ``spf[n]`` is the smallest prime factor of n (0 for n < 2);
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -27,7 +29,7 @@ WORK_SIZE = 2 * DIVISOR_BUFFER + 1
 def sieve(limit: int) -> np.ndarray:
     """Smallest prime factor of every n <= limit (int32; 0 at 0 and 1), in numpy."""
     spf = np.zeros(limit + 1, np.int32)
-    for p in range(2, int(limit**0.5) + 1):
+    for p in range(2, math.isqrt(limit) + 1):
         if spf[p] == 0:  # p is prime: it is the smallest factor of its unmarked multiples
             multiples = spf[p * p :: p]
             multiples[multiples == 0] = p

@@ -55,7 +55,7 @@ class TableTooLargeError(DuelError):
 
 # -- caches -------------------------------------------------------------------
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a progress callback may ask for another table
 _sieve_cache: np.ndarray = np.zeros(0, np.int32)
 # game_key -> (outcome, grundy, remoteness), the largest table computed so far.
 _table_cache: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}

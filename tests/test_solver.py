@@ -241,17 +241,14 @@ def test_progress_reports_fractions_up_to_one() -> None:
 
 def test_uncompiled_kernel_gives_the_same_tables() -> None:
     script = (
-        "import json, numba, duel_lessons._kernel as k\n"
-        "from duel_lessons import RULEBOOKS, DIVISOR_DUEL\n"
-        "from duel_lessons.solver import tabulate\n"
-        "assert not isinstance(k.solve, numba.core.dispatcher.Dispatcher)\n"
-        "variants = [*RULEBOOKS.values(), DIVISOR_DUEL.variant(divisors='even', last_mover_wins=False)]\n"
+        "import json, numba\n"
+        "from duel_lessons import RULEBOOKS, DIVISOR_DUEL, solver\n"
+        "assert not isinstance(solver._kernel.solve, numba.core.dispatcher.Dispatcher)\n"
         "out = []\n"
-        "for r in variants:\n"
-        "    t = tabulate(r, 400)\n"
-        "    wm = k.winning_moves(1, 401, *__import__('duel_lessons.solver').solver._codes(r),\n"
-        "                         __import__('duel_lessons.solver').solver._kernel.sieve(400), t.outcome)\n"
-        "    out.append([t.outcome.tolist(), t.grundy.tolist(), t.remoteness.tolist(), wm[1].tolist()])\n"
+        "for r in [*RULEBOOKS.values(), DIVISOR_DUEL.variant(divisors='even', last_mover_wins=False)]:\n"
+        "    t = solver.tabulate(r, 400)\n"
+        "    _, moves = solver._kernel.winning_moves(1, 401, *solver._codes(r), solver._kernel.sieve(400), t.outcome)\n"
+        "    out.append([t.outcome.tolist(), t.grundy.tolist(), t.remoteness.tolist(), moves.tolist()])\n"
         "print(json.dumps(out))\n"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
