@@ -57,7 +57,7 @@ _SAMPLES = 1_000
 
 NAMES: Names = ("Player 1", "Player 2")
 #: The names in a game against the computer (the human is Player 1, the computer Player 2).
-COMPUTER_NAMES: Names = ("You", "Computer")
+COMPUTER_NAMES: Names = ("Player 1", "Computer")
 
 #: What typed words the coach answers at the prompt: none, ``hint`` / ``?``, or those and ``explain``.
 HintMode = Literal["off", "hint", "coach"]
@@ -115,34 +115,6 @@ class Console:
             self.stdout.write(shown + "\n")
             self.stdout.flush()
         return text
-
-
-_YOU_VERBS = {
-    "wins": "win", "loses": "lose", "has": "have", "plays": "play", "subtracts": "subtract",
-    "chooses": "choose", "moves": "move", "passes": "pass", "makes": "make", "is": "are",
-}  # fmt: skip
-_YOU_VERB = re.compile(r"\bYou (" + "|".join(_YOU_VERBS) + r")\b")
-_YOU_INSIDE = re.compile(r"(?<=, )You\b|(?<=\bby )You\b")
-
-
-def second_person(text: str) -> str:
-    """Mend the book's third-person wording for a player called "You" ("You wins!" -> "You win!")."""
-    text = re.sub(r"\bYou's\b", "Your", text)
-    text = _YOU_VERB.sub(lambda m: "You " + _YOU_VERBS[m[1]], text)
-    return _YOU_INSIDE.sub("you", text)
-
-
-@dataclass
-class YouConsole(Console):
-    """A console for games against the computer: the human is "You", in the second person."""
-
-    def say(self, *lines: str) -> None:
-        """Print lines of text, worded for "You"."""
-        super().say(*(second_person(line) for line in lines))
-
-    def ask(self, question: str) -> str:
-        """Ask, worded for "You"."""
-        return super().ask(second_person(question))
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -241,7 +213,10 @@ def play_game(
                 else:
                     io.say(prompt(state, names) + str(value))
                 state = state.attempt(value)
-        io.say(*event_lines(state.history[-1], rules, names), "")
+        last = state.history[-1]
+        computer_moved = announce and players.get(last.player) is not None
+        you = names[last.player - 1] if computer_moved else "You"
+        io.say(*event_lines(last, rules, names, you=you), "")
     io.say(*end_lines(state, names))
     return state
 
@@ -342,7 +317,7 @@ examples:
   duel-lessons play --vs computer --level coach  you against the coach
   duel-lessons play factor-duel --vs computer --level random --computer-first
 
-Against the computer (--vs computer) you are Player 1 ("You") and the computer
+Against the computer (--vs computer) you are Player 1 and the computer
 is Player 2 ("Computer"). You move first unless --first 2 or --computer-first.
 Levels: random (any legal divisor), greedy (the largest divisor), perfect
 (always wins from a winning position, as fast as it can) and coach (plays like
@@ -411,8 +386,6 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
     hints: HintMode = "hint" if args.vs == "human" else "off"
     if computer and (args.level or DEFAULT_LEVEL) == "coach":
         hints = "coach"
-    if computer:
-        io = YouConsole(io.stdin, io.stdout, io.stderr)
 
     def game(number: int) -> GameState:
         n = random_start(rules, *bounds, rng) if bounds is not None else start

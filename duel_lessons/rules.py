@@ -43,7 +43,8 @@ class Wording:
 
     Placeholders: ``{n}`` current number, ``{d}`` divisor, ``{new}`` result,
     ``{divisors}`` the legal divisors, ``{player}`` whose turn it is,
-    ``{winner}``, ``{loser}``, ``{why}`` a reason sentence, ``{title}``.
+    ``{winner}``, ``{loser}``, ``{why}`` a reason sentence, ``{title}``, and in
+    ``moved`` ``{you}``: "You" for a person at the keyboard, else the player's name.
     An empty template prints nothing.
     """
 
@@ -355,7 +356,7 @@ NUMBER_FACTOR = Rules(
         opening="Welcome to Number Factor!\nStarting number (N) is {n}.",
         show="Current N: {n}\nProper divisors of {n} are: {divisors}",
         prompt="Choose a proper divisor to divide N: ",
-        moved="You chose {d}. Calculating {n} ÷ {d}...\nNew N is {new}.",
+        moved="{you} chose {d}. Calculating {n} ÷ {d}...\nNew N is {new}.",
         lost_turn="{why} Invalid move: {player} loses the turn.",
         show_stuck="Current N: {n}",
         passed="{why} Turn passed.",

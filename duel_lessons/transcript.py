@@ -43,13 +43,17 @@ def prompt(state: GameState, names: Names) -> str:
     return state.rules.wording.prompt.format(player=names[state.to_move - 1], n=state.number)
 
 
-def event_lines(event: Event, rules: Rules, names: Names) -> list[str]:
-    """What is said after a move, a pass or a lost turn."""
+def event_lines(event: Event, rules: Rules, names: Names, you: str = "You") -> list[str]:
+    """What is said after a move, a pass or a lost turn.
+
+    ``you`` fills the books' second-person ``{you}`` ("You chose 5."); a computer
+    player's name goes there instead.
+    """
     w = rules.wording
     player = names[event.player - 1]
     if isinstance(event, Moved):
         op = "-" if rules.move == "subtract" else "÷"
-        return _lines(w.moved, player=player, n=event.before, d=event.divisor, new=event.after, op=op)
+        return _lines(w.moved, player=player, you=you, n=event.before, d=event.divisor, new=event.after, op=op)
     if isinstance(event, Passed):
         return _lines(w.passed, player=player, n=event.number, why=stuck_reason(rules, event.number))
     why = f"{event.reason[0].upper()}{event.reason[1:]}."

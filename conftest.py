@@ -1,0 +1,42 @@
+"""Project-wide pytest set-up: checked answers for the lessons.
+
+Lessons are committed without outputs, so nbval alone could only execute them.
+A cell tagged ``nbval-check-output`` keeps its expected output in its metadata
+instead, as ``"expected": {"text/plain": "..."}`` (the value of the last
+expression) or ``"expected": {"stdout": "..."}`` (printed text).  Before the
+tests run, that expected output becomes the cell's reference output, so nbval
+compares it with what the cell produces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+def reference_outputs(expected: dict[str, str]) -> list[dict[str, Any]]:
+    """nbformat outputs for a cell's ``expected`` metadata."""
+    outputs: list[dict[str, Any]] = []
+    if "stdout" in expected:
+        outputs.append({"output_type": "stream", "name": "stdout", "text": expected["stdout"]})
+    if "text/plain" in expected:
+        outputs.append(
+            {"output_type": "execute_result", "execution_count": 1, "metadata": {},
+             "data": {"text/plain": expected["text/plain"]}}
+        )
+    return outputs
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        cell = getattr(item, "cell", None)
+        if cell is None or not hasattr(item, "options"):
+            continue  # not an nbval cell
+        expected = cell.get("metadata", {}).get("expected")
+        if expected:
+            import nbformat
+
+            cell.outputs = [nbformat.from_dict(o) for o in reference_outputs(expected)]
+            cell.execution_count = 1
+            item.options["check"] = True
