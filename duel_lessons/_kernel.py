@@ -153,33 +153,40 @@ def winning_moves(
     lose_target: int,
     spf: np.ndarray,
     outcome: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Winning moves of every lo <= n < hi, smallest first.
+    divisors: np.ndarray,
+    starts: np.ndarray,
+    found: np.ndarray,
+) -> int:
+    """List the winning moves of n = lo, lo + 1, ... (smallest first) into ``found``.
 
-    Returns (starts, moves): the moves of n are ``moves[starts[n - lo]:starts[n - lo + 1]]``.
+    Stops at hi, or earlier when ``found`` has no room left for another n, and
+    returns the first n not done.  The moves of n are
+    ``found[starts[n - lo]:starts[n - lo + 1]]``.  The caller allocates the
+    arrays (int64; ``divisors`` of length DIVISOR_BUFFER, ``found`` longer).
     """
-    divisors = np.zeros(DIVISOR_BUFFER, np.int64)
-    starts = np.zeros(hi - lo + 1, np.int64)
-    found = np.zeros(16, np.int64)
     total = 0
-    for n in range(lo, hi):
+    n = lo
+    while n < hi and total + DIVISOR_BUFFER <= len(found):
         starts[n - lo] = total
+        first = total
         is_prime = spf[n] == n
-        if outcome[n] != 1 or (win_target == PRIME_NUMBER and is_prime) or (win_target == ONE and n == 1):
-            continue
-        if (lose_target == PRIME_NUMBER and is_prime) or (lose_target == ONE and n == 1):
-            continue  # the game is over: no moves at all
-        count = all_divisors(n, spf, divisors)
-        divisors[:count].sort()
-        for i in range(count):
-            d = divisors[i]
-            child = n - d if move == SUBTRACT else n // d
-            if is_legal(d, n, family, allow_one, spf) and outcome[child] == 0:
-                if total == found.size:
-                    grown = np.zeros(2 * found.size, np.int64)
-                    grown[:total] = found
-                    found = grown
-                found[total] = d
-                total += 1
-    starts[hi - lo] = total
-    return starts, found[:total].copy()
+        over = (win_target == PRIME_NUMBER and is_prime) or (win_target == ONE and n == 1)
+        over = over or (lose_target == PRIME_NUMBER and is_prime) or (lose_target == ONE and n == 1)
+        if outcome[n] == 1 and not over:
+            count = all_divisors(n, spf, divisors)
+            for i in range(count):
+                d = divisors[i]
+                child = n - d if move == SUBTRACT else n // d
+                if is_legal(d, n, family, allow_one, spf) and outcome[child] == 0:
+                    found[total] = d
+                    total += 1
+            for i in range(first + 1, total):  # insertion sort of the few winning moves of n
+                d = found[i]
+                j = i - 1
+                while j >= first and found[j] > d:
+                    found[j + 1] = found[j]
+                    j -= 1
+                found[j + 1] = d
+        n += 1
+    starts[n - lo] = total
+    return n

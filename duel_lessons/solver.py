@@ -46,6 +46,7 @@ _FAMILY = {"all": _kernel.ALL, "even": _kernel.EVEN, "odd": _kernel.ODD, "prime"
 _TARGET = {"none": _kernel.NONE, "prime": _kernel.PRIME_NUMBER, "one": _kernel.ONE}
 _CHUNK = 100_000  # numbers per kernel call between progress reports
 _BATCH = 10_000  # numbers per kernel call when listing winning moves
+_FOUND = 32 * _kernel.DIVISOR_BUFFER  # room for winning moves per kernel call (at least DIVISOR_BUFFER)
 _FEW = 500  # shorter ranges list winning moves with sympy instead of the kernel
 
 
@@ -244,16 +245,21 @@ class Table:
             for n in range(lo, hi + 1):
                 yield list(self.winning_moves(n))
             return
-        move, family, allow_one, win, lose = _codes(self.rules)
         with _lock:
             spf = _smallest_prime_factors(hi)
-        for start in range(lo, hi + 1, _BATCH):
-            stop = min(start + _BATCH, hi + 1)
-            starts, found = _kernel.winning_moves(start, stop, move, family, allow_one, win, lose, spf, self.outcome)
-            flat = found.tolist()
-            bounds = starts.tolist()
-            for i in range(stop - start):
+        divisors = np.zeros(_kernel.DIVISOR_BUFFER, np.int64)
+        starts = np.zeros(_BATCH + 1, np.int64)
+        found = np.zeros(_FOUND, np.int64)
+        n = lo
+        while n <= hi:
+            stop = _kernel.winning_moves(
+                n, min(n + _BATCH, hi + 1), *_codes(self.rules), spf, self.outcome, divisors, starts, found
+            )
+            bounds = starts[: stop - n + 1].tolist()
+            flat = found[: bounds[-1]].tolist()
+            for i in range(stop - n):
                 yield flat[bounds[i] : bounds[i + 1]]
+            n = stop
 
     def rows(self, lo: int = 1, hi: int | None = None) -> Iterator[dict[str, Any]]:
         """One dict per n in lo .. hi: n, outcome, grundy, remoteness, winning_moves."""

@@ -94,6 +94,9 @@ def test_compiled_winning_moves_match_sympy_ones(rules: Rules, monkeypatch: pyte
     expected = [list(table.winning_moves(n)) for n in range(1, 2001)]
     monkeypatch.setattr(solver, "_FEW", 0)  # force the compiled listing
     assert [row["winning_moves"] for row in table.rows()] == expected
+    monkeypatch.setattr(solver, "_BATCH", 7)  # many short kernel calls
+    monkeypatch.setattr(solver, "_FOUND", solver._kernel.DIVISOR_BUFFER + 1)  # the kernel stops early
+    assert [row["winning_moves"] for row in table.rows(5, 1500)] == expected[4:1500]
 
 
 def test_division_duel_is_won_at_once_from_every_composite() -> None:
@@ -247,8 +250,9 @@ def test_uncompiled_kernel_gives_the_same_tables() -> None:
         "out = []\n"
         "for r in [*RULEBOOKS.values(), DIVISOR_DUEL.variant(divisors='even', last_mover_wins=False)]:\n"
         "    t = solver.tabulate(r, 400)\n"
-        "    _, moves = solver._kernel.winning_moves(1, 401, *solver._codes(r), solver._kernel.sieve(400), t.outcome)\n"
-        "    out.append([t.outcome.tolist(), t.grundy.tolist(), t.remoteness.tolist(), moves.tolist()])\n"
+        "    solver._FEW = 0  # list winning moves with the kernel\n"
+        "    moves = [row['winning_moves'] for row in t.rows()]\n"
+        "    out.append([t.outcome.tolist(), t.grundy.tolist(), t.remoteness.tolist(), moves])\n"
         "print(json.dumps(out))\n"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
@@ -258,8 +262,7 @@ def test_uncompiled_kernel_gives_the_same_tables() -> None:
     for r, (outcome, grundy, remoteness, moves) in zip(variants, json.loads(result.stdout), strict=True):
         t = tabulate(r, 400)
         assert outcome == t.outcome.tolist() and grundy == t.grundy.tolist() and remoteness == t.remoteness.tolist()
-        compiled = solver._kernel.winning_moves(1, 401, *solver._codes(r), solver._kernel.sieve(400), t.outcome)
-        assert moves == compiled[1].tolist()
+        assert moves == [list(t.winning_moves(n)) for n in range(1, 401)]
 
 
 def test_table_type() -> None:
