@@ -190,26 +190,26 @@ class GameBoard:
         self.rules_box = w.Dropdown(
             options=_rules_options(self._extra), value=book.name, description="Rules",
             tooltip="Which rule book to play (new game)", style=_WIDE,
-        )  # fmt: skip
+        ).add_class("duel-rules")  # fmt: skip
         self.start_box = w.Text(
             value=str(self.state.number), description="Start number", placeholder="e.g. 60",
             continuous_update=False, tooltip="Type a start number and press Enter for a new game", style=_WIDE,
             layout=w.Layout(width="16em"),
-        )  # fmt: skip
+        ).add_class("duel-start")  # fmt: skip
         self.random_button = self._button("Random start", "Pick a random start from 10 to 99", "duel-random")
         self.first_box = w.ToggleButtons(
             options=self._first_options(opponent), value=first, description="Moves first",
             tooltips=["", ""], style=_WIDE,
-        )  # fmt: skip
+        ).add_class("duel-first")  # fmt: skip
         self.opponent_box = w.Dropdown(
             options=[("a friend (take turns)", "human"), ("the computer", "computer")], value=opponent,
             description="Opponent", tooltip="Play a friend on this screen, or the computer", style=_WIDE,
-        )  # fmt: skip
+        ).add_class("duel-opponent")  # fmt: skip
         self.level_box = w.Dropdown(
             options=list(LEVELS), value=level, description="Computer level", style=_WIDE,
             tooltip="random: any move; greedy: the largest divisor; perfect: best play; coach: best play, explained",
             disabled=opponent != "computer",
-        )  # fmt: skip
+        ).add_class("duel-level")  # fmt: skip
         self.new_button = self._button("New game", "Start a new game with the settings above", "duel-new")
         self.rematch_button = self._button("Rematch", "Same start, the other player moves first", "duel-rematch")
         self.reset_button = self._button("Reset score", "Set the match score back to 0 – 0", "duel-reset")
@@ -223,7 +223,7 @@ class GameBoard:
         self.divisor_box = w.Text(
             description="Divisor", placeholder="type any divisor", continuous_update=False, style=_WIDE,
             tooltip="Type a divisor and press Enter (or click Play)", layout=w.Layout(width="16em"),
-        )  # fmt: skip
+        ).add_class("duel-divisor")  # fmt: skip
         self.play_button = self._button("Play", "Play the divisor typed in the box", "duel-play")
         self.pass_button = self._button("Pass", "Pass: allowed only when you have no legal move", "duel-pass")
         self.hint_button = self._button("Hint", "A nudge from the coach, without the answer", "duel-hint")
@@ -231,6 +231,15 @@ class GameBoard:
         self.pn_toggle = w.ToggleButton(value=False, description="Show P/N", tooltip=PN_TOOLTIP).add_class("duel-pn")
         self.coach_out = w.Output(layout=w.Layout(max_height="14em", overflow="auto")).add_class("duel-coach")
         self.history_html = w.HTML().add_class("duel-history")
+        self.history_title = w.HTML()
+        # column-reverse keeps the newest lines in view (the HTML sanitiser would drop these styles).
+        history_box = w.Box(
+            [self.history_html],
+            layout=w.Layout(
+                display="flex", flex_flow="column-reverse", overflow="auto", max_height="16em",
+                border="1px solid #ccc", padding="2px 6px",
+            ),
+        ).add_class("duel-history-box")  # fmt: skip
 
         self.random_button.on_click(lambda _: self.random_start())
         self.new_button.on_click(lambda _: self.start_game())
@@ -258,8 +267,8 @@ class GameBoard:
             w.HBox([self.divisor_box, self.play_button, self.pass_button], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.hint_button, self.explain_button, self.pn_toggle], layout=w.Layout(flex_flow="row wrap")),
             self.coach_out,
-            w.HTML("<b>Game so far</b>"),
-            self.history_html,
+            self.history_title,
+            history_box,
         ])  # fmt: skip
         self.widget = w.VBox([settings, w.HTML("<hr>"), play], layout=w.Layout(max_width="60em")).add_class(
             "duel-board"
@@ -550,15 +559,15 @@ class GameBoard:
         self.score_html.value = f"<b>Score:</b> {self._who(1)} {s1} – {s2} {self._who(2)}"
         human_turn = not state.is_over and not (self.vs_computer and state.to_move == 2)
         self.pass_button.disabled = not (human_turn and state.must_pass)
+        self.pass_button.button_style = "warning" if human_turn and state.must_pass else ""
+        self.pn_toggle.icon = "check" if self.pn_toggle.value else ""
+        you = " You are Player 1." if self.vs_computer else ""
+        self.history_title.value = f"<b>Game so far</b> (in the rule book's words, newest at the bottom).{you}"
         self.play_button.disabled = self.divisor_box.disabled = not human_turn or state.must_pass
         self.hint_button.disabled = self.explain_button.disabled = False
         self._draw_moves(human_turn)
         history = escape(state.transcript(self.names))
-        self.history_html.value = (
-            '<div style="max-height:16em;overflow:auto;display:flex;flex-direction:column-reverse;'
-            'border:1px solid #ccc;padding:4px">'
-            f'<pre style="margin:0;white-space:pre-wrap;font-size:0.95em">{history}</pre></div>'
-        )
+        self.history_html.value = f'<pre style="margin:0;white-space:pre-wrap;font-size:0.95em">{history}</pre>'
 
     def _status(self) -> str:
         state = self.state
@@ -567,7 +576,10 @@ class GameBoard:
             words = "You win!" if winner == "You" else f"{winner} wins."
             why = coach.game_over_explanation(state, self.names).removeprefix("The game is over: ")
             why = why.removesuffix(f" {self.names[state.winner - 1]} wins.")
-            return f"<b>Game over: {words}</b> Why: {escape(why)}"
+            return (
+                '<div style="border:3px solid #333;border-radius:6px;padding:6px 10px">'
+                f"<b>Game over: {words}</b><br>Why: {escape(why)}</div>"
+            )
         who = self._who(state.to_move)
         if state.must_pass:
             if who == "You":
@@ -602,7 +614,7 @@ class GameBoard:
             r = state.rules.result(state.number, d)
             tip = f"Play {d}: {_move_words(state.rules, state.number, d)}."
             button = w.Button(description=self.move_label(d, winning), layout=w.Layout(width="auto", min_width="6.5em"))
-            button.add_class("duel-move")
+            button.add_class("duel-move").add_class(f"duel-move-{d}")
             if winning is not None:
                 good = d in winning
                 button.button_style = "success" if good else "danger"
