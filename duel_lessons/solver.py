@@ -164,7 +164,10 @@ def _extend(
     if progress is not None and start > upto:
         progress(1.0)
     if not rules.last_mover_wins:
-        grundy[:] = -1  # misère play: no Sprague–Grundy value
+        # Misère play has no Sprague–Grundy value.  (When a misère table is
+        # extended, the kernel reads these -1s as children's values: harmless,
+        # because the grundy it computes is thrown away here.)
+        grundy[:] = -1
     grundy[0] = remoteness[0] = outcome[0] = -1
     for array in (outcome, grundy, remoteness):
         array.flags.writeable = False

@@ -215,7 +215,11 @@ def test_bad_n_is_refused() -> None:
         list(table.rows(8, 3))
 
 
-@pytest.mark.parametrize("rules", [DIVISOR_DUEL, FACTOR_DUEL.variant(divisors="odd")], ids=["dd", "fd-odd"])
+@pytest.mark.parametrize(
+    "rules",
+    [DIVISOR_DUEL, FACTOR_DUEL.variant(divisors="odd"), DIVISOR_DUEL.variant(last_mover_wins=False)],
+    ids=["dd", "fd-odd", "dd-misere"],
+)
 def test_cache_slices_and_extensions_give_identical_arrays(rules: Rules) -> None:
     solver.clear_cache()
     fresh = tabulate(rules, 250_000)
