@@ -43,6 +43,7 @@ from .rules import (
     get_rules,
 )
 from .solver import TABLE_LIMIT, Table, TableTooLargeError, tabulate
+from .student_copies import write_student_copies
 from .transcript import Names, end_lines, event_lines, opening_lines, prompt, turn_lines
 
 #: A computer player: given the position, return the divisor to play.
@@ -590,6 +591,27 @@ def _write_chunked(lines: Iterator[str], out: TextIO) -> None:
     out.flush()
 
 
+# -- student copies -----------------------------------------------------------------
+
+
+def configure_student_copies(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``student-copies``."""
+    parser.add_argument("src", metavar="SRC", help="a folder of lessons (or one notebook)")
+    parser.add_argument("dest", metavar="DEST", help="the folder to write the student copies into")
+
+
+def run_student_copies(args: argparse.Namespace, io: Console) -> int:
+    """Write copies of the lessons without solutions and teacher notes."""
+    try:
+        written = write_student_copies(args.src, args.dest)
+    except (OSError, ValueError) as error:
+        raise DuelError(str(error)) from None
+    for path in written:
+        io.say(f"Wrote {path}")
+    io.say(f"{len(written)} student copies: solutions and teacher notes removed, exercises and checks kept.")
+    return 0
+
+
 # -- main ---------------------------------------------------------------------------
 
 Configure = Callable[[argparse.ArgumentParser], None]
@@ -601,6 +623,11 @@ SUBCOMMANDS: dict[str, tuple[str, Configure, Run]] = {
     "rules": ("print the rules of one book or all of them", configure_rules, run_rules),
     "solve": ("who wins from N: winning moves, remoteness, Grundy value and why", configure_solve, run_solve),
     "table": ("a table of outcomes for n up to N, as text, CSV or JSON", configure_table, run_table),
+    "student-copies": (
+        "copy the lessons without solutions and teacher notes",
+        configure_student_copies,
+        run_student_copies,
+    ),
 }
 
 #: The examples shown by ``duel-lessons COMMAND --help``.
@@ -616,6 +643,7 @@ examples:
   duel-lessons solve divisor-duel 60        who wins from 60, and why
   duel-lessons table factor-duel --upto 50 --format csv
   python -m duel_lessons rules factor-duel
+  duel-lessons student-copies notebooks/ student-notebooks/
 
 Custom variants: every command takes RULES and flags that change them, such as
 --divisors even, --misere or --allow-one (see duel-lessons play --help)."""
