@@ -339,11 +339,12 @@ class Table:
 
     def _repr_html_(self) -> str:
         shown = min(self.upto, 20)
-        first_p = self.p_positions()[:15]
-        more = ", …" if self.count_p() > len(first_p) else ""
+        count = self.count_p()
+        first_p = np.flatnonzero(self.outcome == 0)[:15].tolist()
+        more = ", …" if count > len(first_p) else ""
         summary = (
             f"<p><b>{escape(self.rules.title)}</b> ({escape(self.rules.name)}): n = 1 .. {self.upto:,}, "
-            f"{self.count_p():,} P-positions: {', '.join(map(str, first_p))}{more}</p>"
+            f"{count:,} P-positions: {', '.join(map(str, first_p))}{more}</p>"
         )
         head = "".join(f"<th>{h}</th>" for h in ("n", "outcome", "grundy", "remoteness", "winning moves"))
         body = "".join(
