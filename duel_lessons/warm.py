@@ -1,0 +1,27 @@
+"""Warm the caches a lesson would otherwise fill on its first run (``python -m duel_lessons.warm``).
+
+Binder's postBuild runs this: numba compiles the solver's kernel into its on-disk
+cache, and matplotlib builds its font cache, so a student's first cell is quick.
+"""
+
+from __future__ import annotations
+
+import time
+
+
+def warm() -> float:
+    """Compile the solver and draw one plot; return the seconds taken."""
+    began = time.perf_counter()
+    from matplotlib.figure import Figure
+
+    from .rules import RULEBOOKS
+    from .solver import tabulate
+
+    for rules in RULEBOOKS.values():
+        tabulate(rules, 1000)
+    Figure().subplots().plot([1, 2], [1, 2])
+    return time.perf_counter() - began
+
+
+if __name__ == "__main__":
+    print(f"duel-lessons: caches warmed in {warm():.1f} s")
