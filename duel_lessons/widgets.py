@@ -55,6 +55,7 @@ PN_TOOLTIP = (
     "N = the player to move wins. Leaving your opponent a P-number is a winning move."
 )
 _WIDE = {"description_width": "initial"}
+_TICK: dict[str, Any] = {"indent": False, "layout": {"width": "auto", "margin": "2px 1.5em 2px 0"}}
 
 
 # -- small helpers -------------------------------------------------------------
@@ -124,7 +125,7 @@ def tabulate_with_progress(rules: Rules, upto: int, bar: w.IntProgress) -> Table
         return tabulate(rules, upto)
     bar.value = 0
     bar.description = f"Table to {upto:,}"
-    bar.layout.visibility = "visible"
+    bar.layout.display = ""
 
     def report(fraction: float) -> None:
         bar.value = round(100 * fraction)
@@ -132,12 +133,12 @@ def tabulate_with_progress(rules: Rules, upto: int, bar: w.IntProgress) -> Table
     try:
         return tabulate(rules, upto, progress=report)
     finally:
-        bar.layout.visibility = "hidden"
+        bar.layout.display = "none"
 
 
 def _progress_bar() -> w.IntProgress:
     bar = w.IntProgress(value=0, min=0, max=100, description="Computing", style=_WIDE)
-    bar.layout.visibility = "hidden"
+    bar.layout.display = "none"  # takes no room until a long computation starts
     return bar
 
 
@@ -554,7 +555,6 @@ class GameBoard:
             f'<div style="font-size:1.1em">{escape(rules.title)} · current number</div>'
             f'<div style="font-size:2.6em;font-weight:bold;line-height:1.2;overflow-wrap:anywhere">{state.number}</div>'
         )
-        self.status_html.value = f'<div style="font-size:1.2em">{self._status()}</div>'
         s1, s2 = self.score[1], self.score[2]
         self.score_html.value = f"<b>Score:</b> {self._who(1)} {s1} – {s2} {self._who(2)}"
         human_turn = not state.is_over and not (self.vs_computer and state.to_move == 2)
@@ -566,6 +566,7 @@ class GameBoard:
         self.play_button.disabled = self.divisor_box.disabled = not human_turn or state.must_pass
         self.hint_button.disabled = self.explain_button.disabled = False
         self._draw_moves(human_turn)
+        self.status_html.value = f'<div style="font-size:1.2em">{self._status()}</div>'
         history = escape(state.transcript(self.names))
         self.history_html.value = f'<pre style="margin:0;white-space:pre-wrap;font-size:0.95em">{history}</pre>'
 
@@ -825,13 +826,17 @@ class VariantBuilder:
             options=["all", "even", "odd", "prime"], description="Divisors allowed", style=_WIDE,
             tooltip="Which proper divisors d (1 < d < N) may be used",
         )  # fmt: skip
-        self.one_box = w.Checkbox(description="allow d = 1", tooltip="May a player use the divisor 1?", style=_WIDE)
-        self.prime_box = w.Checkbox(description="reaching a prime wins", style=_WIDE,
-                                    tooltip="Whoever moves to a prime wins at once")  # fmt: skip
-        self.misere_box = w.Checkbox(description="misère: the last player to move loses", style=_WIDE,
-                                     tooltip="Turn the winning rule upside down")  # fmt: skip
-        self.upto_box = w.BoundedIntText(value=100, min=10, max=TABLE_LIMIT, description="Table up to", style=_WIDE,
-                                         tooltip="Solve every start from 1 to this number")  # fmt: skip
+        self.one_box = w.Checkbox(description="allow d = 1", tooltip="May a player use the divisor 1?", **_TICK)
+        self.prime_box = w.Checkbox(
+            description="reaching a prime wins", tooltip="Whoever moves to a prime wins at once", **_TICK
+        )
+        self.misere_box = w.Checkbox(
+            description="misère: the last player to move loses", tooltip="Turn the winning rule upside down", **_TICK
+        )
+        self.upto_box = w.BoundedIntText(
+            value=100, min=10, max=TABLE_LIMIT, description="Table up to", style=_WIDE,
+            tooltip="Solve every start from 1 to this number", layout=w.Layout(width="16em"),
+        )  # fmt: skip
         self.build_button = GameBoard._button("Build", "Make the variant and solve it", "duel-build")
         self.play_button = GameBoard._button(
             "Play it", "Add the variant to the game board's Rules list", "duel-play-it"

@@ -287,7 +287,7 @@ def test_large_tables_show_progress() -> None:
     table = tabulate_with_progress(rules, 300_000, builder.progress)
     assert table.upto == 300_000
     assert seen[-1] == 100 and len(seen) >= 3
-    assert builder.progress.layout.visibility == "hidden"
+    assert builder.progress.layout.display == "none"
 
 
 # -- explorers ------------------------------------------------------------------------

@@ -14,36 +14,39 @@ from duel_lessons import coach
 from duel_lessons.game import GameState
 from duel_lessons.rules import DIVISOR_DUEL
 
+
+def code(*lines: str) -> dict[str, Any]:
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "\n".join(lines)}
+
+
 NOTEBOOK = {
     "cells": [
-        {
-            "cell_type": "code",
-            "execution_count": None,
-            "id": "board",
-            "metadata": {},
-            "outputs": [],
-            "source": ["from duel_lessons.widgets import GameBoard\n", "\n", "board = GameBoard()\n", "board"],
-        }
+        code("from duel_lessons.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder", "",
+             "board = GameBoard()", "board"),
+        code('GameBoard("number-factor", 30, opponent="computer", first=2)'),
+        code("PNExplorer()"),
+        code("FollowGame()"),
+        code("VariantBuilder(board)"),
     ],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
     "nbformat": 4,
-    "nbformat_minor": 5,
+    "nbformat_minor": 4,
 }
 
 
-def shown_number(page: Any) -> int:
+def shown_number(board: Any) -> int:
     """The current number in large type on the board."""
-    text = page.locator(".duel-number").inner_text()
+    text = board.locator(".duel-number").inner_text()
     return int(re.findall(r"\d+", text)[-1])
 
 
-def wait_for_my_turn_or_end(page: Any, before: int) -> None:
+def wait_for_my_turn_or_end(page: Any, board: Any, before: int) -> None:
     """Wait until the computer has replied (the number changed) or the game is over."""
-    status = page.locator(".duel-status")
+    status = board.locator(".duel-status")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         text = status.inner_text()
-        if "Game over" in text or ("Your turn" in text and shown_number(page) != before):
+        if "Game over" in text or ("Your turn" in text and shown_number(board) != before):
             return
         page.wait_for_timeout(100)
     raise AssertionError(f"The board did not answer: {status.inner_text()!r}")
@@ -56,36 +59,52 @@ def test_beat_the_perfect_computer_in_lab(lab: Lab, page: Any) -> None:
     lab.start_session("board.ipynb")
     page.goto(lab.notebook_url("board.ipynb"))
     run_all(page)
-    page.locator(".duel-board").wait_for()
+    board = page.locator(".duel-board").first
+    board.wait_for()
     t_rendered = time.monotonic()
 
     # Settings: play the perfect computer from 60 (a winning start: 60 is an N-position).
-    page.locator(".duel-opponent select").select_option(label="the computer")
-    page.locator(".duel-level select").select_option(label="perfect")
-    start = page.locator(".duel-start input")
+    board.locator(".duel-opponent select").select_option(label="the computer")
+    board.locator(".duel-level select").select_option(label="perfect")
+    start = board.locator(".duel-start input")
     start.fill("60")
-    page.locator(".duel-new").click()
-    page.locator(".duel-message", has_text="New game of Divisor Duel from 60").wait_for()
-    page.locator(".duel-status", has_text="Your turn").wait_for()
-    page.locator(".duel-pn").click()
-    page.locator(".duel-move", has_text="(P)").first.wait_for()
+    board.locator(".duel-new").click()
+    board.locator(".duel-message", has_text="New game of Divisor Duel from 60").wait_for()
+    board.locator(".duel-status", has_text="Your turn").wait_for()
+    board.locator(".duel-pn").click()
+    board.locator(".duel-move", has_text="(P)").first.wait_for()
 
     moves = 0
-    while "Game over" not in page.locator(".duel-status").inner_text():
-        n = shown_number(page)
-        best = page.locator(".duel-move", has_text="(P)").first
-        d = int(best.inner_text().split("→")[0])
-        assert d in coach.winning_moves(GameState(DIVISOR_DUEL, n)), (n, d)
+    while "Game over" not in board.locator(".duel-status").inner_text():
+        n = shown_number(board)
+        # The board's advice: a move labelled (P) for this number; it must agree with the coach.
+        d = coach.winning_moves(GameState(DIVISOR_DUEL, n))[0]
+        best = board.locator(f".duel-move-{d}", has_text=f"{d} → {n - d} (P)")
+        best.wait_for()
         if moves == 2:
             screenshot(page, "board-lab-playing")
         best.click()
         moves += 1
-        wait_for_my_turn_or_end(page, n)
+        wait_for_my_turn_or_end(page, board, n)
         assert moves < 30
-    status = page.locator(".duel-status").inner_text()
+    status = board.locator(".duel-status").inner_text()
     assert "You win!" in status, status
-    assert "You 1 – 0 Computer" in page.locator(".duel-score").inner_text()
-    page.locator(".duel-board").scroll_into_view_if_needed()
+    assert "You 1 – 0 Computer" in board.locator(".duel-score").inner_text()
+    board.scroll_into_view_if_needed()
     screenshot(page, "board-lab-won")
+    # The other widgets render too (looked at by eye in the screenshots).
+    nf = page.locator(".duel-board").nth(1)
+    nf.locator(".duel-pass:not([disabled])").wait_for()
+    nf.scroll_into_view_if_needed()
+    screenshot(page, "board-lab-number-factor-pass")
+    page.locator(".duel-plot img").wait_for()
+    page.locator(".duel-explorer").scroll_into_view_if_needed()
+    screenshot(page, "board-lab-explorer")
+    page.locator(".duel-follow-view", has_text="Position 0").wait_for()
+    builder = page.locator(".duel-variant-builder")
+    builder.locator(".duel-build").click()
+    builder.locator(".duel-variant-out img").wait_for()
+    builder.scroll_into_view_if_needed()
+    screenshot(page, "board-lab-builder")
     t_end = time.monotonic()
     print(f"board in Lab: rendered after {t_rendered - t0:.1f} s, won in {moves} moves, total {t_end - t0:.1f} s")
