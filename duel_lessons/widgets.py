@@ -200,7 +200,7 @@ class GameBoard:
         self.random_button = self._button("Random start", "Pick a random start from 10 to 99", "duel-random")
         self.first_box = w.ToggleButtons(
             options=self._first_options(opponent), value=first, description="Moves first",
-            tooltips=["", ""], style=_WIDE,
+            tooltips=["Player 1 (you) moves first", "Player 2 moves first"], style=_WIDE,
         ).add_class("duel-first")  # fmt: skip
         self.opponent_box = w.Dropdown(
             options=[("a friend (take turns)", "human"), ("the computer", "computer")], value=opponent,

@@ -244,6 +244,7 @@ def test_every_control_has_a_label_and_a_tooltip() -> None:
     for control in controls:
         assert control.description.strip(), control
         assert (control.tooltip or "").strip() or control is board.first_box, control
+    assert all(tip.strip() for tip in board.first_box.tooltips)
     assert not board.start_box.continuous_update and not board.divisor_box.continuous_update
 
 
