@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from .rules import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, NUMBER_FACTOR, Rules
+from .rules import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, NUMBER_FACTOR, Rules, smallest_prime_factor
 
 # -- arithmetic helpers (no factorisation) ---------------------------------------
 
@@ -48,8 +48,10 @@ def _isprime(n: int) -> bool:
 
 
 def _smallest_prime_factor(n: int) -> int:
-    """The smallest prime factor of n >= 2 (factorises; sympy caches the result)."""
-    return int(min(sympy.factorint(n)))
+    """The smallest prime factor of n >= 2 (trial division first, then sympy)."""
+    p = smallest_prime_factor(n)
+    assert p is not None, n
+    return p
 
 
 def _omega(n: int) -> int:

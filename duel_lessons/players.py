@@ -119,16 +119,20 @@ class PerfectPlayer:
     level: str = "perfect"
 
     def __call__(self, state: GameState) -> int:
-        moves = _moves(state)
         rules, n = state.rules, state.number
         table = table_for(rules, n, self.table_size)
         if table is not None:
-            return best_from_table(table, rules, n, moves)
+            return best_from_table(table, rules, n, _moves(state))
         form = closed_form(rules)
         if form is None:
-            return best_from_table(required_table(rules, n), rules, n, moves)
+            return best_from_table(required_table(rules, n), rules, n, _moves(state))
+        # Above the table, never list every divisor of n (10**18 can have 10**5 of them).
+        if rules.ends_on_reaching(n) is not None or state.passes >= 2:
+            return _moves(state)[0]  # the game is over: raises the "no legal move" error
         move = form.winning_move(n)
-        return moves[0] if move is None else move
+        if move is None:
+            move = rules.smallest_divisor(n)
+        return _moves(state)[0] if move is None else move
 
 
 @dataclass

@@ -25,6 +25,24 @@ OnInvalid = Literal["retry", "lose-turn"]
 MAX_NUMBER = 10**18
 
 
+#: Trial division by these finds the smallest prime factor of most numbers at once.
+_SMALL_PRIMES = tuple(sympy.primerange(2, 1000))
+
+
+def smallest_prime_factor(n: int, skip_two: bool = False) -> int | None:
+    """The smallest prime factor of n (above 2 if ``skip_two``), or None.
+
+    Trial division finds it at once unless every prime factor is above 1000;
+    only then is n factorised.
+    """
+    for p in _SMALL_PRIMES:
+        if n % p == 0 and not (skip_two and p == 2):
+            return p
+    if n < 2:
+        return None
+    return next((int(p) for p in sorted(sympy.factorint(n)) if not (skip_two and p == 2)), None)
+
+
 class DuelError(ValueError):
     """Base class of every error the package raises on bad input."""
 
@@ -160,6 +178,18 @@ class Rules:
         else:
             candidates = [d for d in sympy.divisors(n)[1:-1] if self.allows(d, n)]
         return ((1,) if self.allow_one else ()) + tuple(candidates)
+
+    def smallest_divisor(self, n: int) -> int | None:
+        """The smallest allowed divisor of n, or None; factorises n but never lists its divisors."""
+        if n < 2:
+            return None
+        if self.allow_one:
+            return 1
+        if self.divisors == "even":
+            return 2 if n % 2 == 0 and n > 2 else None
+        # "all" and "prime": the smallest divisor above 1 is the smallest prime factor.
+        p = smallest_prime_factor(n, skip_two=self.divisors == "odd")
+        return p if p is not None and p < n else None
 
     def result(self, n: int, d: int) -> int:
         """The number after playing d from n (d is assumed legal)."""

@@ -174,3 +174,10 @@ def test_huge_numbers_are_quick() -> None:
     state = GameState(DIVISOR_DUEL, n)
     assert n // 2 in state.legal_moves
     assert state.play(n // 2).number == n // 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=rules_st, n=st.one_of(st.integers(1, 5000), st.integers(1, 10**12)))
+def test_smallest_divisor_is_the_first_legal_divisor(rules: Rules, n: int) -> None:
+    moves = rules.divisors_of(n)
+    assert rules.smallest_divisor(n) == (moves[0] if moves else None)

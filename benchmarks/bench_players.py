@@ -1,0 +1,59 @@
+"""Time a perfect move at n up to 10**18 for every rule book and shipped variant.
+
+Run: ``python benchmarks/bench_players.py``. Target: <= 20 ms per move.
+The numbers are chosen to be hard: many divisors, large prime factors, primes.
+"""
+
+from __future__ import annotations
+
+import time
+
+import sympy
+
+from duel_lessons import DIVISION_DUEL, DIVISOR_DUEL, RULEBOOKS, DuelError, GameState
+from duel_lessons.players import make_player
+
+TARGET_MS = 20.0
+
+HARD = [
+    10**18,
+    10**18 - 1,
+    10**18 - 2,
+    2**59,
+    897612484786617600,  # 103,680 divisors
+    2 * sympy.prevprime(5 * 10**8) * sympy.nextprime(5 * 10**8),
+    3 * sympy.prevprime(3 * 10**8) * sympy.nextprime(10**9),
+    sympy.prevprime(10**6) * sympy.nextprime(10**6) * sympy.nextprime(10**6 + 100),
+    sympy.prevprime(10**7) * sympy.nextprime(10**11),
+]
+
+
+def main() -> None:
+    variants = [
+        *RULEBOOKS.values(),
+        DIVISOR_DUEL.variant(divisors="even"),
+        DIVISOR_DUEL.variant(divisors="odd"),
+        DIVISOR_DUEL.variant(divisors="prime"),
+        DIVISION_DUEL.variant(divisors="prime"),
+    ]
+    player = make_player("perfect")
+    print(f"perfect move at n <= 10**18 ({len(HARD)} hard numbers each), target <= {TARGET_MS:.0f} ms")
+    print(f"{'rules':34} {'worst ms':>9} {'median ms':>10}  verdict")
+    for rules in variants:
+        times = []
+        for n in HARD:
+            state = GameState(rules, n)  # fresh: nothing about n computed yet
+            began = time.perf_counter()
+            try:
+                move = player(state)
+            except DuelError:
+                continue  # no legal move from n (a prime, say)
+            times.append((time.perf_counter() - began) * 1000)
+            assert rules.allows(move, n), (rules.name, n, move)
+        times.sort()
+        worst, median = times[-1], times[len(times) // 2]
+        print(f"{rules.name:34} {worst:9.2f} {median:10.2f}  {'PASS' if worst <= TARGET_MS else 'FAIL'}")
+
+
+if __name__ == "__main__":
+    main()
