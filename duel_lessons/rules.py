@@ -26,7 +26,7 @@ MAX_NUMBER = 10**18
 
 
 #: Trial division by these finds the smallest prime factor of most numbers at once.
-_SMALL_PRIMES = tuple(sympy.primerange(2, 1000))
+_SMALL_PRIMES: tuple[int, ...] = tuple(int(p) for p in sympy.primerange(2, 1000))
 
 
 def smallest_prime_factor(n: int, skip_two: bool = False) -> int | None:
