@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import io
 import random
+import re
 import weakref
 from collections.abc import Callable
 from html import escape
@@ -81,6 +82,11 @@ def parse_whole(text: str, what: str) -> int:
     if len(digits) > 25:
         raise DuelError(f"That {what} has {len(digits)} digits: it is too big (the largest is 10**18).")
     return int(typed)
+
+
+def _grouped(n: int) -> str:
+    """Large numbers in groups of three digits, e.g. 1 000 000 (thin spaces)."""
+    return str(n) if n < 10_000 else f"{n:,}".replace(",", "\u2009")
 
 
 def _html_message(text: str, error: bool = False) -> str:
@@ -254,6 +260,7 @@ class GameBoard:
         self.start_box.observe(self._start_entered, names="value")
         self.divisor_box.observe(self._divisor_entered, names="value")
         self.opponent_box.observe(self._opponent_changed, names="value")
+        self.rules_box.observe(self._rules_changed, names="value")
         self.level_box.observe(lambda change: self._level_changed(), names="value")
 
         settings = w.VBox([
@@ -317,6 +324,14 @@ class GameBoard:
         self.first_box.value = first
         self.level_box.disabled = change["new"] != "computer"
         self._show_message("The new opponent plays from the next game: click New game.")
+
+    def _rules_changed(self, change: Any) -> None:
+        rules = self._chosen_rules()
+        self._set_box(self.start_box, str(rules.default_start))
+        self._show_message(
+            f"{rules.title} chosen, from its usual start {rules.default_start}. "
+            "Click New game to play it (the current game is unchanged)."
+        )
 
     def _level_changed(self) -> None:
         self.computer = make_player(self.level_box.value, self._seed)
@@ -454,8 +469,8 @@ class GameBoard:
         if isinstance(event, LostTurn):
             self._show_message(
                 f"{value} is not an allowed divisor of {before.number} ({event.reason}). "
-                f"In {before.rules.title} an invalid move loses the turn: {self._who(before.to_move)} "
-                f"{'lose' if self._who(before.to_move) == 'You' else 'loses'} this turn.",
+                f"In {before.rules.title} an invalid move loses the turn, so it is now "
+                f"{self._who(self.state.to_move)}'s turn.",
                 error=True,
             )
         else:
@@ -538,8 +553,6 @@ class GameBoard:
     @property
     def message_text(self) -> str:
         """The message line as plain text (for tests)."""
-        import re
-
         return (
             re.sub(r"<[^>]+>", "", self.message.value.replace("</div>", "\n"))
             .strip()
@@ -553,7 +566,8 @@ class GameBoard:
         self._record_result()
         self.number_html.value = (
             f'<div style="font-size:1.1em">{escape(rules.title)} · current number</div>'
-            f'<div style="font-size:2.6em;font-weight:bold;line-height:1.2;overflow-wrap:anywhere">{state.number}</div>'
+            '<div style="font-size:2.6em;font-weight:bold;line-height:1.2;overflow-wrap:anywhere">'
+            f"{_grouped(state.number)}</div>"
         )
         s1, s2 = self.score[1], self.score[2]
         self.score_html.value = f"<b>Score:</b> {self._who(1)} {s1} – {s2} {self._who(2)}"

@@ -140,7 +140,7 @@ def test_number_factor_invalid_typed_move_loses_the_turn() -> None:
     assert isinstance(event, LostTurn) and event.value == 7 and board.state.to_move == 2
     assert board.state.number == 30
     assert "7 does not divide 30" in board.message_text
-    assert "an invalid move loses the turn: Player 1 loses this turn" in board.message_text
+    assert "an invalid move loses the turn, so it is now Player 2's turn." in board.message_text
     assert "Invalid move: Player 1 loses the turn." in board.history_html.value
     assert board.divisor_box.value == ""
     board.divisor_box.value = "5"
@@ -186,6 +186,21 @@ def test_bad_start_leaves_the_game_unchanged(rules: str, typed: str, words: str)
     assert "The current game is unchanged." in board.message_text
     assert "Problem:" in board.message_text
     assert board.number_html.value.count("45") == 1
+
+
+def test_choosing_rules_offers_their_usual_start() -> None:
+    board = GameBoard("divisor-duel", 60)
+    board.rules_box.value = "factor-duel"
+    assert board.start_box.value == "100" and board.state.rules.name == "divisor-duel"
+    assert "Click New game to play it" in board.message_text
+    board.new_button.click()
+    assert board.state.rules.name == "factor-duel" and board.state.number == 100
+
+
+def test_large_numbers_are_grouped_on_the_board() -> None:
+    board = GameBoard("divisor-duel", 10**18)
+    assert "1\u2009000\u2009000" in board.number_html.value
+    assert labels(board)[0] == "2 → 999999999999999998"
 
 
 def test_random_start_is_allowed_by_the_book() -> None:

@@ -37,7 +37,7 @@ NOTEBOOK = {
 def shown_number(board: Any) -> int:
     """The current number in large type on the board."""
     text = board.locator(".duel-number").inner_text()
-    return int(re.findall(r"\d+", text)[-1])
+    return int(re.findall(r"\d+", text.replace("\u2009", ""))[-1])
 
 
 def wait_for_my_turn_or_end(page: Any, board: Any, before: int) -> None:
