@@ -1,0 +1,475 @@
+"""Sums of games: play on several numbers at once.
+
+On your turn you choose **one** component and make one move there, by that
+component's own rules.  The player with no move in any component loses (normal
+play).  The Sprague–Grundy theorem says who wins: give each component its Grundy
+value; the sum is a P-position (the player to move loses) exactly when the XOR
+of those values is 0.
+
+>>> s = new_sum([12, 18, 30])
+>>> sum_grundy(s.components), outcome(s)
+(3, 'N')
+>>> s.play(1, 6).components[1][1]
+12
+
+Modelling choices (the rule books only describe single games):
+
+* A component with no legal move is simply finished and contributes Grundy 0.
+  In games that end *suddenly* (Factor Duel: moving to a prime wins at once),
+  reaching such a number in a sum just closes that component: nobody wins yet,
+  the other components play on.  A number whose *reaching loses* likewise just
+  has no moves (Grundy 0 here, unlike the solver's single-game table).
+* Number Factor's passes and lost turns do not exist in a sum: a stuck
+  component is finished, and an illegal move is refused (IllegalMoveError).
+* Misère components (the last mover loses) are refused: XOR of Grundy values
+  does not decide misère sums.
+* Components are numbered from 0 in the API (``state.play(1, 6)``) and from 1
+  in everything written for people (messages, transcripts, the CLI).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property, reduce
+from html import escape
+from typing import Literal
+
+import numpy as np
+
+from .closed_forms import closed_form
+from .game import GameState, IllegalMoveError, Player, other
+from .rules import DuelError, Rules, get_rules
+from .solver import TABLE_LIMIT, tabulate
+
+Component = tuple[Rules, int]
+SumMove = tuple[int, int]
+
+#: The smallest Grundy table built for sums (tables grow in powers of 2 from here).
+MIN_TABLE = 1024
+
+
+class SumMoveError(IllegalMoveError):
+    """An illegal move in a sum; names the component (counted from 1), the value and the reason."""
+
+    def __init__(self, index: object, value: object, number: int, reason: str, title: str = "") -> None:
+        super().__init__(value, number, reason)
+        self.index = index
+        where = f"component {index + 1}" if isinstance(index, int) else f"component {index!r}"
+        what = f" ({title} at {number})" if title else ""
+        self.args = (f"Cannot play {value!r} in {where}{what}: {reason}.",)
+
+
+@dataclass(frozen=True)
+class SumEvent:
+    """Player ``player`` played ``divisor`` in component ``index`` (from 0), taking ``before`` to ``after``."""
+
+    player: Player
+    index: int
+    before: int
+    divisor: int
+    after: int
+
+
+# -- checking rules ---------------------------------------------------------------------
+
+
+def check_rules(rules: Rules | str) -> Rules:
+    """The Rules for a sum component; DuelError for misère rules."""
+    book = get_rules(rules)
+    if not book.last_mover_wins:
+        raise DuelError(
+            f"{book.title} ({book.name}) is a misère game (the last player to move loses). Sums of games "
+            f"need normal play: the Sprague–Grundy XOR rule does not hold for misère sums."
+        )
+    return book
+
+
+def _solver_rules(rules: Rules) -> Rules:
+    """Rules whose solver table gives the Grundy values used in sums.
+
+    In a sum a number whose reaching *loses* is just a finished component
+    (Grundy 0).  When that number has no moves anyway (1 always; primes unless
+    1 may be subtracted), dropping the "lose on reaching" clause gives exactly
+    that game.  Otherwise the sum is not supported.
+    """
+    if rules.lose_on_reaching == "one" or (rules.lose_on_reaching == "prime" and not rules.allow_one):
+        return rules.variant(lose_on_reaching="none")
+    if rules.lose_on_reaching == "prime":
+        raise DuelError(
+            f"{rules.title} ({rules.name}) makes moving to a prime lose, but lets a player subtract 1 from a "
+            f"prime: in a sum such a component is ambiguous, so sums do not support it."
+        )
+    return rules
+
+
+# -- Grundy values -------------------------------------------------------------------------
+
+
+def _table_size(n: int) -> int:
+    size = MIN_TABLE
+    while size < n:
+        size *= 2
+    return max(min(size, TABLE_LIMIT), n)
+
+
+def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
+    """Grundy values of n = 0 .. at least upto for sums (index 0 unused), from the solver's table."""
+    book = _solver_rules(check_rules(rules))
+    if upto > TABLE_LIMIT:
+        raise DuelError(f"Grundy values up to {upto:,} need a table above TABLE_LIMIT = {TABLE_LIMIT:,}.")
+    return tabulate(book, _table_size(upto)).grundy
+
+
+def grundy_value(rules: Rules | str, n: int) -> int:
+    """The Grundy value of n as a sum component: the proved formula if there is one, else the solver's table."""
+    book = _solver_rules(check_rules(rules))
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise DuelError(f"A component is a positive whole number, not {n!r}.")
+    form = closed_form(book)
+    if form is not None and form.has_grundy:
+        value = form.grundy(n)
+        assert value is not None
+        return value
+    if n > TABLE_LIMIT:
+        raise DuelError(
+            f"{book.title} has no proved Grundy formula, and {n:,} is above the largest table the solver "
+            f"builds ({TABLE_LIMIT:,}), so its Grundy value is unknown."
+        )
+    return int(tabulate(book, _table_size(n)).grundy[n])
+
+
+def sum_grundy(components: Iterable[Component] | SumState) -> int:
+    """The Grundy value of a sum: the XOR of its components' values."""
+    parts = components.components if isinstance(components, SumState) else components
+    return reduce(operator.xor, (grundy_value(r, n) for r, n in parts), 0)
+
+
+def outcome(components: Iterable[Component] | SumState) -> Literal["P", "N"]:
+    """'P' (the player to move loses) iff the XOR of the Grundy values is 0, else 'N'."""
+    return "P" if sum_grundy(components) == 0 else "N"
+
+
+# -- the state -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SumState:
+    """A position in a sum: the components (rules, number), the player to move and the history.
+
+    States never change: :meth:`play` returns a new state.  Use :func:`new_sum`
+    to check every start against its rule book.
+    """
+
+    components: tuple[Component, ...]
+    to_move: Player = 1
+    history: tuple[SumEvent, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.components:
+            raise DuelError("A sum needs at least one component.")
+        fixed = []
+        for i, part in enumerate(self.components):
+            if not isinstance(part, tuple) or len(part) != 2:
+                raise DuelError(f"Component {i + 1} must be a pair (rules, number), not {part!r}.")
+            rules, n = part
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise DuelError(f"Component {i + 1} must be a positive whole number, not {n!r}.")
+            fixed.append((check_rules(rules), n))
+        object.__setattr__(self, "components", tuple(fixed))
+        if self.to_move not in (1, 2):
+            raise DuelError(f"The player to move must be 1 or 2, not {self.to_move!r}.")
+
+    def game(self, index: int) -> GameState:
+        """Component ``index`` (from 0) as a single game, for its legal moves."""
+        rules, n = self.components[index]
+        return GameState(rules, n)
+
+    @cached_property
+    def legal_moves(self) -> tuple[SumMove, ...]:
+        """Every (component index, divisor) the player to move may play."""
+        return tuple((i, d) for i in range(len(self.components)) for d in self.game(i).legal_moves)
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The current number of each component."""
+        return tuple(n for _, n in self.components)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether no component has a move left."""
+        return not self.legal_moves
+
+    @property
+    def winner(self) -> Player | None:
+        """The winner (the last player to move) once the sum is over, else None."""
+        return other(self.to_move) if self.is_over else None
+
+    @property
+    def starts(self) -> tuple[int, ...]:
+        """The number each component started from."""
+        starts = list(self.numbers)
+        for event in reversed(self.history):
+            starts[event.index] = event.before
+        return tuple(starts)
+
+    def check(self, index: object, divisor: object) -> str | None:
+        """The reason (index, divisor) cannot be played now, or None if it can."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            return f"a component is chosen by its whole-number index, not {index!r}"
+        if not 0 <= index < len(self.components):
+            return f"there are only {len(self.components)} components (indices 0 to {len(self.components) - 1})"
+        game = self.game(index)
+        if self.is_over:
+            return "the game is over: no component has a move"
+        reason = game.check(divisor)
+        if reason == "the game is over":
+            return f"{game.number} has no moves left in this component"
+        return reason
+
+    def play(self, index: int, divisor: int) -> SumState:
+        """The state after the player to move plays ``divisor`` in component ``index`` (from 0).
+
+        Raises SumMoveError (an IllegalMoveError) if it is not legal; this state is unchanged.
+        """
+        reason = self.check(index, divisor)
+        if reason is not None:
+            ok_index = isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(self.components)
+            rules, n = self.components[index] if ok_index else (None, 0)
+            raise SumMoveError(index, divisor, n, reason, rules.title if rules else "")
+        rules, n = self.components[index]
+        d = operator.index(divisor)
+        after = rules.result(n, d)
+        parts = list(self.components)
+        parts[index] = (rules, after)
+        event = SumEvent(self.to_move, index, n, d, after)
+        return replace(self, components=tuple(parts), to_move=other(self.to_move), history=self.history + (event,))
+
+    def status(self, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
+        """One line: whose turn it is, or who won."""
+        if self.winner is not None:
+            return f"{names[self.to_move - 1]} has no move in any component. {names[self.winner - 1]} wins."
+        return f"{names[self.to_move - 1]} to move ({len(self.legal_moves)} legal moves)."
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{i + 1}</td><td>{escape(r.title)}</td><td><b>{n}</b></td>"
+            f"<td>{escape(', '.join(map(str, self.game(i).legal_moves)) or 'finished')}</td></tr>"
+            for i, (r, n) in enumerate(self.components)
+        )
+        head = "<tr><th>component</th><th>game</th><th>number</th><th>allowed divisors</th></tr>"
+        played = "; ".join(_event_words(e) for e in self.history) or "no moves yet"
+        return (
+            f"<div><b>Sum of {len(self.components)} games</b><table>{head}{rows}</table>"
+            f"{escape(self.status())}<br><small>Moves: {escape(played)}</small></div>"
+        )
+
+
+def new_sum(parts: Sequence[int | str | Component], rules: Rules | str = "divisor-duel", first: int = 1) -> SumState:
+    """A new sum, checking every start against its rule book.
+
+    Each part is a number (played by ``rules``), a pair (rules, number), or a
+    text such as ``"division-duel:18"``.
+    """
+    components = [parse_component(p, rules) for p in parts]
+    if first not in (1, 2):
+        raise DuelError(f"The first player must be 1 or 2, not {first!r}.")
+    return SumState(tuple((r, r.check_start(n)) for r, n in components), 1 if first == 1 else 2)
+
+
+def parse_component(part: int | str | Component, rules: Rules | str = "divisor-duel") -> Component:
+    """One component from a number, a (rules, number) pair or text like ``"18"`` or ``"division-duel:18"``."""
+    if isinstance(part, tuple):
+        book, n = part
+        return check_rules(book), n
+    if isinstance(part, str):
+        name, _, number = part.strip().rpartition(":")
+        try:
+            n = int(number)
+        except ValueError:
+            raise DuelError(f"{part!r} is not a component: write a number such as 18 or division-duel:18.") from None
+        return check_rules(name or rules), n
+    if isinstance(part, bool) or not isinstance(part, int):
+        raise DuelError(f"{part!r} is not a component: give a whole number or (rules, number).")
+    return check_rules(rules), part
+
+
+# -- perfect play ------------------------------------------------------------------------------
+
+
+def winning_moves(state: SumState) -> tuple[SumMove, ...]:
+    """Every legal (index, divisor) after which the XOR of the Grundy values is 0 (empty from a P-position)."""
+    values = [grundy_value(r, n) for r, n in state.components]
+    total = reduce(operator.xor, values, 0)
+    if total == 0:
+        return ()
+    found = []
+    for i, (rules, n) in enumerate(state.components):
+        target = values[i] ^ total  # the value component i must move to
+        for d in state.game(i).legal_moves:
+            if grundy_value(rules, rules.result(n, d)) == target:
+                found.append((i, d))
+    return tuple(found)
+
+
+def hint(state: SumState) -> str:
+    """The XOR rule in words for this position: the Grundy values, their XOR and what to do."""
+    if state.is_over:
+        return "No component has a move left: the game is over."
+    values = [grundy_value(r, n) for r, n in state.components]
+    total = reduce(operator.xor, values, 0)
+    parts = ", ".join(
+        f"{n} ({r.title}) has Grundy value {g}" for (r, n), g in zip(state.components, values, strict=True)
+    )
+    xor = " XOR ".join(map(str, values)) + f" = {total}"
+    if total == 0:
+        return (
+            f"{parts}. {xor}, so this is a P-position: every move makes the XOR non-zero, and your opponent "
+            f"can then make it 0 again. You lose against perfect play; keep the game long and hope for a slip."
+        )
+    i, d = winning_moves(state)[0]
+    rules, n = state.components[i]
+    after = rules.result(n, d)
+    return (
+        f"{parts}. {xor}, not 0, so the player to move wins. Make the XOR 0: in component {i + 1} move "
+        f"{n} to a number with Grundy value {values[i]} XOR {total} = {values[i] ^ total}, e.g. play {d} "
+        f"({n} {'−' if rules.move == 'subtract' else '÷'} {d} = {after})."
+    )
+
+
+@dataclass
+class PerfectSumPlayer:
+    """Perfect play in a sum: move to XOR 0 when possible.
+
+    From an N-position it plays the first winning move (lowest component, then
+    smallest divisor).  From a P-position every move loses against perfect play,
+    so it plays the move that leaves the most legal moves (ties: the first), to
+    give the opponent the most chances to go wrong.
+    """
+
+    name: str = "Perfect"
+
+    def __call__(self, state: SumState) -> SumMove:
+        moves = state.legal_moves
+        if not moves:
+            raise DuelError("There is no legal move in any component: the sum is over.")
+        wins = winning_moves(state)
+        if wins:
+            return wins[0]
+        counts = [len(state.game(i).legal_moves) for i in range(len(state.components))]
+
+        def options_after(move: SumMove) -> int:
+            i, d = move
+            rules, n = state.components[i]
+            left = len(GameState(rules, rules.result(n, d)).legal_moves)
+            return sum(counts) - counts[i] + left
+
+        return max(moves, key=options_after)  # max keeps the first of equal moves
+
+
+# -- counting ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SumCount:
+    """P/N counts over a box of starts; ``p_mask[i, j, ...]`` is True where the sum is a P-position."""
+
+    rules: tuple[Rules, ...]
+    axes: tuple[np.ndarray, ...]
+    p_mask: np.ndarray
+
+    @property
+    def total(self) -> int:
+        """How many positions the box holds."""
+        return int(self.p_mask.size)
+
+    @property
+    def p_count(self) -> int:
+        """How many P-positions (the player to move loses)."""
+        return int(np.count_nonzero(self.p_mask))
+
+    @property
+    def n_count(self) -> int:
+        """How many N-positions (the player to move wins)."""
+        return self.total - self.p_count
+
+    @property
+    def p_fraction(self) -> float:
+        """The fraction of P-positions."""
+        return self.p_count / self.total if self.total else 0.0
+
+    @property
+    def n_fraction(self) -> float:
+        """The fraction of N-positions: the first player wins."""
+        return self.n_count / self.total if self.total else 0.0
+
+    def p_positions(self, limit: int | None = None) -> list[tuple[int, ...]]:
+        """The P-positions as tuples of numbers (the first ``limit``)."""
+        found = np.argwhere(self.p_mask)[:limit]
+        return [tuple(int(self.axes[k][i]) for k, i in enumerate(row)) for row in found]
+
+    def __str__(self) -> str:
+        games = " + ".join(r.title for r in self.rules)
+        return (
+            f"{games}: {self.total:,} positions, {self.n_count:,} N ({self.n_fraction:.1%}, the first player "
+            f"wins), {self.p_count:,} P ({self.p_fraction:.1%})."
+        )
+
+
+def count_winning_positions(
+    variants_or_rules: Rules | str | Sequence[Rules | str], box: Sequence[Iterable[int]]
+) -> SumCount:
+    """Count N- and P-positions of sums over a box of starts (numpy XOR of Grundy arrays).
+
+    ``variants_or_rules`` is one rule book for every component or one per
+    component; ``box`` is one range of numbers per component.  Every number
+    in the box is counted (start rules such as "composite only" are not applied).
+    """
+    if isinstance(variants_or_rules, (str, Rules)):
+        books = [check_rules(variants_or_rules)] * len(box)
+    else:
+        books = [check_rules(r) for r in variants_or_rules]
+    if len(books) != len(box) or not books:
+        raise DuelError(f"Give one range per component: {len(books)} rule books but {len(box)} ranges.")
+    axes = []
+    for i, numbers in enumerate(box):
+        axis = np.fromiter((int(n) for n in numbers), dtype=np.int64)
+        if axis.size and axis.min() < 1:
+            raise DuelError(f"Range {i + 1} holds {int(axis.min())}: components are positive whole numbers.")
+        axes.append(axis)
+    total = np.zeros((), dtype=np.int64)
+    for k, (book, axis) in enumerate(zip(books, axes, strict=True)):
+        upto = int(axis.max()) if axis.size else 1
+        values = grundy_array(book, upto)[axis].astype(np.int64)
+        shape = [1] * len(axes)
+        shape[k] = axis.size
+        total = np.bitwise_xor(total, values.reshape(shape))
+    mask = np.broadcast_to(total == 0, tuple(a.size for a in axes)).copy()
+    return SumCount(tuple(books), tuple(axes), mask)
+
+
+# -- transcript -----------------------------------------------------------------------------------
+
+
+def _event_words(event: SumEvent) -> str:
+    return f"component {event.index + 1}: {event.before} → {event.after} (divisor {event.divisor})"
+
+
+def sum_transcript(state: SumState, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
+    """The sum so far as plain text: the start, one line per move, and the result."""
+    starts = state.starts
+    first = state.history[0].player if state.history else state.to_move
+    lines = [
+        "Sum of games: " + " + ".join(f"{n} ({r.title})" for (r, _), n in zip(state.components, starts, strict=True)),
+        f"{names[first - 1]} moves first.",
+    ]
+    for event in state.history:
+        rules = state.components[event.index][0]
+        op = "-" if rules.move == "subtract" else "÷"
+        lines.append(
+            f"{names[event.player - 1]}: component {event.index + 1}, "
+            f"{event.before} {op} {event.divisor} = {event.after}."
+        )
+    lines.append("Now: " + " + ".join(map(str, state.numbers)) + ". " + state.status(names))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,216 @@
+"""Sums of games: the XOR rule against a brute force over the sum's own game tree."""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from duel_lessons.game import GameState, IllegalMoveError
+from duel_lessons.rules import DIVISION_DUEL, DIVISOR_DUEL, BadStartError, DuelError, Rules, get_rules
+from duel_lessons.sums import (
+    PerfectSumPlayer,
+    SumMoveError,
+    SumState,
+    count_winning_positions,
+    grundy_value,
+    hint,
+    new_sum,
+    outcome,
+    sum_grundy,
+    sum_transcript,
+    winning_moves,
+)
+
+#: A mix of books and custom variants, including sudden endings (factor-duel) and a lose-on-reaching-1 game.
+MIX: list[Rules] = [
+    get_rules("divisor-duel"),
+    get_rules("division-duel"),
+    get_rules("factor-duel"),
+    get_rules("number-factor"),
+    DIVISOR_DUEL.variant(divisors="even"),
+    DIVISOR_DUEL.variant(divisors="prime"),
+    DIVISION_DUEL.variant(divisors="prime"),
+    DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="one"),
+]
+
+
+@cache
+def children(rules: Rules, n: int) -> tuple[int, ...]:
+    """The numbers one move away in a single component, by the game engine."""
+    return tuple(rules.result(n, d) for d in GameState(rules, n).legal_moves)
+
+
+def mover_wins(components: tuple[tuple[Rules, int], ...]) -> bool:
+    """Exhaustive search over the sum's own game tree (engine moves only, no Grundy values)."""
+    return _wins(tuple(sorted(components, key=lambda c: (c[0].name, c[1]))))
+
+
+@cache
+def _wins(components: tuple[tuple[Rules, int], ...]) -> bool:
+    for i, (rules, n) in enumerate(components):
+        for after in children(rules, n):
+            if not mover_wins(components[:i] + ((rules, after),) + components[i + 1 :]):
+                return True
+    return False
+
+
+@cache
+def brute_grundy(rules: Rules, n: int) -> int:
+    """mex over the component's moves, a finished component being 0."""
+    game = GameState(rules, n)
+    seen = {brute_grundy(rules, rules.result(n, d)) for d in game.legal_moves}
+    return next(g for g in range(len(seen) + 1) if g not in seen)
+
+
+component = st.tuples(st.sampled_from(MIX), st.integers(1, 30))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(component, min_size=2, max_size=3))
+def test_xor_rule_matches_brute_force(parts: list[tuple[Rules, int]]) -> None:
+    components = tuple(parts)
+    assert outcome(components) == ("N" if mover_wins(components) else "P")
+
+
+@pytest.mark.parametrize("rules", MIX, ids=lambda r: r.name)
+def test_grundy_values_match_the_component_graph(rules: Rules) -> None:
+    assert [grundy_value(rules, n) for n in range(1, 80)] == [brute_grundy(rules, n) for n in range(1, 80)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(MIX[:6]), st.integers(1, 3000)), min_size=2, max_size=3))
+def test_winning_moves_lead_to_xor_zero(parts: list[tuple[Rules, int]]) -> None:
+    state = SumState(tuple(parts))
+    moves = winning_moves(state)
+    assert bool(moves) == (sum_grundy(state) != 0)
+    for i, d in moves:
+        assert (i, d) in state.legal_moves
+        assert sum_grundy(state.play(i, d)) == 0
+    # and no other move reaches XOR 0
+    others = set(state.legal_moves) - set(moves)
+    assert all(sum_grundy(state.play(i, d)) != 0 for i, d in sorted(others)[:40])
+
+
+def test_worked_example() -> None:
+    state = new_sum([12, 18, 30])
+    assert [grundy_value(r, n) for r, n in state.components] == [3, 1, 1]
+    assert sum_grundy(state) == 3 and outcome(state) == "N"
+    assert winning_moves(state) == ((0, 3), (0, 4), (1, 2), (2, 2))
+    assert "3 XOR 1 XOR 1 = 3" in hint(state) and "component 1" in hint(state)
+    after = state.play(0, 3)
+    assert outcome(after) == "P" and "P-position" in hint(after)
+
+
+def test_illegal_moves_leave_the_state_unchanged() -> None:
+    state = new_sum([12, "division-duel:18", 30])
+    before = (state.components, state.to_move, state.history)
+    cases = [(1, 5, "5 does not divide 18"), (3, 2, "only 3 components"), (0, "6", "whole number"), (0, 12, "not less")]
+    for index, divisor, words in cases:
+        with pytest.raises(IllegalMoveError) as info:
+            state.play(index, divisor)  # type: ignore[arg-type]
+        assert words in str(info.value)
+        assert isinstance(info.value, SumMoveError)
+    with pytest.raises(SumMoveError) as info:
+        state.play(1, 5)
+    message = str(info.value)
+    assert "component 2" in message and "Division Duel" in message and "5" in message
+    assert (state.components, state.to_move, state.history) == before
+    finished = SumState(((DIVISOR_DUEL, 7), (DIVISOR_DUEL, 12)))
+    with pytest.raises(SumMoveError, match="no moves left"):
+        finished.play(0, 1)
+
+
+def test_state_basics() -> None:
+    state = new_sum([4, "factor-duel:5"])
+    assert state.legal_moves == ((0, 2),)  # factor-duel at the prime 5 is a finished component
+    end = state.play(0, 2)
+    assert end.is_over and end.winner == 1 and end.to_move == 2
+    twin = SumState(end.components, 2, end.history)
+    assert hash(end) == hash(twin) and end == twin
+    assert end.starts == (4, 5)
+    text = sum_transcript(end)
+    assert "4 (Divisor Duel) + 5 (Factor Duel)" in text and "component 1, 4 - 2 = 2" in text and "Player 1 wins" in text
+    assert "<table>" in end._repr_html_()
+
+
+def test_bad_sums_are_refused_clearly() -> None:
+    with pytest.raises(DuelError, match="misère"):
+        new_sum([(DIVISOR_DUEL.variant(last_mover_wins=False), 10)])
+    with pytest.raises(DuelError, match="ambiguous"):
+        grundy_value(DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="prime"), 10)
+    with pytest.raises(BadStartError, match="7 is prime"):
+        new_sum([12, "division-duel:7"])
+    with pytest.raises(DuelError, match="not a component"):
+        new_sum(["twelve"])
+    with pytest.raises(DuelError, match="at least one"):
+        SumState(())
+    with pytest.raises(DuelError, match="positive whole number"):
+        SumState(((DIVISOR_DUEL, 0),))
+
+
+def test_perfect_player_wins_from_n_positions() -> None:
+    rng = random.Random(3)
+    player = PerfectSumPlayer()
+    for _ in range(20):
+        state = new_sum([rng.randint(3, 200), f"division-duel:{rng.choice([12, 30, 64])}", rng.randint(3, 200)])
+        if outcome(state) == "P":
+            state = state.play(*player(state))  # the perfect player moves second from an N-position
+            perfect = 2
+        else:
+            perfect = 1
+        while not state.is_over:
+            move = player(state) if state.to_move == perfect else rng.choice(state.legal_moves)
+            state = state.play(*move)
+        assert state.winner == perfect
+
+
+def test_perfect_player_from_p_keeps_most_options() -> None:
+    state = SumState(((DIVISOR_DUEL, 9), (DIVISOR_DUEL, 3)))  # 9: only 9 - 3 = 6
+    assert outcome(state) == "P" and PerfectSumPlayer()(state) == (0, 3)
+    with pytest.raises(DuelError, match="over"):
+        PerfectSumPlayer()(SumState(((DIVISOR_DUEL, 3),)))
+
+
+def test_count_matches_brute_force_on_a_small_box() -> None:
+    books = [MIX[0], MIX[2], MIX[1]]
+    box = [range(1, 13), range(3, 11), range(4, 9)]
+    result = count_winning_positions(books, box)
+    assert result.p_mask.shape == (12, 8, 5) and result.p_mask.dtype == np.bool_
+    for i, a in enumerate(box[0]):
+        for j, b in enumerate(box[1]):
+            for k, c in enumerate(box[2]):
+                comps = ((books[0], a), (books[1], b), (books[2], c))
+                assert bool(result.p_mask[i, j, k]) == (not mover_wins(comps))
+    assert result.p_count + result.n_count == result.total == 480
+    assert result.p_fraction == pytest.approx(result.p_count / 480)
+    assert result.p_positions(1)[0] in {(a, b, c) for a in box[0] for b in box[1] for c in box[2]}
+
+
+def test_count_one_book_for_every_range() -> None:
+    two = count_winning_positions("divisor-duel", [range(1, 101), range(1, 101)])
+    same = count_winning_positions(["divisor-duel", "divisor-duel"], [range(1, 101), range(1, 101)])
+    assert np.array_equal(two.p_mask, same.p_mask)
+    assert np.array_equal(two.p_mask, two.p_mask.T)  # a + b and b + a are the same sum
+    assert two.p_count == int(np.trace(two.p_mask.astype(int))) + 2 * int(np.triu(two.p_mask, 1).sum())
+    assert "10,000 positions" in str(two)
+    with pytest.raises(DuelError, match="one range per component"):
+        count_winning_positions(["divisor-duel"], [range(1, 5), range(1, 5)])
+
+
+def test_big_sums_solve_instantly() -> None:
+    count_winning_positions("divisor-duel", [range(1, 10_001)])  # builds the table once
+    rng = random.Random(0)
+    worst = 0.0
+    for _ in range(30):
+        state = new_sum([rng.randint(1, 10_000) for _ in range(3)])
+        t = time.perf_counter()
+        outcome(state)
+        winning_moves(state)
+        worst = max(worst, time.perf_counter() - t)
+    assert worst < 0.1
