@@ -20,14 +20,12 @@ import io
 import random
 import re
 import weakref
-from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-from matplotlib.figure import Figure
 
-from . import coach, plots
+from . import coach
 from .closed_forms import closed_form
 from .game import GameState, IllegalMoveError, LostTurn, Moved, Passed, new_game, other
 from .players import DEFAULT_TABLE_SIZE, LEVELS, Strategy, _size, make_player, table_for
@@ -43,6 +41,9 @@ from .rules import (
     register,
 )
 from .solver import TABLE_LIMIT, Table, tabulate
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: Most move buttons shown at once; the text box plays any other divisor.
 MAX_BUTTONS = 60
@@ -656,14 +657,23 @@ class GameBoard:
 
 # -- explorers --------------------------------------------------------------------
 
-PLOTS: dict[str, Callable[[Rules, int, int], Figure]] = {
-    "number line": lambda rules, lo, hi: plots.number_line(rules, hi, lo),
-    "hundred square": lambda rules, lo, hi: plots.hundred_square(
-        rules, lo, min(plots.MAX_ROWS, -(-(hi - lo + 1) // 10))
-    ),
-    "Grundy values": lambda rules, lo, hi: plots.grundy_plot(rules, hi, lo),
-    "remoteness": lambda rules, lo, hi: plots.remoteness_plot(rules, hi, lo),
-}
+#: The P/N explorer's pictures: name -> draw(rules, lo, hi).
+PLOT_KINDS = ("number line", "hundred square", "Grundy values", "remoteness")
+
+
+def draw_plot(kind: str, rules: Rules, lo: int, hi: int) -> Figure:
+    """One of the PLOT_KINDS for n = lo .. hi (matplotlib is loaded only when a plot is drawn)."""
+    from . import plots
+
+    if kind == "number line":
+        return plots.number_line(rules, hi, lo)
+    if kind == "hundred square":
+        return plots.hundred_square(rules, lo, min(plots.MAX_ROWS, -(-(hi - lo + 1) // 10)))
+    if kind == "Grundy values":
+        return plots.grundy_plot(rules, hi, lo)
+    if kind == "remoteness":
+        return plots.remoteness_plot(rules, hi, lo)
+    raise DuelError(f"Unknown plot {kind!r}. Known: {', '.join(PLOT_KINDS)}.")
 
 
 class PNExplorer:
@@ -680,7 +690,7 @@ class PNExplorer:
             value=(lo, hi), min=1, max=largest, description="n from, to", continuous_update=False, style=_WIDE,
             tooltip="The range of numbers to plot", layout=w.Layout(width="36em"),
         )  # fmt: skip
-        self.plot_box = w.Dropdown(options=list(PLOTS), value="number line", description="Plot", style=_WIDE,
+        self.plot_box = w.Dropdown(options=list(PLOT_KINDS), value="number line", description="Plot", style=_WIDE,
                                    tooltip="Which picture to draw")  # fmt: skip
         self.message = w.HTML().add_class("duel-message")
         self.out = w.Output().add_class("duel-plot")
@@ -703,7 +713,7 @@ class PNExplorer:
         lo, hi = self.range_slider.value
         kind = self.plot_box.value
         try:
-            fig = PLOTS[kind](rules, lo, hi)
+            fig = draw_plot(kind, rules, lo, hi)
         except DuelError as error:
             self.message.value = _html_message(str(error), error=True)
             return
@@ -904,7 +914,7 @@ class VariantBuilder:
             rules = DIVISOR_DUEL
         try:
             table = tabulate_with_progress(rules, self.upto_box.value, self.progress)
-            fig = plots.number_line(rules, min(table.upto, 100))
+            fig = draw_plot("number line", rules, 1, min(table.upto, 100))
         except DuelError as error:
             self.message.value = _html_message(str(error), error=True)
             return None
