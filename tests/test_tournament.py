@@ -1,0 +1,209 @@
+"""Round-robin tournaments: broken strategies forfeit, the rest carries on, results are reproducible."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+
+import numpy as np
+import pytest
+import sympy
+from matplotlib.figure import Figure
+
+from duel_lessons.game import GameState, new_game
+from duel_lessons.players import make_player
+from duel_lessons.rules import DuelError, get_rules
+from duel_lessons.solver import tabulate
+from duel_lessons.tournament import GameRecord, TournamentResult, draw_starts, play_game, round_robin
+
+
+def raises(state: GameState) -> int:
+    return 1 // (state.number - state.number)  # ZeroDivisionError
+
+
+def returns_zero(state: GameState) -> int:
+    return 0
+
+
+def returns_text(state: GameState) -> int:
+    return "6"  # type: ignore[return-value]
+
+
+def returns_none(state: GameState) -> int:
+    return None  # type: ignore[return-value]
+
+
+def returns_float(state: GameState) -> int:
+    return float(state.legal_moves[0])  # type: ignore[return-value]
+
+
+def returns_true(state: GameState) -> int:
+    return True
+
+
+def sleeps(state: GameState) -> int:
+    time.sleep(0.4)
+    return state.legal_moves[0]
+
+
+def wrong_number(state: GameState) -> int:
+    """A divisor of 3N, not of N."""
+    return int(max(d for d in sympy.divisors(3 * state.number) if d < 3 * state.number))
+
+
+def exits(state: GameState) -> int:
+    sys.exit(1)
+
+
+def mutator(state: GameState) -> int:
+    """Forces a change on the (frozen) state it is given, then plays a legal move from the real number."""
+    move = state.legal_moves[-1]
+    object.__setattr__(state, "number", 4)
+    object.__setattr__(state, "to_move", 1)
+    return move
+
+
+def numpy_player(state: GameState) -> int:
+    return np.int64(state.legal_moves[0])  # type: ignore[return-value]
+
+
+BROKEN = {
+    "raises": raises,
+    "zero": returns_zero,
+    "text": returns_text,
+    "none": returns_none,
+    "float": returns_float,
+    "true": returns_true,
+    "sleeps": sleeps,
+    "wrong number": wrong_number,
+    "exits": exits,
+}
+
+
+def replay_is_legal(game: GameRecord, rules_name: str) -> GameState:
+    """Replay a game's moves on a fresh engine: every move legal, the end as recorded."""
+    state = new_game(rules_name, game.start)
+    for move in game.moves:
+        state = state.pass_turn() if move is None else state.play(move)
+    return state
+
+
+@pytest.fixture(scope="module")
+def broken_result() -> TournamentResult:
+    entrants = {**BROKEN, "mutator": mutator, "numpy": numpy_player, "perfect": make_player("perfect")}
+    return round_robin(entrants, starts=2, seed=5, time_limit=0.05)
+
+
+def test_broken_strategies_forfeit_and_the_tournament_carries_on(broken_result: TournamentResult) -> None:
+    result = broken_result
+    n = len(result.names)
+    assert len(result.games) == n * (n - 1) // 2 * 2 * 2
+    for game in result.games:
+        assert {game.winner, game.loser} == set(game.players)
+    forfeited = Counter(g.loser for g in result.forfeits())
+    rows = {s.name: s for s in result.table()}
+    for name in BROKEN:
+        assert rows[name].forfeits > 0 and forfeited[name] == rows[name].forfeits
+        # a broken strategy forfeits every game in which it has to move
+        assert all(g.forfeit is not None for g in result.games if g.loser == name)
+    for name in ("mutator", "numpy", "perfect"):
+        assert rows[name].forfeits == 0
+    assert rows["perfect"].won == rows["perfect"].played  # every opponent here is broken or naive
+
+
+def test_forfeit_reasons_and_tracebacks(broken_result: TournamentResult) -> None:
+    reasons = {g.loser: (g.forfeit or "", g.traceback) for g in broken_result.forfeits()}
+    assert "raised ZeroDivisionError" in reasons["raises"][0]
+    trace = reasons["raises"][1]
+    assert trace is not None and "Traceback" in trace and "in raises" in trace and "ZeroDivisionError" in trace
+    assert "raised SystemExit" in reasons["exits"][0]
+    assert "'6' (str), not a whole number" in reasons["text"][0]
+    assert "None (NoneType)" in reasons["none"][0]
+    assert "(float)" in reasons["float"][0] and "True (bool)" in reasons["true"][0]
+    assert "played 0" in reasons["zero"][0] and "illegal move" in reasons["zero"][0]
+    assert "time limit of 0.05 s" in reasons["sleeps"][0]
+    assert "illegal move" in reasons["wrong number"][0]
+    for name in ("text", "sleeps", "zero"):
+        assert reasons[name][1] is None  # only exceptions have a traceback
+    text = broken_result.to_text()
+    assert "raised ZeroDivisionError" in text and "forfeits" in text
+    html = broken_result._repr_html_()
+    assert "<details>" in html and "ZeroDivisionError" in html and "<table>" in html
+
+
+def test_a_mutating_strategy_cannot_change_the_referees_game(broken_result: TournamentResult) -> None:
+    games = [g for g in broken_result.games if "mutator" in g.players and g.forfeit is None]
+    assert games
+    for game in games:
+        end = replay_is_legal(game, "divisor-duel")
+        assert end.is_over and game.winner == game.players[(end.winner or 0) - 1]
+
+
+def test_seeded_runs_are_reproducible() -> None:
+    a = round_robin(["random", "random", "greedy"], starts=6, seed=11)
+    b = round_robin(["random", "random", "greedy"], starts=6, seed=11)
+    c = round_robin(["random", "random", "greedy"], starts=6, seed=12)
+    assert a.names == ("Random", "Random (2)", "Greedy")
+    assert a.games == b.games and a.starts == b.starts
+    assert a.starts != c.starts
+    assert a.starts == draw_starts(get_rules("divisor-duel"), 6, 11, (10, 200))
+
+
+def test_perfect_wins_from_every_n_position_and_as_second_from_p() -> None:
+    result = round_robin(["random", "greedy", "perfect"], rules="divisor-duel", starts=25, seed=2)
+    table = tabulate("divisor-duel", 200)
+    checked = 0
+    for game in result.games:
+        if "Perfect" not in game.players:
+            continue
+        first = game.players[0] == "Perfect"
+        if first == (table.outcome_of(game.start) == "N"):
+            assert game.winner == "Perfect", game
+            checked += 1
+        replay_is_legal(game, "divisor-duel")
+    assert checked >= 40
+    assert result.table()[0].name == "Perfect"
+
+
+def test_starts_are_legal_for_the_rules() -> None:
+    result = round_robin(["random", "perfect"], rules="division-duel", starts=8, seed=1, start_range=(2, 40))
+    assert all(not sympy.isprime(n) and n > 1 for n in result.starts)
+    assert len(set(result.starts)) == 8
+    with pytest.raises(DuelError, match="No legal start"):
+        draw_starts(get_rules("division-duel"), 3, 0, (2, 3))
+
+
+def test_number_factor_passes_are_played_by_the_referee() -> None:
+    result = round_robin(["random", "greedy"], rules="number-factor", starts=4, seed=3, start_range=(10, 60))
+    assert any(None in g.moves for g in result.games)
+    for game in result.games:
+        assert game.forfeit is None
+        end = replay_is_legal(game, "number-factor")
+        assert end.is_over and game.winner == game.players[(end.winner or 0) - 1]
+
+
+def test_one_game_and_bad_input() -> None:
+    rules = get_rules("divisor-duel")
+    game = play_game(("a", make_player("greedy")), ("b", raises), rules, 7)  # 7 is prime: a cannot move
+    assert game.winner == "b" and game.forfeit is None and game.moves == ()
+    with pytest.raises(DuelError, match="two entrants"):
+        round_robin(["random"])
+    with pytest.raises(DuelError, match="Unknown player level"):
+        round_robin(["random", "genius"])
+    with pytest.raises(DuelError, match="not a strategy"):
+        round_robin({"a": make_player("random"), "b": 42})  # type: ignore[dict-item]
+
+
+def test_plot_and_table(broken_result: TournamentResult) -> None:
+    rows = broken_result.table()
+    assert [r.won for r in rows] == sorted((r.won for r in rows), reverse=True)
+    assert rows[0].win_percent == 100.0
+    fig = broken_result.plot()
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert ax.get_title() and ax.get_xlabel() == "games" and ax.get_ylabel() == "entrant"
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["won", "lost", "lost by forfeit"]
+    assert any("% won" in t.get_text() for t in ax.texts)
