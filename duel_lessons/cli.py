@@ -44,6 +44,8 @@ from .rules import (
 )
 from .solver import TABLE_LIMIT, Table, TableTooLargeError, tabulate
 from .student_copies import write_student_copies
+from .sum_play import make_sum_player, play_sum
+from .sums import new_sum
 from .transcript import Names, end_lines, event_lines, opening_lines, prompt, turn_lines
 
 #: A computer player: given the position, return the divisor to play.
@@ -317,6 +319,7 @@ examples:
   printf '15\\n15\\n15\\n5\\n5\\n' | duel-lessons play --start 60
   duel-lessons play --vs computer --level coach  you against the coach
   duel-lessons play factor-duel --vs computer --level random --computer-first
+  duel-lessons play --sum 12 division-duel:18 30 a sum of games: type moves as "2 6"
 
 Against the computer (--vs computer) you are Player 1 and the computer
 is Player 2 ("Computer"). You move first unless --first 2 or --computer-first.
@@ -360,10 +363,15 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--computer-first", action="store_true", help="with --vs computer: the computer moves first (same as --first 2)"
     )
+    parser.add_argument(
+        "--sum", nargs="+", metavar="N", help="play a sum of games on several numbers; RULES:N names a component's book"
+    )
 
 
 def run_play(args: argparse.Namespace, io: Console) -> int:
     """Play one game or a match; 0 when it is over."""
+    if args.sum is not None:
+        return run_play_sum(args, io)
     rules = rules_from_args(args)
     k = args.best_of
     if k < 1 or k % 2 == 0:
@@ -411,6 +419,24 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
         io.say("", f"Score: {names[0]} {wins[1]} – {wins[2]} {names[1]}", "")
     champion = 1 if wins[1] > wins[2] else 2
     io.say(f"{names[champion - 1]} wins the match, {max(wins.values())} – {min(wins.values())}!")
+    return 0
+
+
+def run_play_sum(args: argparse.Namespace, io: Console) -> int:
+    """``play --sum``: one game on several numbers at once (see :mod:`duel_lessons.sum_play`)."""
+    if args.start is not None or args.random_start is not None or args.best_of != 1:
+        raise DuelError("--sum gives the numbers itself: it cannot go with --start, --random-start or --best-of.")
+    computer = args.vs == "computer"
+    if not computer and (args.level is not None or args.computer_first):
+        raise DuelError("--level and --computer-first need --vs computer (a game against the computer).")
+    if args.computer_first and args.first not in (None, "2"):
+        raise DuelError(f"--computer-first means --first 2, so it cannot go with --first {args.first}.")
+    choice = "2" if args.computer_first else args.first or "1"
+    first = random.Random(args.seed).choice((1, 2)) if choice == "random" else int(choice)
+    state = new_sum(args.sum, rules_from_args(args), first)
+    level = args.level or DEFAULT_LEVEL
+    players = {1: None, 2: make_sum_player(level, args.seed) if computer else None}
+    play_sum(state, players, COMPUTER_NAMES if computer else NAMES, io, hints=not computer or level == "coach")
     return 0
 
 
