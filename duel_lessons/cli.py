@@ -319,7 +319,8 @@ examples:
   printf '15\\n15\\n15\\n5\\n5\\n' | duel-lessons play --start 60
   duel-lessons play --vs computer --level coach  you against the coach
   duel-lessons play factor-duel --vs computer --level random --computer-first
-  duel-lessons play --sum 12 division-duel:18 30 a sum of games: type moves as "2 6"
+  duel-lessons play --sum 12 18 30               a sum of games; type a move as "2 6"
+  duel-lessons play --sum 12 division-duel:18 30 components may name their books
 
 Against the computer (--vs computer) you are Player 1 and the computer
 is Player 2 ("Computer"). You move first unless --first 2 or --computer-first.
