@@ -224,11 +224,13 @@ class GameState:
         moves = ", ".join(map(str, self.legal_moves))
         return f"{names[self.to_move - 1]} to move from {self.number}. Allowed divisors: {moves}."
 
-    def transcript(self, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
-        """The game so far, in the rule book's own words."""
+    def transcript(
+        self, names: tuple[str, str] = ("Player 1", "Player 2"), you: tuple[str, str] = ("You", "You")
+    ) -> str:
+        """The game so far, in the rule book's own words (``you``: see transcript.render)."""
         from .transcript import render
 
-        return render(self, names)
+        return render(self, names, you)
 
     def _repr_html_(self) -> str:
         moves = " → ".join(

@@ -83,8 +83,12 @@ def end_lines(state: GameState, names: Names) -> list[str]:
     return heading + _lines(w.end_reached, why=why, **values)
 
 
-def render(state: GameState, names: Names = ("Player 1", "Player 2")) -> str:
-    """The whole game so far as the terminal game would have printed it."""
+def render(state: GameState, names: Names = ("Player 1", "Player 2"), you: Names = ("You", "You")) -> str:
+    """The whole game so far as the terminal game would have printed it.
+
+    ``you`` fills the books' second-person ``{you}`` for each player: give a
+    computer player its name there, e.g. ``("You", "Computer")``.
+    """
     rules = state.rules
     out = opening_lines(rules, state.start)
     if out:
@@ -96,7 +100,7 @@ def render(state: GameState, names: Names = ("Player 1", "Player 2")) -> str:
         if not isinstance(event, Passed):
             value = event.divisor if isinstance(event, Moved) else event.value
             out.append(prompt(before, names) + str(value))
-        out += event_lines(event, rules, names)
+        out += event_lines(event, rules, names, you=you[event.player - 1])
         out.append("")
     out += end_lines(state, names)
     return "\n".join(out).rstrip("\n") + "\n"

@@ -582,7 +582,8 @@ class GameBoard:
         self.hint_button.disabled = self.explain_button.disabled = False
         self._draw_moves(human_turn)
         self.status_html.value = f'<div style="font-size:1.2em">{self._status()}</div>'
-        history = escape(state.transcript(self.names))
+        voices = ("You", self.names[1]) if self.vs_computer else ("You", "You")
+        history = escape(state.transcript(self.names, voices))
         self.history_html.value = f'<pre style="margin:0;white-space:pre-wrap;font-size:0.95em">{history}</pre>'
 
     def _status(self) -> str:
