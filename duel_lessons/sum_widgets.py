@@ -1,0 +1,184 @@
+"""A notebook board for sums of games: several numbers, one move per turn.
+
+Each component has its own row of move buttons.  Like the other widgets, every
+button calls a plain method (``board.choose(1, 6)``, ``board.hint()``,
+``board.new_game()``) that a test can call directly, and results and errors are
+written on the board.  Components are counted from 1 on the board and from 0 in
+the methods, as in :mod:`duel_lessons.sums`.
+
+>>> board = SumBoard([12, "division-duel:18", 30], opponent="computer")
+>>> board.choose(0, 3)           # 12 - 3 = 9: XOR 0, then the computer replies
+>>> len(board.state.history)
+2
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from .game import IllegalMoveError
+from .rules import DuelError, Rules
+from .sum_play import SumStrategy, make_sum_player
+from .sums import SumState, hint, new_sum, sum_transcript
+from .widgets import MAX_BUTTONS, _grouped, _html_message, _move_words
+
+
+class SumBoard:
+    """Play a sum of games against a friend or the computer (the computer is Player 2).
+
+    ``parts`` are numbers (played by ``rules``), ``(rules, number)`` pairs or
+    texts like ``"division-duel:18"``.  ``board.state`` is the current
+    :class:`~duel_lessons.sums.SumState`.
+    """
+
+    def __init__(
+        self,
+        parts: list[int | str | tuple[Rules, int]] | tuple[int | str | tuple[Rules, int], ...] = (12, 18, 30),
+        rules: Rules | str = "divisor-duel",
+        opponent: str = "human",
+        level: str = "perfect",
+        first: int = 1,
+        seed: int | None = None,
+        max_buttons: int = MAX_BUTTONS,
+    ) -> None:
+        if opponent not in ("human", "computer"):
+            raise DuelError(f"opponent must be 'human' or 'computer', not {opponent!r}.")
+        self.start_state: SumState = new_sum(list(parts), rules, first)
+        self.state: SumState = self.start_state
+        self.opponent = opponent
+        self.computer: SumStrategy = make_sum_player(level, seed)
+        self.max_buttons = max_buttons
+
+        self.title_html = w.HTML().add_class("sum-title")
+        self.rows_box = w.VBox().add_class("sum-rows")
+        self.status_html = w.HTML().add_class("sum-status")
+        self.message = w.HTML().add_class("sum-message")
+        self.hint_button = w.Button(description="Hint", tooltip="The XOR rule for this position, in words")
+        self.new_button = w.Button(description="New game", tooltip="Start again from the same numbers")
+        self.history_html = w.HTML().add_class("sum-history")
+        self.hint_button.on_click(lambda _: self.hint())
+        self.new_button.on_click(lambda _: self.new_game())
+        self.move_buttons: list[list[w.Button]] = []
+        self.widget = w.VBox(
+            [
+                self.title_html,
+                self.status_html,
+                self.message,
+                self.rows_box,
+                w.HBox([self.hint_button, self.new_button]),
+                w.HTML("<b>Game so far</b>"),
+                self.history_html,
+            ],
+            layout=w.Layout(max_width="60em"),
+        ).add_class("sum-board")
+        self._computer_turns()
+        self._refresh()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- names ------------------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names: "Player 1" and "Player 2" or "Computer"."""
+        return ("Player 1", "Computer") if self.opponent == "computer" else ("Player 1", "Player 2")
+
+    def _human_turn(self) -> bool:
+        return not self.state.is_over and not (self.opponent == "computer" and self.state.to_move == 2)
+
+    # -- actions ----------------------------------------------------------------
+
+    def choose(self, index: int, divisor: int) -> None:
+        """Play ``divisor`` in component ``index`` (from 0) for the player to move; errors go on the board."""
+        if not self._human_turn():
+            self._show("It is not your turn." if not self.state.is_over else "The game is over.", error=True)
+            return
+        try:
+            self.state = self.state.play(index, divisor)
+        except IllegalMoveError as error:
+            self._show(str(error), error=True)
+            return
+        self._show("")
+        self._computer_turns()
+        self._refresh()
+
+    def _computer_turns(self) -> None:
+        while self.opponent == "computer" and self.state.to_move == 2 and not self.state.is_over:
+            index, divisor = self.computer(self.state)
+            rules, n = self.state.components[index]
+            self.state = self.state.play(index, divisor)
+            self._show(f"Computer plays {divisor} in component {index + 1}: {_move_words(rules, n, divisor)}.")
+
+    def hint(self) -> None:
+        """Write the XOR explanation of this position on the board."""
+        try:
+            self._show(hint(self.state))
+        except DuelError as error:
+            self._show(f"No hint here: {error}", error=True)
+
+    def new_game(self) -> None:
+        """Start again from the same numbers, with the same player first."""
+        self.state = self.start_state
+        self._show("")
+        self._computer_turns()
+        self._refresh()
+
+    # -- display ----------------------------------------------------------------
+
+    def _show(self, text: str, error: bool = False) -> None:
+        self.message.value = _html_message(text, error)
+
+    @property
+    def message_text(self) -> str:
+        """The message line as plain text (for tests)."""
+        return html.unescape(re.sub(r"<[^>]+>", "", self.message.value.replace("</div>", "\n"))).strip()
+
+    @property
+    def status_text(self) -> str:
+        """Whose turn it is, or who won, in plain words."""
+        state, names = self.state, self.names
+        if state.winner is not None:
+            loser, winner = names[state.to_move - 1], names[state.winner - 1]
+            return f"Game over: {loser} has no move in any component. {winner} wins!"
+        return f"{names[state.to_move - 1]}'s turn: choose one component and a divisor."
+
+    def _refresh(self) -> None:
+        state = self.state
+        self.title_html.value = (
+            "<b>Sum of games:</b> "
+            + " + ".join(f"{_grouped(n)} ({escape(r.title)})" for r, n in state.components)
+            + "<br><small>On your turn, move in one component. The player with no move in any component "
+            "loses.</small>"
+        )
+        box = "border:3px solid #333;border-radius:6px;padding:6px 10px" if state.is_over else ""
+        self.status_html.value = f'<div style="font-size:1.2em;{box}"><b>{escape(self.status_text)}</b></div>'
+        human = self._human_turn()
+        rows = []
+        self.move_buttons = []
+        for i, (rules, n) in enumerate(state.components):
+            moves = state.game(i).legal_moves
+            label = w.HTML(f"<b>{i + 1}.</b> {escape(rules.title)}: <b>{_grouped(n)}</b>")
+            buttons = []
+            for d in moves[: self.max_buttons]:
+                button = w.Button(
+                    description=f"{d} → {rules.result(n, d)}",
+                    tooltip=f"Component {i + 1}: {_move_words(rules, n, d)}",
+                    disabled=not human,
+                    layout=w.Layout(width="auto"),
+                ).add_class(f"sum-move-{i + 1}-{d}")
+                button.on_click(lambda _, i=i, d=d: self.choose(i, d))
+                buttons.append(button)
+            self.move_buttons.append(buttons)
+            note = [] if moves else [w.HTML("<i>finished: no moves left</i>")]
+            if len(moves) > len(buttons):
+                note = [w.HTML(f"<small>first {len(buttons)} of {len(moves)} divisors</small>")]
+            rows.append(w.HBox([label, *buttons, *note], layout=w.Layout(flex_flow="row wrap", align_items="center")))
+        self.rows_box.children = tuple(rows)
+        text = escape(sum_transcript(state, self.names))
+        self.history_html.value = f'<pre style="margin:0;white-space:pre-wrap">{text}</pre>'
