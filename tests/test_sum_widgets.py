@@ -79,5 +79,5 @@ def test_computer_turn_and_bad_settings() -> None:
     assert "The game is over." in board.message_text
     with pytest.raises(DuelError, match="opponent"):
         SumBoard([4], opponent="robot")
-    with pytest.raises(DuelError, match="misère|prime"):
+    with pytest.raises(DuelError, match="7 is prime"):
         SumBoard(["division-duel:7"])
