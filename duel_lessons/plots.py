@@ -13,6 +13,7 @@ orange circles.  The legend says the same in words.
 
 from __future__ import annotations
 
+import io
 import operator
 from collections.abc import Sequence
 
@@ -57,6 +58,30 @@ MAX_HEATMAP = 10**4
 
 class PlotError(DuelError):
     """A plot asked for with a bad or too-large range."""
+
+
+def _png(fig: Figure) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _show_figures_in_notebooks() -> None:
+    """Let a returned Figure display itself as a PNG in IPython/Jupyter.
+
+    The plots are plain :class:`Figure` objects (no pyplot), so IPython has no
+    image formatter for them until pyplot is imported; register one here.
+    """
+    try:
+        from IPython.core.getipython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is installed with jupyter
+        return
+    shell = get_ipython()  # type: ignore[no-untyped-call]
+    if shell is not None:
+        shell.display_formatter.formatters["image/png"].for_type(Figure, _png)
+
+
+_show_figures_in_notebooks()
 
 
 # -- helpers ------------------------------------------------------------------
