@@ -48,6 +48,8 @@ SumMove = tuple[int, int]
 
 #: The smallest Grundy table built for sums (tables grow in powers of 2 from here).
 MIN_TABLE = 1024
+#: The most positions :func:`count_winning_positions` counts at once (the P-mask takes one byte each).
+MAX_BOX = 2 * 10**8
 
 
 class SumMoveError(IllegalMoveError):
@@ -438,14 +440,21 @@ def count_winning_positions(
         if axis.size and axis.min() < 1:
             raise DuelError(f"Range {i + 1} holds {int(axis.min())}: components are positive whole numbers.")
         axes.append(axis)
-    total = np.zeros((), dtype=np.int64)
-    for k, (book, axis) in enumerate(zip(books, axes, strict=True)):
-        upto = int(axis.max()) if axis.size else 1
-        values = grundy_array(book, upto)[axis].astype(np.int64)
-        shape = [1] * len(axes)
-        shape[k] = axis.size
-        total = np.bitwise_xor(total, values.reshape(shape))
-    mask = np.broadcast_to(total == 0, tuple(a.size for a in axes)).copy()
+    shape = tuple(a.size for a in axes)
+    size = int(np.prod(shape, dtype=object))
+    if size > MAX_BOX:
+        raise DuelError(f"The box holds {size:,} positions; the largest box counted at once is {MAX_BOX:,}.")
+    columns = [
+        grundy_array(book, int(axis.max()) if axis.size else 1)[axis] for book, axis in zip(books, axes, strict=True)
+    ]
+    largest = max((int(c.max()) for c in columns if c.size), default=0)
+    dtype = np.min_scalar_type((1 << largest.bit_length()) - 1)  # XORs stay below the next power of 2: small arrays
+    total = np.zeros((1,) * len(axes), dtype=dtype)
+    for k, values in enumerate(columns):
+        axis_shape = [1] * len(axes)
+        axis_shape[k] = values.size
+        total = np.bitwise_xor(total, values.astype(dtype).reshape(axis_shape))
+    mask = np.broadcast_to(total == 0, shape).copy()
     return SumCount(tuple(books), tuple(axes), mask)
 
 
