@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any
 
-from harness import run_all, screenshot
+from harness import run_all, screenshot, shown_number, wait_for_my_turn_or_end
 
 from conftest import Lab
 from duel_lessons import coach
@@ -32,24 +31,6 @@ NOTEBOOK = {
     "nbformat": 4,
     "nbformat_minor": 4,
 }
-
-
-def shown_number(board: Any) -> int:
-    """The current number in large type on the board."""
-    text = board.locator(".duel-number").inner_text()
-    return int(re.findall(r"\d+", text.replace("\u2009", ""))[-1])
-
-
-def wait_for_my_turn_or_end(page: Any, board: Any, before: int) -> None:
-    """Wait until the computer has replied (the number changed) or the game is over."""
-    status = board.locator(".duel-status")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        text = status.inner_text()
-        if "Game over" in text or ("Your turn" in text and shown_number(board) != before):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"The board did not answer: {status.inner_text()!r}")
 
 
 def test_beat_the_perfect_computer_in_lab(lab: Lab, page: Any) -> None:

@@ -1,0 +1,37 @@
+"""The game app in Voila: code hidden, a whole game against the perfect computer played to a win."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from harness import screenshot, shown_number, wait_for_my_turn_or_end
+
+from duel_lessons import coach
+from duel_lessons.game import GameState
+from duel_lessons.rules import DIVISOR_DUEL
+
+APP = Path(__file__).resolve().parents[2] / "notebooks" / "play.ipynb"
+
+
+def test_play_a_game_to_the_end_in_voila(voila_server: Any, page: Any) -> None:
+    t0 = time.monotonic()
+    page.goto(voila_server(APP) + "/")
+    board = page.locator(".duel-board").first
+    board.wait_for(timeout=90_000)
+    assert "import" not in page.locator("body").inner_text(), "Voila shows code"
+    assert board.locator(".duel-status").inner_text().startswith("Your turn")
+    screenshot(page, "voila-app-start")
+    moves = 0
+    while "Game over" not in board.locator(".duel-status").inner_text():
+        n = shown_number(board)
+        d = coach.winning_moves(GameState(DIVISOR_DUEL, n))[0]
+        board.locator(f".duel-move-{d}").click()
+        moves += 1
+        wait_for_my_turn_or_end(page, board, n)
+        assert moves < 30, "the game did not end"
+    assert "You win!" in board.locator(".duel-status").inner_text()
+    assert "You 1 – 0 Computer" in board.locator(".duel-score").inner_text()
+    screenshot(page, "voila-app-won")
+    print(f"Voila app: won in {moves} moves, {time.monotonic() - t0:.1f} s")
