@@ -201,6 +201,8 @@ def test_count_one_book_for_every_range() -> None:
     assert "10,000 positions" in str(two)
     with pytest.raises(DuelError, match="one range per component"):
         count_winning_positions(["divisor-duel"], [range(1, 5), range(1, 5)])
+    with pytest.raises(DuelError, match="largest box"):
+        count_winning_positions("divisor-duel", [range(1, 20_001), range(1, 20_001)])
 
 
 def test_big_sums_solve_instantly() -> None:
