@@ -16,7 +16,7 @@ from typing import Protocol
 
 from .game import IllegalMoveError
 from .rules import DuelError
-from .sums import PerfectSumPlayer, SumMove, SumState, hint
+from .sums import PerfectSumPlayer, SumMove, SumState, hint, sum_grundy
 
 SumStrategy = Callable[[SumState], SumMove]
 
@@ -86,13 +86,21 @@ def board_lines(state: SumState) -> list[str]:
     return lines
 
 
+def coach_words(state: SumState) -> str:
+    """The XOR hint, or why the coach cannot give one (a Grundy value beyond every table and formula)."""
+    try:
+        return f"Coach: {hint(state)}"
+    except DuelError as error:
+        return f"The coach cannot help here: {error}"
+
+
 def ask_sum_move(state: SumState, names: tuple[str, str], io: SumConsole, hints: bool) -> SumState:
     """Ask the player to move until the answer is legal; return the new state."""
     while True:
         text = io.ask(f"{names[state.to_move - 1]}, choose a component and a divisor: ")
         if text.strip().lower() in ("hint", "?"):
             io.say(
-                f"Coach: {hint(state)}"
+                coach_words(state)
                 if hints
                 else "The coach is not in this game. Play with --vs computer --level coach for hints."
             )
@@ -118,6 +126,8 @@ def play_sum(
         from .cli import Console
 
         io = Console()
+    if any(players.get(p) is not None for p in (1, 2)):
+        sum_grundy(state)  # a computer needs every Grundy value: fail now, with the reason, not mid-game
     io.say(
         "Sum of games: " + " + ".join(f"{n} ({r.title})" for r, n in state.components),
         'On your turn choose one component and a divisor, such as "1 2". '

@@ -24,7 +24,7 @@ import ipywidgets as w
 from .game import IllegalMoveError
 from .rules import DuelError, Rules
 from .sum_play import SumStrategy, make_sum_player
-from .sums import SumState, hint, new_sum, sum_transcript
+from .sums import SumState, hint, new_sum, sum_grundy, sum_transcript
 from .widgets import MAX_BUTTONS, _grouped, _html_message, _move_words
 
 
@@ -50,6 +50,8 @@ class SumBoard:
             raise DuelError(f"opponent must be 'human' or 'computer', not {opponent!r}.")
         self.start_state: SumState = new_sum(list(parts), rules, first)
         self.state: SumState = self.start_state
+        if opponent == "computer":
+            sum_grundy(self.state)  # the computer needs every Grundy value: DuelError now, with the reason
         self.opponent = opponent
         self.computer: SumStrategy = make_sum_player(level, seed)
         self.max_buttons = max_buttons

@@ -87,3 +87,10 @@ def test_bad_sums_are_usage_errors() -> None:
     ):
         code, _, err = run(argv)
         assert code == 2 and words in err, (argv, err)
+
+
+def test_numbers_beyond_every_table() -> None:
+    code, out, _ = run(["play", "--sum", "99999999", "12"], lines("hint"))
+    assert code == 1 and "The coach cannot help here" in out and "above the largest table" in out
+    code, out, err = run(["play", "--sum", "99999999", "12", "--vs", "computer"])
+    assert code == 2 and "Grundy value is unknown" in err and "Sum of games" not in out
