@@ -135,6 +135,13 @@ class TournamentResult:
             lines.append(
                 f"{s.name:<{width}}  {s.played:>6}  {s.won:>3}  {s.lost:>4}  {s.forfeits:>8}  {s.win_percent:>5.1f}"
             )
+        wins = self.head_to_head()
+        cell = max(5, *(len(n) for n in self.names))
+        lines += ["", "Head to head (games the row won against the column):"]
+        lines.append(" " * width + "".join(f"  {n:>{cell}}" for n in self.names))
+        for a in self.names:
+            row = "".join(f"  {'-' if a == b else wins[(a, b)]:>{cell}}" for b in self.names)
+            lines.append(f"{a:<{width}}{row}")
         forfeits = self.forfeits()
         lines += ["", f"Forfeits: {len(forfeits)}"]
         for g in forfeits:

@@ -148,6 +148,10 @@ def test_seeded_runs_are_reproducible() -> None:
     assert a.games == b.games and a.starts == b.starts
     assert a.starts != c.starts
     assert a.starts == draw_starts(get_rules("divisor-duel"), 6, 11, (10, 200))
+    wins = a.head_to_head()
+    assert wins[("Greedy", "Random")] + wins[("Random", "Greedy")] == 12  # 6 starts, both colours
+    assert sum(wins.values()) == len(a.games) == 36
+    assert "Head to head" in a.to_text()
 
 
 def test_perfect_wins_from_every_n_position_and_as_second_from_p() -> None:
