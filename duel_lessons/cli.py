@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, TextIO, get_args
 
 import numpy as np
@@ -43,7 +44,7 @@ from .rules import (
     get_rules,
 )
 from .solver import TABLE_LIMIT, Table, TableTooLargeError, tabulate
-from .student_copies import write_student_copies
+from .student_copies import answer_key, write_student_copies
 from .sum_play import make_sum_player, play_sum
 from .sums import new_sum
 from .transcript import Names, end_lines, event_lines, opening_lines, prompt, turn_lines
@@ -639,6 +640,19 @@ def run_student_copies(args: argparse.Namespace, io: Console) -> int:
     return 0
 
 
+def configure_answer_key(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``answer-key``."""
+    parser.add_argument("src", metavar="SRC", help="a folder of lessons (or one notebook)")
+
+
+def run_answer_key(args: argparse.Namespace, io: Console) -> int:
+    """Print every exercise with its solution, as markdown."""
+    if not Path(args.src).exists():
+        raise DuelError(f"{args.src} does not exist.")
+    io.stdout.write(answer_key(args.src))
+    return 0
+
+
 # -- main ---------------------------------------------------------------------------
 
 Configure = Callable[[argparse.ArgumentParser], None]
@@ -654,6 +668,11 @@ SUBCOMMANDS: dict[str, tuple[str, Configure, Run]] = {
         "copy the lessons without solutions and teacher notes",
         configure_student_copies,
         run_student_copies,
+    ),
+    "answer-key": (
+        "print every exercise of the lessons with its solution (markdown)",
+        configure_answer_key,
+        run_answer_key,
     ),
 }
 

@@ -1,4 +1,4 @@
-"""Student copies of the lessons: solutions and teacher notes removed.
+"""Student copies of the lessons (solutions and teacher notes removed), and the answer key.
 
 A cell is removed when it is tagged ``solution`` or ``teacher``, or when its
 first line is the marker ``# SOLUTION`` (code) or starts with
@@ -63,3 +63,34 @@ def write_student_copies(src: Path | str, dest: Path | str) -> list[Path]:
         target.write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(target)
     return written
+
+
+def _title(notebook: dict[str, Any], fallback: str) -> str:
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            for line in _source(cell).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return fallback
+
+
+def answer_key(src: Path | str) -> str:
+    """Markdown listing every exercise of the lessons in ``src`` with its solution cell."""
+    src = Path(src)
+    notebooks = [src] if src.is_file() else sorted(src.glob("[0-9][0-9]-*.ipynb"))
+    parts = [
+        "# Answer key",
+        "",
+        "Made from the lessons' solution cells by `duel-lessons answer-key notebooks/`; "
+        "the answers hold for each lesson's default parameters.",
+    ]
+    for path in notebooks:
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        parts += ["", f"## {path.stem}: {_title({'cells': cells}, path.stem)}"]
+        for i, cell in enumerate(cells):
+            if cell.get("cell_type") != "code" or not is_removed(cell):
+                continue
+            question = _source(cells[i - 1]).strip() if i else ""
+            solution = _source(cell).strip()
+            parts += ["", "```python", question, "```", "", "```python", solution, "```"]
+    return "\n".join(parts) + "\n"

@@ -584,7 +584,8 @@ class GameBoard:
         self.status_html.value = f'<div style="font-size:1.2em">{self._status()}</div>'
         voices = ("You", self.names[1]) if self.vs_computer else ("You", "You")
         history = escape(state.transcript(self.names, voices))
-        self.history_html.value = f'<pre style="margin:0;white-space:pre-wrap;font-size:0.95em;line-height:1.35">{history}</pre>'
+        style = "margin:0;white-space:pre-wrap;font-size:0.95em;line-height:1.35"
+        self.history_html.value = f'<pre style="{style}">{history}</pre>'
 
     def _status(self) -> str:
         state = self.state

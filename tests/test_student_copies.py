@@ -87,3 +87,15 @@ def test_student_copy_has_no_solutions_and_runs(lesson: Path, tmp_path: Path) ->
     printed = "".join(o.get("text", "") for c in copy.cells if c.cell_type == "code" for o in c.outputs)
     assert "Not answered yet" in printed
     assert "Traceback" not in printed
+
+
+def test_answer_key_is_up_to_date() -> None:
+    """docs/answer-key.md is made from the lessons: regenerate it with `duel-lessons answer-key notebooks/`."""
+    from duel_lessons.student_copies import answer_key
+
+    key = answer_key(ROOT / "notebooks")
+    for lesson in LESSONS:
+        assert f"## {lesson.stem}:" in key
+    assert (ROOT / "docs" / "answer-key.md").read_text(encoding="utf-8") == key, (
+        "docs/answer-key.md is stale: run `duel-lessons answer-key notebooks/ > docs/answer-key.md`"
+    )
