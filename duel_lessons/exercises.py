@@ -18,6 +18,26 @@ from typing import Any
 NOT_ANSWERED = "⏳ Not answered yet: replace the ... with your answer and run the cell again."
 
 
+class Result:
+    """Whether an answer was right: true or false, and invisible in a notebook.
+
+    (A plain True/False would be printed under the feedback when ``check`` is
+    the last line of a cell.)
+    """
+
+    def __init__(self, right: bool) -> None:
+        self.right = right
+
+    def __bool__(self) -> bool:
+        return self.right
+
+    def __repr__(self) -> str:
+        return f"Result(right={self.right})"
+
+    def _ipython_display_(self) -> None:
+        """Show nothing: the feedback has been printed already."""
+
+
 def _same(answer: Any, expected: Any, unordered: bool) -> bool:
     if unordered and isinstance(answer, Iterable) and not isinstance(answer, str):
         return sorted(answer) == sorted(expected)
@@ -34,15 +54,15 @@ def check(
     test: Callable[[Any], bool] | None = None,
     unordered: bool = False,
     praise: str = "",
-) -> bool:
-    """Print feedback on an answer; return whether it is right.
+) -> Result:
+    """Print feedback on an answer; return whether it is right (as a :class:`Result`).
 
     Give ``expected`` (compared with ``==``; lists and tuples alike; any order if
     ``unordered``) or ``test``, a function that says whether an answer is right.
     """
     if answer is ... or answer is None:
         print(NOT_ANSWERED)
-        return False
+        return Result(False)
     try:
         right = test(answer) if test is not None else _same(answer, expected, unordered)
     except Exception as error:  # a student's answer of the wrong type must not stop the lesson
@@ -50,8 +70,8 @@ def check(
         hint = f"{hint} (Checking it raised {type(error).__name__}: {error}.)".strip()
     if right:
         print(f"✅ Correct! {praise}".rstrip())
-        return True
+        return Result(True)
     print(f"❌ Not quite: your answer was {answer!r}.")
     if hint:
         print(f"💡 Hint: {hint}")
-    return False
+    return Result(False)
