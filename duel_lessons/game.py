@@ -72,7 +72,7 @@ def other(player: int) -> Player:
     return 2 if player == 1 else 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GameState:
     """A position in a game: rules, current number, player to move, passes, history.
 
@@ -231,6 +231,12 @@ class GameState:
         from .transcript import render
 
         return render(self, names, you)
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState({self.rules.name!r}, number={self.number}, to_move={self.to_move}, "
+            f"moves={len(self.history)}{', over' if self.is_over else ''})"
+        )
 
     def _repr_html_(self) -> str:
         moves = " → ".join(

@@ -399,11 +399,17 @@ NUMBER_FACTOR = Rules(
 RULEBOOKS: dict[str, Rules] = {r.name: r for r in (DIVISOR_DUEL, DIVISION_DUEL, FACTOR_DUEL, NUMBER_FACTOR)}
 
 
+#: The rule books' file numbers, as names too: get_rules("003") is Factor Duel.
+BOOK_NUMBERS = {"000": "divisor-duel", "001": "division-duel", "002": "divisor-duel",
+                "003": "factor-duel", "004": "number-factor"}  # fmt: skip
+
+
 def get_rules(name: str | Rules) -> Rules:
-    """Look up a rule book by name (a Rules value is returned as it is)."""
+    """Look up a rule book by name or book number (a Rules value is returned as it is)."""
     if isinstance(name, Rules):
         return name
     key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    key = BOOK_NUMBERS.get(key, key)
     if key in RULEBOOKS:
         return RULEBOOKS[key]
     close = difflib.get_close_matches(key, RULEBOOKS, n=1)

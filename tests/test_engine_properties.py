@@ -181,3 +181,8 @@ def test_huge_numbers_are_quick() -> None:
 def test_smallest_divisor_is_the_first_legal_divisor(rules: Rules, n: int) -> None:
     moves = rules.divisors_of(n)
     assert rules.smallest_divisor(n) == (moves[0] if moves else None)
+
+
+def test_books_by_number_and_short_repr() -> None:
+    assert new_game("003").rules is FACTOR_DUEL and new_game("002").rules is DIVISOR_DUEL
+    assert repr(new_game("divisor-duel", 60).play(15)) == "GameState('divisor-duel', number=45, to_move=2, moves=1)"
