@@ -28,7 +28,7 @@ DEFAULT_TABLE_SIZE = 10**6
 MIN_TABLE = 1024
 
 
-def _size(n: int, cap: int) -> int:
+def table_length(n: int, cap: int) -> int:
     """The table length used for n: the next power of 2 from MIN_TABLE, at most cap."""
     upto = MIN_TABLE
     while upto < n:
@@ -42,7 +42,7 @@ def table_for(rules: Rules, n: int, size: int = DEFAULT_TABLE_SIZE) -> Table | N
     Tables grow lazily in powers of 2 (capped at ``size``), so a game from 60
     never builds a table of a million positions; the solver extends its cache.
     """
-    return None if n > size else tabulate(rules, _size(n, size))
+    return None if n > size else tabulate(rules, table_length(n, size))
 
 
 def required_table(rules: Rules, n: int) -> Table:
@@ -52,7 +52,7 @@ def required_table(rules: Rules, n: int) -> Table:
             f"{rules.title} ({rules.name}) has no proved closed form, and {n} is above the largest table "
             f"the solver builds ({TABLE_LIMIT:,}), so no perfect move can be computed from {n}."
         )
-    return tabulate(rules, _size(n, TABLE_LIMIT))
+    return tabulate(rules, table_length(n, TABLE_LIMIT))
 
 
 def _moves(state: GameState) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ from .game import IllegalMoveError
 from .rules import DuelError, Rules
 from .sum_play import SumStrategy, make_sum_player
 from .sums import SumState, hint, new_sum, sum_grundy, sum_transcript
-from .widgets import MAX_BUTTONS, _grouped, _html_message, _move_words
+from .widgets import MAX_BUTTONS, grouped, html_message, move_words
 
 
 class SumBoard:
@@ -115,7 +115,7 @@ class SumBoard:
             index, divisor = self.computer(self.state)
             rules, n = self.state.components[index]
             self.state = self.state.play(index, divisor)
-            self._show(f"Computer plays {divisor} in component {index + 1}: {_move_words(rules, n, divisor)}.")
+            self._show(f"Computer plays {divisor} in component {index + 1}: {move_words(rules, n, divisor)}.")
 
     def hint(self) -> None:
         """Write the XOR explanation of this position on the board."""
@@ -134,7 +134,7 @@ class SumBoard:
     # -- display ----------------------------------------------------------------
 
     def _show(self, text: str, error: bool = False) -> None:
-        self.message.value = _html_message(text, error)
+        self.message.value = html_message(text, error)
 
     @property
     def message_text(self) -> str:
@@ -154,7 +154,7 @@ class SumBoard:
         state = self.state
         self.title_html.value = (
             "<b>Sum of games:</b> "
-            + " + ".join(f"{_grouped(n)} ({escape(r.title)})" for r, n in state.components)
+            + " + ".join(f"{grouped(n)} ({escape(r.title)})" for r, n in state.components)
             + "<br><small>On your turn, move in one component. The player with no move in any component "
             "loses.</small>"
         )
@@ -165,12 +165,12 @@ class SumBoard:
         self.move_buttons = []
         for i, (rules, n) in enumerate(state.components):
             moves = state.game(i).legal_moves
-            label = w.HTML(f"<b>{i + 1}.</b> {escape(rules.title)}: <b>{_grouped(n)}</b>")
+            label = w.HTML(f"<b>{i + 1}.</b> {escape(rules.title)}: <b>{grouped(n)}</b>")
             buttons = []
             for d in moves[: self.max_buttons]:
                 button = w.Button(
                     description=f"{d} → {rules.result(n, d)}",
-                    tooltip=f"Component {i + 1}: {_move_words(rules, n, d)}",
+                    tooltip=f"Component {i + 1}: {move_words(rules, n, d)}",
                     disabled=not human,
                     layout=w.Layout(width="auto"),
                 ).add_class(f"sum-move-{i + 1}-{d}")

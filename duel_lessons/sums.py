@@ -40,6 +40,7 @@ import numpy as np
 
 from .closed_forms import closed_form
 from .game import GameState, IllegalMoveError, Player, other
+from .players import table_length
 from .rules import DuelError, Rules, get_rules
 from .solver import TABLE_LIMIT, tabulate
 
@@ -47,7 +48,6 @@ Component = tuple[Rules, int]
 SumMove = tuple[int, int]
 
 #: The smallest Grundy table built for sums (tables grow in powers of 2 from here).
-MIN_TABLE = 1024
 #: The most positions :func:`count_winning_positions` counts at once (the P-mask takes one byte each).
 MAX_BOX = 2 * 10**8
 
@@ -109,19 +109,13 @@ def _solver_rules(rules: Rules) -> Rules:
 # -- Grundy values -------------------------------------------------------------------------
 
 
-def _table_size(n: int) -> int:
-    size = MIN_TABLE
-    while size < n:
-        size *= 2
-    return max(min(size, TABLE_LIMIT), n)
-
 
 def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
     """Grundy values of n = 0 .. at least upto for sums (index 0 unused), from the solver's table."""
     book = _solver_rules(check_rules(rules))
     if upto > TABLE_LIMIT:
         raise DuelError(f"Grundy values up to {upto:,} need a table above TABLE_LIMIT = {TABLE_LIMIT:,}.")
-    return tabulate(book, _table_size(upto)).grundy
+    return tabulate(book, table_length(upto, TABLE_LIMIT)).grundy
 
 
 def grundy_value(rules: Rules | str, n: int) -> int:
@@ -139,7 +133,7 @@ def grundy_value(rules: Rules | str, n: int) -> int:
             f"{book.title} has no proved Grundy formula, and {n:,} is above the largest table the solver "
             f"builds ({TABLE_LIMIT:,}), so its Grundy value is unknown."
         )
-    return int(tabulate(book, _table_size(n)).grundy[n])
+    return int(tabulate(book, table_length(n, TABLE_LIMIT)).grundy[n])
 
 
 def sum_grundy(components: Iterable[Component] | SumState) -> int:

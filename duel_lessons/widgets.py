@@ -28,7 +28,7 @@ import ipywidgets as w
 from . import coach
 from .closed_forms import closed_form
 from .game import GameState, IllegalMoveError, LostTurn, Moved, Passed, new_game, other
-from .players import DEFAULT_TABLE_SIZE, LEVELS, Strategy, _size, make_player, table_for
+from .players import DEFAULT_TABLE_SIZE, LEVELS, Strategy, make_player, table_for, table_length
 from .rules import (
     DIVISOR_DUEL,
     MAX_NUMBER,
@@ -67,7 +67,7 @@ def _op(rules: Rules) -> str:
     return "−" if rules.move == "subtract" else "÷"
 
 
-def _move_words(rules: Rules, n: int, d: int) -> str:
+def move_words(rules: Rules, n: int, d: int) -> str:
     """'60 − 15 = 45'."""
     return f"{n} {_op(rules)} {d} = {rules.result(n, d)}"
 
@@ -85,12 +85,12 @@ def parse_whole(text: str, what: str) -> int:
     return int(typed)
 
 
-def _grouped(n: int) -> str:
+def grouped(n: int) -> str:
     """Large numbers in groups of three digits, e.g. 1 000 000 (thin spaces)."""
     return str(n) if n < 10_000 else f"{n:,}".replace(",", "\u2009")
 
 
-def _html_message(text: str, error: bool = False) -> str:
+def html_message(text: str, error: bool = False) -> str:
     """A message line; errors are marked by a word and a border, not by colour only."""
     if not text:
         return ""
@@ -445,7 +445,7 @@ class GameBoard:
             self._show_message(f"{error} Choose again.", error=True)
             return
         self._show_message(
-            f"{self._who(before.to_move)} played {divisor}: {_move_words(before.rules, before.number, divisor)}."
+            f"{self._who(before.to_move)} played {divisor}: {move_words(before.rules, before.number, divisor)}."
         )
         self._after_human()
 
@@ -476,7 +476,7 @@ class GameBoard:
             )
         else:
             self._show_message(
-                f"{self._who(before.to_move)} played {value}: {_move_words(before.rules, before.number, value)}."
+                f"{self._who(before.to_move)} played {value}: {move_words(before.rules, before.number, value)}."
             )
         self._after_human()
 
@@ -511,7 +511,7 @@ class GameBoard:
                 d = self._rng.choice(state.legal_moves)
                 self._add_message(f"The computer could not find the best move ({error}) and played at random.")
             self.state = state.play(d)
-            self._add_message(f"The computer played {d}: {_move_words(state.rules, state.number, d)}.")
+            self._add_message(f"The computer played {d}: {move_words(state.rules, state.number, d)}.")
             explanation = getattr(self.computer, "last_explanation", "")
             if explanation:
                 _say(self.coach_out, f"Coach (computer): {explanation}")
@@ -546,10 +546,10 @@ class GameBoard:
     # -- display ------------------------------------------------------------------
 
     def _show_message(self, text: str, error: bool = False) -> None:
-        self.message.value = _html_message(text, error)
+        self.message.value = html_message(text, error)
 
     def _add_message(self, text: str) -> None:
-        self.message.value += _html_message(text)
+        self.message.value += html_message(text)
 
     @property
     def message_text(self) -> str:
@@ -568,7 +568,7 @@ class GameBoard:
         self.number_html.value = (
             f'<div style="font-size:1.1em">{escape(rules.title)} · current number</div>'
             '<div style="font-size:2.6em;font-weight:bold;line-height:1.2;overflow-wrap:anywhere">'
-            f"{_grouped(state.number)}</div>"
+            f"{grouped(state.number)}</div>"
         )
         s1, s2 = self.score[1], self.score[2]
         self.score_html.value = f"<b>Score:</b> {self._who(1)} {s1} – {s2} {self._who(2)}"
@@ -630,7 +630,7 @@ class GameBoard:
         self._move_buttons = []
         for d in shown:
             r = state.rules.result(state.number, d)
-            tip = f"Play {d}: {_move_words(state.rules, state.number, d)}."
+            tip = f"Play {d}: {move_words(state.rules, state.number, d)}."
             button = w.Button(description=self.move_label(d, winning), layout=w.Layout(width="auto", min_width="6.5em"))
             button.add_class("duel-move").add_class(f"duel-move-{d}")
             if winning is not None:
@@ -717,7 +717,7 @@ class PNExplorer:
         try:
             fig = draw_plot(kind, rules, lo, hi)
         except DuelError as error:
-            self.message.value = _html_message(str(error), error=True)
+            self.message.value = html_message(str(error), error=True)
             return
         self.message.value = ""
         self.out.outputs = (_figure_output(fig, f"{kind} of {rules.title}, n = {lo} to {hi}"),)
@@ -764,17 +764,17 @@ class FollowGame:
             n = parse_whole(self.start_box.value, "start number")
             state = new_game(self.rules, n)
             if n <= DEFAULT_TABLE_SIZE:
-                tabulate_with_progress(self.rules, _size(n, DEFAULT_TABLE_SIZE), self.progress)
+                tabulate_with_progress(self.rules, table_length(n, DEFAULT_TABLE_SIZE), self.progress)
             player = make_player("perfect")
             states = [state]
             while not state.is_over and len(states) <= MAX_FOLLOW:
                 state = state.pass_turn() if state.must_pass else state.play(player(state))
                 states.append(state)
         except DuelError as error:
-            self.message.value = _html_message(f"{error} The game shown is unchanged.", error=True)
+            self.message.value = html_message(f"{error} The game shown is unchanged.", error=True)
             return
         cut = not states[-1].is_over
-        self.message.value = _html_message(f"Only the first {MAX_FOLLOW} moves are shown." if cut else "")
+        self.message.value = html_message(f"Only the first {MAX_FOLLOW} moves are shown." if cut else "")
         self.states = states
         self.step_slider.max = len(states) - 1
         if self.step_slider.value == 0:
@@ -822,7 +822,7 @@ class FollowGame:
             who = f"Player {state.to_move}"
             nxt = self.states[i + 1].history[-1] if i + 1 < len(self.states) else None
             best = (
-                f" Best play: {_move_words(state.rules, state.number, nxt.divisor)}."
+                f" Best play: {move_words(state.rules, state.number, nxt.divisor)}."
                 if isinstance(nxt, Moved)
                 else " Best play: pass."
                 if isinstance(nxt, Passed)
@@ -910,7 +910,7 @@ class VariantBuilder:
             try:
                 rules = DIVISOR_DUEL.variant(name, title="Divisor Duel variant: " + self.words(), **changes)
             except RulesError as error:
-                self.message.value = _html_message(f"These choices do not make a game: {error}", error=True)
+                self.message.value = html_message(f"These choices do not make a game: {error}", error=True)
                 return None
         else:
             rules = DIVISOR_DUEL
@@ -918,11 +918,11 @@ class VariantBuilder:
             table = tabulate_with_progress(rules, self.upto_box.value, self.progress)
             fig = draw_plot("number line", rules, 1, min(table.upto, 100))
         except DuelError as error:
-            self.message.value = _html_message(str(error), error=True)
+            self.message.value = html_message(str(error), error=True)
             return None
         self.rules, self.table = rules, table
         same = " These are the book's own rules." if rules is DIVISOR_DUEL else ""
-        self.message.value = _html_message(f"Built {rules.name}.{same} Click 'Play it' to play it on the game board.")
+        self.message.value = html_message(f"Built {rules.name}.{same} Click 'Play it' to play it on the game board.")
         self.description.value = "<br>".join(escape(line) for line in rules.describe().splitlines())
         first_p = ", ".join(map(str, table.p_positions()[:30]))
         summary = f"{table.count_p():,} P-positions from 1 to {table.upto:,}. The first: {first_p}"
@@ -945,7 +945,7 @@ class VariantBuilder:
         boards = set(_BOARDS) | ({self.board} if self.board is not None else set())
         for board in boards:
             board.refresh_rules(select=rules.name)
-        self.message.value = _html_message(
+        self.message.value = html_message(
             f"{rules.title} is now in the game board's Rules list. Choose a start and click New game."
         )
 
