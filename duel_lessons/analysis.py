@@ -15,7 +15,6 @@ closed form are read from the table, up to the solver's ``TABLE_LIMIT``.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,7 +22,7 @@ from . import coach
 from .closed_forms import closed_form
 from .game import GameState
 from .players import table_for
-from .rules import MAX_NUMBER, DuelError, Rules, get_rules
+from .rules import MAX_NUMBER, DuelError, Rules, get_rules, whole_number
 from .solver import TABLE_LIMIT, TableTooLargeError
 
 #: Remoteness and Grundy values are read from a table up to this n (a 10**6 table takes well under a second).
@@ -119,12 +118,7 @@ class Analysis:
 
 def check_n(n: object) -> int:
     """n as an int if it is a positive whole number up to 10**18, else DuelError naming it and why."""
-    if isinstance(n, bool):
-        raise DuelError(f"n must be a whole number, not {n!r}.")
-    try:
-        value = int(operator.index(n))  # type: ignore[arg-type]
-    except TypeError:
-        raise DuelError(f"n must be a whole number, not {n!r}.") from None
+    value = whole_number(n, "n")
     if value < 1:
         raise DuelError(f"n must be a positive whole number, not {value}.")
     if value > MAX_NUMBER:

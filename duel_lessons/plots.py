@@ -14,7 +14,6 @@ orange circles.  The legend says the same in words.
 from __future__ import annotations
 
 import io
-import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,7 +26,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from .game import GameState
-from .rules import DuelError, Rules, get_rules
+from .rules import DuelError, Rules, get_rules, whole_number
 from .solver import Table, tabulate
 
 #: Okabe-Ito blue: P-positions (the player to move loses).  Dark, so P reads as dark grey in greyscale.
@@ -89,12 +88,7 @@ _show_figures_in_notebooks()
 
 def _whole(name: str, value: object, minimum: int) -> int:
     """``value`` as an int of at least ``minimum``, else PlotError naming it."""
-    if isinstance(value, bool):
-        raise PlotError(f"{name} must be a whole number, not {value!r}.")
-    try:
-        number = operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise PlotError(f"{name} must be a whole number, not {value!r}.") from None
+    number = whole_number(value, name, PlotError)
     if number < minimum:
         raise PlotError(f"{name} must be at least {minimum}, not {number}.")
     return number

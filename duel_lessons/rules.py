@@ -10,8 +10,9 @@ cases for any book.
 from __future__ import annotations
 
 import difflib
+import operator
 from dataclasses import dataclass, field, fields, replace
-from typing import Literal, get_args
+from typing import Literal, SupportsIndex, get_args
 
 import sympy
 
@@ -45,6 +46,13 @@ def smallest_prime_factor(n: int, skip_two: bool = False) -> int | None:
 
 class DuelError(ValueError):
     """Base class of every error the package raises on bad input."""
+
+
+def whole_number(value: object, what: str, error: type[DuelError] | None = None) -> int:
+    """``value`` as an int, or ``error`` (DuelError) saying that ``what`` must be a whole number."""
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        raise (error or DuelError)(f"{what} must be a whole number, not {value!r}.")
+    return operator.index(value)
 
 
 class RulesError(DuelError):
@@ -216,8 +224,7 @@ class Rules:
 
     def check_start(self, n: object) -> int:
         """Return n as an int if it is a legal start, else raise BadStartError."""
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise BadStartError(f"The start must be a whole number, not {n!r}.")
+        n = whole_number(n, "The start", BadStartError)
         if n < 1:
             raise BadStartError(f"The start must be a positive whole number, not {n}.")
         if n > MAX_NUMBER:

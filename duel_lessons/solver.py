@@ -27,7 +27,6 @@ remoteness of any child).  The inner loop is compiled by numba (see
 from __future__ import annotations
 
 import json
-import operator
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _kernel
-from .rules import DuelError, Rules, get_rules
+from .rules import DuelError, Rules, get_rules, whole_number
 
 #: The largest N a table may have (a 10**7 table takes about 130 MB while it is built).
 TABLE_LIMIT: int = 10**7
@@ -92,12 +91,7 @@ def _codes(rules: Rules) -> tuple[int, int, int, int, int]:
 
 
 def _check_upto(upto: object) -> int:
-    if isinstance(upto, bool):
-        raise DuelError(f"upto must be a whole number of at least 1, not {upto!r}.")
-    try:
-        n = operator.index(upto)  # type: ignore[arg-type]
-    except TypeError:
-        raise DuelError(f"upto must be a whole number of at least 1, not {upto!r}.") from None
+    n = whole_number(upto, "upto")
     if n < 1:
         raise DuelError(f"upto must be a whole number of at least 1, not {n}.")
     if n > TABLE_LIMIT:
@@ -200,12 +194,7 @@ class Table:
     # -- single numbers -------------------------------------------------------
 
     def _check_n(self, n: object) -> int:
-        if isinstance(n, bool):
-            raise DuelError(f"n must be a whole number, not {n!r}.")
-        try:
-            value = int(operator.index(n))  # type: ignore[arg-type]
-        except TypeError:
-            raise DuelError(f"n must be a whole number, not {n!r}.") from None
+        value = whole_number(n, "n")
         if not 1 <= value <= self.upto:
             raise DuelError(f"n = {value} is outside this table, which covers 1 .. {self.upto}.")
         return value

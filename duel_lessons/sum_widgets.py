@@ -173,14 +173,15 @@ class SumBoard:
                     tooltip=f"Component {i + 1}: {move_words(rules, n, d)}",
                     disabled=not human,
                     layout=w.Layout(width="auto"),
-                ).add_class(f"sum-move-{i + 1}-{d}")
+                ).add_class("sum-move").add_class(f"sum-move-{i + 1}-{d}")
                 button.on_click(lambda _, i=i, d=d: self.choose(i, d))
                 buttons.append(button)
             self.move_buttons.append(buttons)
             note = [] if moves else [w.HTML("<i>finished: no moves left</i>")]
             if len(moves) > len(buttons):
                 note = [w.HTML(f"<small>first {len(buttons)} of {len(moves)} divisors</small>")]
-            rows.append(w.HBox([label, *buttons, *note], layout=w.Layout(flex_flow="row wrap", align_items="center")))
+            row = w.HBox([label, *buttons, *note], layout=w.Layout(flex_flow="row wrap", align_items="center"))
+            rows.append(row.add_class("sum-row").add_class(f"sum-row-{i + 1}"))
         self.rows_box.children = tuple(rows)
         text = escape(sum_transcript(state, self.names))
         self.history_html.value = f'<pre style="margin:0;white-space:pre-wrap">{text}</pre>'
