@@ -299,9 +299,10 @@ class Rules:
         unknown = sorted(set(changes) - known)
         if unknown:
             raise RulesError(f"Unknown rule field(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}.")
-        if name is None:
-            name = self.name + "/" + ",".join(f"{k}={_show(v)}" for k, v in sorted(changes.items()))
         title = str(changes.pop("title", f"{self.title} variant" if changes else self.title))
+        if name is None:
+            parts = [f"{k}={_show(v)}" for k, v in sorted(changes.items())] or [title.lower().replace(" ", "-")]
+            name = self.name + "/" + ",".join(parts)
         defaults: dict[str, object] = {"source": "custom variant", "wording": Wording()}
         return replace(self, **{**defaults, **changes, "name": name, "title": title})  # type: ignore[arg-type]
 

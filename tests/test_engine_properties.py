@@ -186,3 +186,8 @@ def test_smallest_divisor_is_the_first_legal_divisor(rules: Rules, n: int) -> No
 def test_books_by_number_and_short_repr() -> None:
     assert new_game("003").rules is FACTOR_DUEL and new_game("002").rules is DIVISOR_DUEL
     assert repr(new_game("divisor-duel", 60).play(15)) == "GameState('divisor-duel', number=45, to_move=2, moves=1)"
+
+
+def test_variant_names_leave_out_the_title() -> None:
+    assert DIVISOR_DUEL.variant(divisors="even", title="Even Duel").name == "divisor-duel/divisors=even"
+    assert DIVISOR_DUEL.variant(title="My Duel").name == "divisor-duel/my-duel"
