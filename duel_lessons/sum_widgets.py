@@ -165,7 +165,7 @@ class SumBoard:
         self.move_buttons = []
         for i, (rules, n) in enumerate(state.components):
             moves = state.game(i).legal_moves
-            label = w.HTML(f"<b>{i + 1}.</b> {escape(rules.title)}: <b>{grouped(n)}</b>")
+            label = w.HTML(f"<b>{i + 1}.</b> {escape(rules.title)}: <b>{grouped(n)}</b>").add_class("sum-row-label")
             buttons = []
             for d in moves[: self.max_buttons]:
                 button = w.Button(

@@ -1,0 +1,101 @@
+"""The sum board in a real JupyterLab: beat the perfect computer on 12 + 18 by keeping the XOR of Grundy values at 0."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from harness import run_all, screenshot
+
+from conftest import Lab
+from duel_lessons.sums import new_sum, outcome, winning_moves
+
+START = [12, 18]  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
+
+
+def code(*lines: str) -> dict[str, Any]:
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "\n".join(lines)}
+
+
+NOTEBOOK = {
+    "cells": [
+        code("from duel_lessons.sum_widgets import SumBoard", "",
+             f'SumBoard({START}, opponent="computer", level="perfect")'),
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4,
+    "nbformat_minor": 4,
+}
+
+
+def shown_numbers(board: Any) -> list[int]:
+    """The number in each row of the board ("1. Divisor Duel: 12")."""
+    labels = board.locator(".sum-row-label").all_inner_texts()
+    return [int(re.findall(r"\d+", text.replace("\u2009", ""))[-1]) for text in labels]
+
+
+def moves_in_history(board: Any) -> int:
+    """How many moves the board's "Game so far" lists."""
+    return len(re.findall(r"^(?:Player 1|Computer): component", board.locator(".sum-history").inner_text(), re.M))
+
+
+def wait_for_reply(board: Any, played: int) -> list[int]:
+    """After my move number ``played``: wait for the computer's reply (or the end); the numbers now shown."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        status = board.locator(".sum-status").inner_text()
+        history = board.locator(".sum-history").inner_text()
+        now = re.search(r"^Now: ([\d + ]+)\.", history, re.M)
+        count = moves_in_history(board)
+        over = "Game over" in status and count == 2 * played - 1
+        mine_again = "Player 1's turn" in status and count == 2 * played
+        if now and (over or mine_again):
+            numbers = [int(x) for x in now.group(1).split("+")]
+            if shown_numbers(board) == numbers:  # the rows are redrawn too
+                return numbers
+        board.page.wait_for_timeout(100)
+    raise AssertionError(f"The sum board did not answer: {board.locator('.sum-status').inner_text()!r}")
+
+
+def test_beat_the_perfect_computer_on_a_sum(lab: Lab, page: Any) -> None:
+    t0 = time.monotonic()
+    page.set_default_timeout(30_000)
+    (lab.root / "sum_board.ipynb").write_text(json.dumps(NOTEBOOK))
+    lab.start_session("sum_board.ipynb")
+    page.goto(lab.notebook_url("sum_board.ipynb"))
+    run_all(page)
+    board = page.locator(".sum-board").first
+    board.wait_for()
+    board.locator(".sum-status", has_text="Player 1's turn").wait_for()
+    board.locator(".sum-row-label").nth(len(START) - 1).wait_for()
+    numbers = shown_numbers(board)
+    assert numbers == START
+    assert outcome(new_sum(numbers)) == "N"
+    t_rendered = time.monotonic()
+
+    played = 0
+    while "Game over" not in board.locator(".sum-status").inner_text():
+        # The winning move, from the numbers shown: make the XOR of the Grundy values 0.
+        wins = winning_moves(new_sum(numbers))
+        assert wins, f"{' + '.join(map(str, numbers))} should be a winning position for me"
+        index, d = wins[0]
+        button = board.locator(f".sum-row-{index + 1} .sum-move-{index + 1}-{d}")
+        assert f"{d} → {numbers[index] - d}" in button.inner_text()
+        if played == 1:
+            board.locator(".sum-message", has_text="Computer plays").wait_for()
+            screenshot(page, "sum-board-playing")
+        button.click()
+        played += 1
+        numbers = wait_for_reply(board, played)
+        assert played < 30
+
+    status = board.locator(".sum-status").inner_text()
+    assert "Player 1 wins!" in status, status
+    assert "Computer has no move in any component" in status
+    assert board.locator(".sum-move:not([disabled])").count() == 0  # nothing left to click
+    board.scroll_into_view_if_needed()
+    screenshot(page, "sum-board-won")
+    print(f"sum board in Lab: rendered after {t_rendered - t0:.1f} s, won in {played} moves, "
+          f"total {time.monotonic() - t0:.1f} s")
