@@ -75,7 +75,7 @@ def _show_figures_in_notebooks() -> None:
         from IPython.core.getipython import get_ipython
     except ImportError:  # pragma: no cover - IPython is installed with jupyter
         return
-    shell = get_ipython()  # type: ignore[no-untyped-call]
+    shell = get_ipython()
     if shell is not None:
         shell.display_formatter.formatters["image/png"].for_type(Figure, _png)
 

@@ -7,11 +7,12 @@ import time
 
 import pytest
 import sympy
-from brute import Brute
 
 from duel_lessons import DIVISION_DUEL, DIVISOR_DUEL, DuelError, Rules
 from duel_lessons.analysis import ANALYSIS_TABLE_LIMIT, Analysis, analyse
 from duel_lessons.solver import TABLE_LIMIT, TableTooLargeError
+
+from brute import Brute
 
 VARIANTS: list[Rules | str] = [
     "divisor-duel",

@@ -10,11 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from brute import Brute
 
 from duel_lessons import DIVISOR_DUEL, GameState, new_game
 from duel_lessons.cli import main
 from duel_lessons.solver import TABLE_LIMIT
+
+from brute import Brute
 
 BOOKS = ["divisor-duel", "division-duel", "factor-duel", "number-factor"]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from books import book_text, transcript_block
 
 from duel_lessons import (
     DIVISION_DUEL,
@@ -26,6 +25,8 @@ from duel_lessons import (
     new_game,
 )
 from duel_lessons.rules import BOOK_002_WORDING
+
+from books import book_text, transcript_block
 
 # (rules, start, [(divisors listed in the book, divisor chosen, new number)], winner)
 EXAMPLES = {

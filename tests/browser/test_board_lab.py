@@ -6,12 +6,12 @@ import json
 import time
 from typing import Any
 
-from harness import run_all, screenshot, shown_number, wait_for_my_turn_or_end
-
-from conftest import Lab
 from duel_lessons import coach
 from duel_lessons.game import GameState
 from duel_lessons.rules import DIVISOR_DUEL
+
+from conftest import Lab
+from harness import run_all, screenshot, shown_number, wait_for_my_turn_or_end
 
 
 def code(*lines: str) -> dict[str, Any]:

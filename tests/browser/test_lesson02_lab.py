@@ -6,11 +6,11 @@ import re
 import time
 from typing import Any
 
-from harness import run_all, screenshot
-
-from conftest import Lab
 from duel_lessons.closed_forms import closed_form
 from duel_lessons.rules import DIVISOR_DUEL
+
+from conftest import Lab
+from harness import run_all, screenshot
 
 LESSON = "02-play-divisor-duel.ipynb"
 

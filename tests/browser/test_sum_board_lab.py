@@ -7,10 +7,10 @@ import re
 import time
 from typing import Any
 
-from harness import run_all, screenshot
+from duel_lessons.sums import new_sum, outcome, winning_moves
 
 from conftest import Lab
-from duel_lessons.sums import new_sum, outcome, winning_moves
+from harness import run_all, screenshot
 
 START = [12, 18]  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
 

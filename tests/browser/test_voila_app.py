@@ -6,11 +6,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness import screenshot, shown_number, wait_for_my_turn_or_end
-
 from duel_lessons import coach
 from duel_lessons.game import GameState
 from duel_lessons.rules import DIVISOR_DUEL
+
+from harness import screenshot, shown_number, wait_for_my_turn_or_end
 
 APP = Path(__file__).resolve().parents[2] / "notebooks" / "play.ipynb"
 
