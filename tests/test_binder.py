@@ -47,7 +47,8 @@ def test_binder_environment_runs_every_lesson(tmp_path: Path) -> None:
     bin_dir = env_dir / "bin"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHONPATH", "JUPYTER", "NUMBA"))}
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
-    env["MPLCONFIGDIR"] = str(tmp_path / "mpl")
+    for var in ("MPLCONFIGDIR", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR"):
+        env[var] = str(tmp_path / var.lower())  # a fresh home for every cache, as on Binder
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     pip = [str(bin_dir / "python"), "-m", "pip", "install", "-q"]
     subprocess.run([*pip, "-r", str(repo / "binder" / "requirements.txt")], check=True, env=env, cwd=repo)
