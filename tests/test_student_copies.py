@@ -58,13 +58,15 @@ def test_there_are_lessons() -> None:
 
 
 def solution_lines(notebook: dict[str, Any]) -> list[str]:
-    """The distinctive lines of a notebook's solution cells."""
-    lines = []
-    for c in notebook["cells"]:
-        if is_removed(c) and c["cell_type"] == "code":
-            source = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-            lines += [ln.strip() for ln in source.splitlines() if len(ln.strip()) > 12 and not ln.startswith("#")]
-    return lines
+    """The lines that only the notebook's solution cells contain (the secrets a copy must not keep)."""
+
+    def lines(c: dict[str, Any]) -> set[str]:
+        source = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        return {ln.strip() for ln in source.splitlines() if len(ln.strip()) > 12 and not ln.startswith("#")}
+
+    public = set().union(*(lines(c) for c in notebook["cells"] if not is_removed(c)))
+    solutions = [c for c in notebook["cells"] if is_removed(c) and c["cell_type"] == "code"]
+    return sorted(set().union(*(lines(c) for c in solutions)) - public)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)

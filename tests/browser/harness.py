@@ -28,20 +28,37 @@ def screenshot(page: Any, name: str) -> Path:
 
 
 def shown_number(board: Any) -> int:
-    """The current number in large type on the board."""
-    number = board.locator(".duel-number", has_text=re.compile(r"\d"))
-    number.wait_for()
-    text = number.inner_text()
-    return int(re.findall(r"\d+", text.replace("\u2009", ""))[-1])
+    """The current number in large type on a board (waiting while the widget redraws it)."""
+    deadline = time.monotonic() + 10
+    while True:
+        found = re.findall(r"\d+", board.locator(".duel-number").inner_text().replace("\u2009", ""))
+        if found or time.monotonic() > deadline:
+            return int(found[-1])
+        board.page.wait_for_timeout(50)
 
 
-def wait_for_my_turn_or_end(page: Any, board: Any, before: int) -> None:
-    """Wait until the computer has replied (the number changed) or the game is over."""
+def buttons_match(board: Any, n: int) -> bool:
+    """Whether the move buttons ("15 → 45") are the moves from n (the widgets update one by one)."""
+    first = board.locator(".duel-move").first
+    if not first.count():
+        return False
+    numbers = [int(x) for x in re.findall(r"\d+", first.inner_text())]
+    return len(numbers) >= 2 and numbers[0] + numbers[1] == n
+
+
+def wait_for_reply(board: Any, before: int, mine: int) -> None:
+    """After my move from ``before`` to ``mine``: wait for the computer's reply, or for the end.
+
+    The board's widgets redraw one at a time, so wait until the number, the
+    status line and the move buttons all agree.
+    """
     status = board.locator(".duel-status")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        text = status.inner_text()
-        if "Game over" in text or ("Your turn" in text and shown_number(board) != before):
+        text, n = status.inner_text(), shown_number(board)
+        if "Game over" in text and n == mine:
             return
-        page.wait_for_timeout(100)
+        if "Your turn" in text and n not in (before, mine) and buttons_match(board, n):
+            return
+        board.page.wait_for_timeout(100)
     raise AssertionError(f"The board did not answer: {status.inner_text()!r}")

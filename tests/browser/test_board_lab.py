@@ -11,7 +11,7 @@ from duel_lessons.game import GameState
 from duel_lessons.rules import DIVISOR_DUEL
 
 from conftest import Lab
-from harness import run_all, screenshot, shown_number, wait_for_my_turn_or_end
+from harness import run_all, screenshot, shown_number, wait_for_reply
 
 
 def code(*lines: str) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def test_beat_the_perfect_computer_in_lab(lab: Lab, page: Any) -> None:
             screenshot(page, "board-lab-playing")
         best.click()
         moves += 1
-        wait_for_my_turn_or_end(page, board, n)
+        wait_for_reply(board, n, n - d)
         assert moves < 30
     status = board.locator(".duel-status").inner_text()
     assert "You win!" in status, status

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -10,42 +9,9 @@ from duel_lessons.closed_forms import closed_form
 from duel_lessons.rules import DIVISOR_DUEL
 
 from conftest import Lab
-from harness import run_all, screenshot
+from harness import run_all, screenshot, shown_number, wait_for_reply
 
 LESSON = "02-play-divisor-duel.ipynb"
-
-
-def shown_number(board: Any) -> int:
-    """The current number in large type on a board (waiting while the widget redraws it)."""
-    deadline = time.monotonic() + 10
-    while True:
-        found = re.findall(r"\d+", board.locator(".duel-number").inner_text())
-        if found or time.monotonic() > deadline:
-            return int(found[-1])
-        board.page.wait_for_timeout(50)
-
-
-def buttons_match(board: Any, n: int) -> bool:
-    """Whether the move buttons ("15 → 45") are the moves from n (the widgets update one by one)."""
-    first = board.locator(".duel-move").first
-    if not first.count():
-        return False
-    numbers = [int(x) for x in re.findall(r"\d+", first.inner_text())]
-    return len(numbers) >= 2 and numbers[0] + numbers[1] == n
-
-
-def wait_for_reply(board: Any, before: int, mine: int) -> None:
-    """After my move from ``before`` to ``mine``: wait for the computer's reply, or for the end."""
-    status = board.locator(".duel-status")
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        text, n = status.inner_text(), shown_number(board)
-        if "Game over" in text and n == mine:
-            return
-        if "Your turn" in text and n not in (before, mine) and buttons_match(board, n):
-            return
-        board.page.wait_for_timeout(100)
-    raise AssertionError(f"The board did not answer: {status.inner_text()!r}")
 
 
 def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:

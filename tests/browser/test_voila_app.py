@@ -10,7 +10,7 @@ from duel_lessons import coach
 from duel_lessons.game import GameState
 from duel_lessons.rules import DIVISOR_DUEL
 
-from harness import screenshot, shown_number, wait_for_my_turn_or_end
+from harness import screenshot, shown_number, wait_for_reply
 
 APP = Path(__file__).resolve().parents[2] / "notebooks" / "play.ipynb"
 
@@ -21,7 +21,7 @@ def test_play_a_game_to_the_end_in_voila(voila_server: Any, page: Any) -> None:
     board = page.locator(".duel-board").first
     board.wait_for(timeout=90_000)
     assert "import" not in page.locator("body").inner_text(), "Voila shows code"
-    assert board.locator(".duel-status").inner_text().startswith("Your turn")
+    board.locator(".duel-status", has_text="Your turn").wait_for()
     screenshot(page, "voila-app-start")
     moves = 0
     while "Game over" not in board.locator(".duel-status").inner_text():
@@ -29,7 +29,7 @@ def test_play_a_game_to_the_end_in_voila(voila_server: Any, page: Any) -> None:
         d = coach.winning_moves(GameState(DIVISOR_DUEL, n))[0]
         board.locator(f".duel-move-{d}").click()
         moves += 1
-        wait_for_my_turn_or_end(page, board, n)
+        wait_for_reply(board, n, n - d)
         assert moves < 30, "the game did not end"
     assert "You win!" in board.locator(".duel-status").inner_text()
     assert "You 1 – 0 Computer" in board.locator(".duel-score").inner_text()
