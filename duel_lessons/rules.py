@@ -14,8 +14,6 @@ import operator
 from dataclasses import dataclass, field, fields, replace
 from typing import Literal, SupportsIndex, get_args
 
-import sympy
-
 MoveKind = Literal["subtract", "divide"]
 Family = Literal["all", "even", "odd", "prime"]
 Target = Literal["none", "prime", "one"]
@@ -27,7 +25,32 @@ MAX_NUMBER = 10**18
 
 
 #: Trial division by these finds the smallest prime factor of most numbers at once.
-_SMALL_PRIMES: tuple[int, ...] = tuple(int(p) for p in sympy.primerange(2, 1000))
+_SMALL_PRIMES: tuple[int, ...] = tuple(p for p in range(2, 1000) if all(p % q for q in range(2, int(p**0.5) + 1)))
+
+
+# sympy does the number theory. It is imported on first use, because importing it
+# takes about half a second and the solver's tables never need it.
+
+
+def is_prime(n: int) -> bool:
+    """Whether n is prime (sympy.isprime)."""
+    import sympy
+
+    return bool(sympy.isprime(n))
+
+
+def divisors(n: int) -> list[int]:
+    """All divisors of n >= 1, smallest first, 1 and n included (sympy.divisors)."""
+    import sympy
+
+    return [int(d) for d in sympy.divisors(n)]
+
+
+def factorint(n: int) -> dict[int, int]:
+    """n's prime factorisation as {prime: exponent} (sympy.factorint)."""
+    import sympy
+
+    return {int(p): int(e) for p, e in sympy.factorint(n).items()}
 
 
 def smallest_prime_factor(n: int, skip_two: bool = False) -> int | None:
@@ -41,7 +64,7 @@ def smallest_prime_factor(n: int, skip_two: bool = False) -> int | None:
             return p
     if n < 2:
         return None
-    return next((int(p) for p in sorted(sympy.factorint(n)) if not (skip_two and p == 2)), None)
+    return next((p for p in sorted(factorint(n)) if not (skip_two and p == 2)), None)
 
 
 class DuelError(ValueError):
@@ -173,7 +196,7 @@ class Rules:
             return f"{d} is odd, but only even divisors are allowed"
         if self.divisors == "odd" and not d % 2:
             return f"{d} is even, but only odd divisors are allowed"
-        if self.divisors == "prime" and not sympy.isprime(d):
+        if self.divisors == "prime" and not is_prime(d):
             return f"{d} is not prime, but only prime divisors are allowed"
         return None
 
@@ -182,9 +205,9 @@ class Rules:
         if n < 2:
             return ()
         if self.divisors == "prime":
-            candidates = [p for p in sympy.primefactors(n) if p < n]
+            candidates = [p for p in sorted(factorint(n)) if p < n]
         else:
-            candidates = [d for d in sympy.divisors(n)[1:-1] if self.allows(d, n)]
+            candidates = [d for d in divisors(n)[1:-1] if self.allows(d, n)]
         return ((1,) if self.allow_one else ()) + tuple(candidates)
 
     def smallest_divisor(self, n: int) -> int | None:
@@ -209,7 +232,7 @@ class Rules:
     def is_kind(n: int, target: Target) -> bool:
         """Whether n is of the kind named by a target ("prime", "one" or "none")."""
         if target == "prime":
-            return bool(sympy.isprime(n))
+            return is_prime(n)
         return target == "one" and n == 1
 
     def ends_on_reaching(self, n: int) -> Literal["win", "loss"] | None:
@@ -231,7 +254,7 @@ class Rules:
             raise BadStartError(f"The start {n} is too big: the largest start is 10**18.")
         if n < self.min_start:
             raise BadStartError(f"{n} is too small to start {self.title}. {self.start_rule}")
-        if self.composite_start and (n == 1 or sympy.isprime(n)):
+        if self.composite_start and (n == 1 or is_prime(n)):
             what = "1 is neither prime nor composite" if n == 1 else f"{n} is prime"
             raise BadStartError(f"{what}, so it cannot start {self.title}. {self.start_rule}")
         if self.when_stuck == "pass" and not self.divisors_of(n) and self.ends_on_reaching(n) is None:
