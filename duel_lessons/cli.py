@@ -385,13 +385,7 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
         bounds = (_whole_arg(args.random_start[0], "LO"), _whole_arg(args.random_start[1], "HI"))
     elif args.start is not None:
         start = _whole_arg(args.start, "start")
-    computer = args.vs == "computer"
-    if not computer and (args.level is not None or args.computer_first):
-        raise DuelError("--level and --computer-first need --vs computer (a game against the computer).")
-    if args.computer_first and args.first not in (None, "2"):
-        raise DuelError(f"--computer-first means --first 2, so it cannot go with --first {args.first}.")
-    choice = "2" if args.computer_first else args.first or "1"
-    first = rng.choice((1, 2)) if choice == "random" else int(choice)
+    computer, first = opponent_and_first(args, rng)
     players = {1: None, 2: OPPONENTS[args.vs](args)}
     names = COMPUTER_NAMES if computer else NAMES
     hints: HintMode = "hint" if args.vs == "human" else "off"
@@ -424,17 +418,22 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
     return 0
 
 
-def run_play_sum(args: argparse.Namespace, io: Console) -> int:
-    """``play --sum``: one game on several numbers at once (see :mod:`duel_lessons.sum_play`)."""
-    if args.start is not None or args.random_start is not None or args.best_of != 1:
-        raise DuelError("--sum gives the numbers itself: it cannot go with --start, --random-start or --best-of.")
+def opponent_and_first(args: argparse.Namespace, rng: random.Random) -> tuple[bool, int]:
+    """Whether ``play`` is against the computer, and who moves first (checking the flags agree)."""
     computer = args.vs == "computer"
     if not computer and (args.level is not None or args.computer_first):
         raise DuelError("--level and --computer-first need --vs computer (a game against the computer).")
     if args.computer_first and args.first not in (None, "2"):
         raise DuelError(f"--computer-first means --first 2, so it cannot go with --first {args.first}.")
     choice = "2" if args.computer_first else args.first or "1"
-    first = random.Random(args.seed).choice((1, 2)) if choice == "random" else int(choice)
+    return computer, rng.choice((1, 2)) if choice == "random" else int(choice)
+
+
+def run_play_sum(args: argparse.Namespace, io: Console) -> int:
+    """``play --sum``: one game on several numbers at once (see :mod:`duel_lessons.sum_play`)."""
+    if args.start is not None or args.random_start is not None or args.best_of != 1:
+        raise DuelError("--sum gives the numbers itself: it cannot go with --start, --random-start or --best-of.")
+    computer, first = opponent_and_first(args, random.Random(args.seed))
     state = new_sum(args.sum, rules_from_args(args), first)
     level = args.level or DEFAULT_LEVEL
     players = {1: None, 2: make_sum_player(level, args.seed) if computer else None}
