@@ -473,25 +473,10 @@ def game_graph(
     )
     ax.add_patch(ring)
     handles = [
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=P_MARKER,
-            markersize=9,
-            markerfacecolor=P_COLOUR,
-            markeredgecolor="black",
-            label=P_LABEL,
-        ),
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=N_MARKER,
-            markersize=9,
-            markerfacecolor=N_COLOUR,
-            markeredgecolor="black",
-            label=N_LABEL,
+        *(
+            Line2D([], [], linestyle="none", marker=marker, markersize=9, markerfacecolor=colour,
+                   markeredgecolor="black", label=label)
+            for marker, colour, label in ((P_MARKER, P_COLOUR, P_LABEL), (N_MARKER, N_COLOUR, N_LABEL))
         ),
         Line2D(
             [],

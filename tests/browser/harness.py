@@ -62,3 +62,32 @@ def wait_for_reply(board: Any, before: int, mine: int) -> None:
             return
         board.page.wait_for_timeout(100)
     raise AssertionError(f"The board did not answer: {status.inner_text()!r}")
+
+
+def play_to_a_win(board: Any, choose: Any, before_click: Any = None) -> int:
+    """Click ``choose(n)`` (a winning divisor of the number shown) until the game ends; return the moves.
+
+    ``before_click(moves, n, d)``, if given, runs before each click (to check or photograph the board).
+    """
+    moves = 0
+    while "Game over" not in board.locator(".duel-status").inner_text():
+        n = shown_number(board)
+        d = choose(n)
+        assert d is not None, f"{n} should be a winning position for me"
+        if before_click is not None:
+            before_click(moves, n, d)
+        board.locator(f".duel-move-{d}").click()
+        moves += 1
+        wait_for_reply(board, n, n - d)
+        assert moves < 30, "the game did not end"
+    assert "You win!" in board.locator(".duel-status").inner_text()
+    assert "You 1 – 0 Computer" in board.locator(".duel-score").inner_text()
+    return moves
+
+
+def open_and_run(lab: Any, page: Any, name: str) -> None:
+    """Open notebook ``name`` (in lab.root) in JupyterLab with its kernel started, and run every cell."""
+    page.set_default_timeout(30_000)
+    lab.start_session(name)
+    page.goto(lab.notebook_url(name))
+    run_all(page)

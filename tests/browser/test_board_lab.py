@@ -11,7 +11,7 @@ from duel_lessons.game import GameState
 from duel_lessons.rules import DIVISOR_DUEL
 
 from conftest import Lab
-from harness import run_all, screenshot, shown_number, wait_for_reply
+from harness import open_and_run, play_to_a_win, screenshot
 
 
 def code(*lines: str) -> dict[str, Any]:
@@ -35,11 +35,8 @@ NOTEBOOK = {
 
 def test_beat_the_perfect_computer_in_lab(lab: Lab, page: Any) -> None:
     t0 = time.monotonic()
-    page.set_default_timeout(30_000)
     (lab.root / "board.ipynb").write_text(json.dumps(NOTEBOOK))
-    lab.start_session("board.ipynb")
-    page.goto(lab.notebook_url("board.ipynb"))
-    run_all(page)
+    open_and_run(lab, page, "board.ipynb")
     board = page.locator(".duel-board").first
     board.wait_for()
     t_rendered = time.monotonic()
@@ -55,22 +52,13 @@ def test_beat_the_perfect_computer_in_lab(lab: Lab, page: Any) -> None:
     board.locator(".duel-pn").click()
     board.locator(".duel-move", has_text="(P)").first.wait_for()
 
-    moves = 0
-    while "Game over" not in board.locator(".duel-status").inner_text():
-        n = shown_number(board)
-        # The board's advice: a move labelled (P) for this number; it must agree with the coach.
-        d = coach.winning_moves(GameState(DIVISOR_DUEL, n))[0]
-        best = board.locator(f".duel-move-{d}", has_text=f"{d} → {n - d} (P)")
-        best.wait_for()
+    def check_and_photograph(moves: int, n: int, d: int) -> None:
+        # The board's advice: the winning move is labelled (P), agreeing with the coach.
+        board.locator(f".duel-move-{d}", has_text=f"{d} → {n - d} (P)").wait_for()
         if moves == 2:
             screenshot(page, "board-lab-playing")
-        best.click()
-        moves += 1
-        wait_for_reply(board, n, n - d)
-        assert moves < 30
-    status = board.locator(".duel-status").inner_text()
-    assert "You win!" in status, status
-    assert "You 1 – 0 Computer" in board.locator(".duel-score").inner_text()
+
+    moves = play_to_a_win(board, lambda n: coach.winning_moves(GameState(DIVISOR_DUEL, n))[0], check_and_photograph)
     board.scroll_into_view_if_needed()
     screenshot(page, "board-lab-won")
     # The other widgets render too (looked at by eye in the screenshots).

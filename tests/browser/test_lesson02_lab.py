@@ -9,7 +9,7 @@ from duel_lessons.closed_forms import closed_form
 from duel_lessons.rules import DIVISOR_DUEL
 
 from conftest import Lab
-from harness import run_all, screenshot, shown_number, wait_for_reply
+from harness import open_and_run, play_to_a_win, screenshot, shown_number
 
 LESSON = "02-play-divisor-duel.ipynb"
 
@@ -17,10 +17,7 @@ LESSON = "02-play-divisor-duel.ipynb"
 def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
     t0 = time.monotonic()
     assert (lab.root / LESSON).is_file(), "the lab fixture copies notebooks/ at session start"
-    page.set_default_timeout(30_000)
-    lab.start_session(LESSON)
-    page.goto(lab.notebook_url(LESSON))
-    run_all(page)
+    open_and_run(lab, page, LESSON)
 
     # The lesson shows two boards: first the hot-seat one (a friend), then the computer.
     boards = page.locator(".duel-board")
@@ -38,18 +35,7 @@ def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
     # Play the winning move from the proved closed form, computed from the number on the board.
     rule = closed_form(DIVISOR_DUEL)
     assert rule is not None
-    moves = 0
-    while "Game over" not in computer.locator(".duel-status").inner_text():
-        n = shown_number(computer)
-        d = rule.winning_move(n)
-        assert d is not None, f"{n} should be a winning position for me"
-        computer.locator(f".duel-move-{d}").click()
-        moves += 1
-        wait_for_reply(computer, n, n - d)
-        assert moves < 30
-    status = computer.locator(".duel-status").inner_text()
-    assert "You win!" in status, status
-    assert "You 1 – 0 Computer" in computer.locator(".duel-score").inner_text()
+    moves = play_to_a_win(computer, rule.winning_move)
     computer.locator(".duel-status").scroll_into_view_if_needed()
     screenshot(page, "lesson02-won")
 

@@ -10,7 +10,7 @@ from typing import Any
 from duel_lessons.sums import new_sum, outcome, winning_moves
 
 from conftest import Lab
-from harness import run_all, screenshot
+from harness import open_and_run, screenshot
 
 START = [12, 18]  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
 
@@ -61,11 +61,8 @@ def wait_for_reply(board: Any, played: int) -> list[int]:
 
 def test_beat_the_perfect_computer_on_a_sum(lab: Lab, page: Any) -> None:
     t0 = time.monotonic()
-    page.set_default_timeout(30_000)
     (lab.root / "sum_board.ipynb").write_text(json.dumps(NOTEBOOK))
-    lab.start_session("sum_board.ipynb")
-    page.goto(lab.notebook_url("sum_board.ipynb"))
-    run_all(page)
+    open_and_run(lab, page, "sum_board.ipynb")
     board = page.locator(".sum-board").first
     board.wait_for()
     board.locator(".sum-status", has_text="Player 1's turn").wait_for()

@@ -10,7 +10,7 @@ from duel_lessons import coach
 from duel_lessons.game import GameState
 from duel_lessons.rules import DIVISOR_DUEL
 
-from harness import screenshot, shown_number, wait_for_reply
+from harness import play_to_a_win, screenshot
 
 APP = Path(__file__).resolve().parents[2] / "notebooks" / "play.ipynb"
 
@@ -23,15 +23,6 @@ def test_play_a_game_to_the_end_in_voila(voila_server: Any, page: Any) -> None:
     assert "import" not in page.locator("body").inner_text(), "Voila shows code"
     board.locator(".duel-status", has_text="Your turn").wait_for()
     screenshot(page, "voila-app-start")
-    moves = 0
-    while "Game over" not in board.locator(".duel-status").inner_text():
-        n = shown_number(board)
-        d = coach.winning_moves(GameState(DIVISOR_DUEL, n))[0]
-        board.locator(f".duel-move-{d}").click()
-        moves += 1
-        wait_for_reply(board, n, n - d)
-        assert moves < 30, "the game did not end"
-    assert "You win!" in board.locator(".duel-status").inner_text()
-    assert "You 1 – 0 Computer" in board.locator(".duel-score").inner_text()
+    moves = play_to_a_win(board, lambda n: coach.winning_moves(GameState(DIVISOR_DUEL, n))[0])
     screenshot(page, "voila-app-won")
     print(f"Voila app: won in {moves} moves, {time.monotonic() - t0:.1f} s")
