@@ -11,7 +11,7 @@ import time
 import sympy
 
 from duel_lessons import DIVISION_DUEL, DIVISOR_DUEL, RULEBOOKS, DuelError, GameState
-from duel_lessons.players import make_player
+from duel_lessons.play.players import make_player
 
 TARGET_MS = 20.0
 

@@ -27,8 +27,8 @@ import time
 
 import sympy
 
-from duel_lessons.rules import DIVISION_DUEL, DIVISOR_DUEL, RULEBOOKS, Rules
-from duel_lessons.solver import clear_cache, tabulate
+from duel_lessons.engine.rules import DIVISION_DUEL, DIVISOR_DUEL, RULEBOOKS, Rules
+from duel_lessons.solving.tables import clear_cache, tabulate
 
 VARIANTS: dict[str, Rules] = {
     **RULEBOOKS,
@@ -45,7 +45,7 @@ import time
 launched = {launched!r}  # time.time() just before the parent started this process
 start = time.time()
 import json, resource
-from duel_lessons.solver import tabulate
+from duel_lessons.solving.tables import tabulate
 imported = time.time()
 tabulate("divisor-duel", {n})
 done = time.time()
@@ -57,7 +57,7 @@ print(json.dumps({{"startup": start - launched, "import": imported - start, "tab
 # Runs in a fresh process: every variant at size n, peak memory.
 ALL_SCRIPT = """
 import json, resource
-from duel_lessons.solver import tabulate
+from duel_lessons.solving.tables import tabulate
 from bench_solver import VARIANTS
 for rules in VARIANTS.values():
     tabulate(rules, {n})

@@ -1,7 +1,7 @@
 """duel-lessons: two-player divisor games for Jupyter lessons."""
 
-from .game import GameOverError, GameState, IllegalMoveError, LostTurn, Moved, Passed, new_game
-from .rules import (
+from duel_lessons.engine.game import GameOverError, GameState, IllegalMoveError, LostTurn, Moved, Passed, new_game
+from duel_lessons.engine.rules import (
     DIVISION_DUEL,
     DIVISOR_DUEL,
     FACTOR_DUEL,

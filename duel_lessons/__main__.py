@@ -1,5 +1,5 @@
-"""``python -m duel_lessons``: the terminal game (see :mod:`duel_lessons.cli`)."""
+"""``python -m duel_lessons``: the terminal game (see :mod:`duel_lessons.cli.main`)."""
 
-from .cli import main
+from duel_lessons.cli.main import main
 
 raise SystemExit(main())

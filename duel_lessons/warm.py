@@ -14,8 +14,8 @@ def warm() -> float:
     began = time.perf_counter()
     from matplotlib.figure import Figure
 
-    from .rules import RULEBOOKS
-    from .solver import tabulate
+    from duel_lessons.engine.rules import RULEBOOKS
+    from duel_lessons.solving.tables import tabulate
 
     for rules in RULEBOOKS.values():
         tabulate(rules, 1000)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from duel_lessons.game import GameState
-from duel_lessons.rules import Rules, get_rules
+from duel_lessons.engine.game import GameState
+from duel_lessons.engine.rules import Rules, get_rules
 
 
 @dataclass

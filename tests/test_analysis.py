@@ -9,8 +9,8 @@ import pytest
 import sympy
 
 from duel_lessons import DIVISION_DUEL, DIVISOR_DUEL, DuelError, Rules
-from duel_lessons.analysis import ANALYSIS_TABLE_LIMIT, Analysis, analyse
-from duel_lessons.solver import TABLE_LIMIT, TableTooLargeError
+from duel_lessons.play.analysis import ANALYSIS_TABLE_LIMIT, Analysis, analyse
+from duel_lessons.solving.tables import TABLE_LIMIT, TableTooLargeError
 
 from brute import Brute
 

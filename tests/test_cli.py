@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from duel_lessons import DIVISOR_DUEL, new_game
-from duel_lessons.cli import Console, main, play_game
-from duel_lessons.game import GameState
-from duel_lessons.rules import BOOK_002_WORDING
+from duel_lessons.cli.main import Console, main, play_game
+from duel_lessons.engine.game import GameState
+from duel_lessons.engine.rules import BOOK_002_WORDING
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_DIRS = [ROOT / "docs" / "rulebooks", Path(__file__).resolve().parents[2] / "shared" / "rulebooks"]
@@ -639,7 +639,7 @@ def test_python_dash_m() -> None:
 def test_variant_helpers_are_reusable_by_other_subcommands() -> None:
     import argparse
 
-    from duel_lessons.cli import add_variant_arguments, rules_from_args
+    from duel_lessons.cli.main import add_variant_arguments, rules_from_args
 
     parser = argparse.ArgumentParser()
     add_variant_arguments(parser)

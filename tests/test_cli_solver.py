@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from duel_lessons import DIVISOR_DUEL, GameState, new_game
-from duel_lessons.cli import main
-from duel_lessons.solver import TABLE_LIMIT
+from duel_lessons.cli.main import main
+from duel_lessons.solving.tables import TABLE_LIMIT
 
 from brute import Brute
 
@@ -147,7 +147,7 @@ def test_table_text_is_aligned_with_a_title() -> None:
 
 
 def test_table_formats_agree_with_the_solvers_exports() -> None:
-    from duel_lessons.solver import tabulate
+    from duel_lessons.solving.tables import tabulate
 
     table = tabulate("number-factor", 700)
     for fmt, expected in (("csv", table.to_csv(3, 700)), ("json", table.to_json(3, 700) + "\n")):

@@ -9,7 +9,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons.closed_forms import (
+from duel_lessons.engine.rules import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, NUMBER_FACTOR, Rules
+from duel_lessons.solving.closed_forms import (
     CLOSED_FORMS,
     DIVISION_DUEL_FORM,
     NUMBER_FACTOR_FORM,
@@ -19,7 +20,6 @@ from duel_lessons.closed_forms import (
     odd_part,
     v2,
 )
-from duel_lessons.rules import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, NUMBER_FACTOR, Rules
 
 SHIPPED: dict[str, Rules] = {
     "divisor-duel": DIVISOR_DUEL,
@@ -35,7 +35,7 @@ SHIPPED: dict[str, Rules] = {
 FACTORISING = {"prime-divide"}
 
 BIG = 10**18
-HAS_SOLVER = importlib.util.find_spec("duel_lessons.solver") is not None
+HAS_SOLVER = importlib.util.find_spec("duel_lessons.solving.tables") is not None
 
 
 def form_of(rules: Rules) -> ClosedForm:
@@ -73,10 +73,10 @@ def test_closed_form_matches_sympy_brute_force(name: str) -> None:
     assert wrong == []
 
 
-@pytest.mark.skipif(not HAS_SOLVER, reason="duel_lessons.solver is not in the tree yet")
+@pytest.mark.skipif(not HAS_SOLVER, reason="duel_lessons.solving.tables is not in the tree yet")
 @pytest.mark.parametrize("name", SHIPPED)
 def test_closed_form_matches_solver_table(name: str) -> None:
-    from duel_lessons.solver import tabulate
+    from duel_lessons.solving.tables import tabulate
 
     rules = SHIPPED[name]
     form = form_of(rules)

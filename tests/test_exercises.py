@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duel_lessons.exercises import NOT_ANSWERED, check
+from duel_lessons.teaching.exercises import NOT_ANSWERED, check
 
 
 def test_unanswered(capsys: pytest.CaptureFixture[str]) -> None:

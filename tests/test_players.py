@@ -6,13 +6,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("duel_lessons.solver", reason="the players and the coach need duel_lessons.solver")
+pytest.importorskip("duel_lessons.solving.tables", reason="the players and the coach need duel_lessons.solving.tables")
 
-from duel_lessons import coach
-from duel_lessons.closed_forms import closed_form
-from duel_lessons.coach import Coach, explain, hint, winning_moves
-from duel_lessons.game import GameState, new_game
-from duel_lessons.players import (
+from duel_lessons.engine.game import GameState, new_game
+from duel_lessons.engine.rules import (
+    DIVISION_DUEL,
+    DIVISOR_DUEL,
+    FACTOR_DUEL,
+    NUMBER_FACTOR,
+    RULEBOOKS,
+    DuelError,
+    Rules,
+)
+from duel_lessons.play import coach
+from duel_lessons.play.coach import Coach, explain, hint, winning_moves
+from duel_lessons.play.players import (
     LEVELS,
     CoachPlayer,
     GreedyPlayer,
@@ -21,8 +29,8 @@ from duel_lessons.players import (
     Strategy,
     make_player,
 )
-from duel_lessons.rules import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, NUMBER_FACTOR, RULEBOOKS, DuelError, Rules
-from duel_lessons.solver import tabulate
+from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.tables import tabulate
 
 VARIANTS: dict[str, Rules] = {
     **RULEBOOKS,

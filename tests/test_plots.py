@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch
 
 from duel_lessons import BadStartError, DuelError, GameState, Rules, RulesError, get_rules
-from duel_lessons.plots import (
+from duel_lessons.views.plots import (
     N_COLOUR,
     N_LABEL,
     N_MARKER,
@@ -344,7 +344,7 @@ def test_bad_inputs_are_named(call: object, error: type[DuelError], words: str) 
 
 
 def test_plots_of_100_000_points_render() -> None:
-    from duel_lessons.solver import tabulate
+    from duel_lessons.solving.tables import tabulate
 
     tabulate("divisor-duel", 10**5)  # the table is the solver's job; time only the drawing
     for plot in (number_line, grundy_plot, remoteness_plot):

@@ -27,9 +27,9 @@ from duel_lessons import (
     DuelError,
     GameState,
     Rules,
-    solver,
 )
-from duel_lessons.solver import TABLE_LIMIT, Table, TableTooLargeError, tabulate
+from duel_lessons.solving import tables as solver
+from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, tabulate
 
 VARIANTS: list[Rules] = [
     *RULEBOOKS.values(),
@@ -249,7 +249,8 @@ def test_progress_reports_fractions_up_to_one() -> None:
 def test_uncompiled_kernel_gives_the_same_tables() -> None:
     script = (
         "import json, numba\n"
-        "from duel_lessons import RULEBOOKS, DIVISOR_DUEL, solver\n"
+        "from duel_lessons import RULEBOOKS, DIVISOR_DUEL\n"
+        "from duel_lessons.solving import tables as solver\n"
         "assert not isinstance(solver._kernel.solve, numba.core.dispatcher.Dispatcher)\n"
         "out = []\n"
         "for r in [*RULEBOOKS.values(), DIVISOR_DUEL.variant(divisors='even', last_mover_wins=False)]:\n"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from duel_lessons.cli import main
-from duel_lessons.student_copies import is_removed, student_notebook, write_student_copies
+from duel_lessons.cli.main import main
+from duel_lessons.teaching.student_copies import is_removed, student_notebook, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
@@ -93,7 +93,7 @@ def test_student_copy_has_no_solutions_and_runs(lesson: Path, tmp_path: Path) ->
 
 def test_answer_key_is_up_to_date() -> None:
     """docs/answer-key.md is made from the lessons: regenerate it with `duel-lessons answer-key notebooks/`."""
-    from duel_lessons.student_copies import answer_key
+    from duel_lessons.teaching.student_copies import answer_key
 
     key = answer_key(ROOT / "notebooks")
     for lesson in LESSONS:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from duel_lessons.rules import DuelError
-from duel_lessons.sum_widgets import SumBoard
-from duel_lessons.sums import outcome
+from duel_lessons.engine.rules import DuelError
+from duel_lessons.play.sums import outcome
+from duel_lessons.views.sum_widgets import SumBoard
 
 
 def click(board: SumBoard, component: int, divisor: int) -> None:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons.game import GameState, IllegalMoveError
-from duel_lessons.rules import DIVISION_DUEL, DIVISOR_DUEL, BadStartError, DuelError, Rules, get_rules
-from duel_lessons.sums import (
+from duel_lessons.engine.game import GameState, IllegalMoveError
+from duel_lessons.engine.rules import DIVISION_DUEL, DIVISOR_DUEL, BadStartError, DuelError, Rules, get_rules
+from duel_lessons.play.sums import (
     PerfectSumPlayer,
     SumMoveError,
     SumState,

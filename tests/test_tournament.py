@@ -11,11 +11,11 @@ import pytest
 import sympy
 from matplotlib.figure import Figure
 
-from duel_lessons.game import GameState, new_game
-from duel_lessons.players import make_player
-from duel_lessons.rules import DuelError, get_rules
-from duel_lessons.solver import tabulate
-from duel_lessons.tournament import GameRecord, TournamentResult, draw_starts, play_game, round_robin
+from duel_lessons.engine.game import GameState, new_game
+from duel_lessons.engine.rules import DuelError, get_rules
+from duel_lessons.play.players import make_player
+from duel_lessons.play.tournament import GameRecord, TournamentResult, draw_starts, play_game, round_robin
+from duel_lessons.solving.tables import tabulate
 
 
 def raises(state: GameState) -> int:

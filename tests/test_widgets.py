@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from duel_lessons import RULEBOOKS, coach
-from duel_lessons.game import LostTurn, Moved, Passed, new_game
-from duel_lessons.widgets import (
+from duel_lessons import RULEBOOKS
+from duel_lessons.engine.game import LostTurn, Moved, Passed, new_game
+from duel_lessons.play import coach
+from duel_lessons.views.widgets import (
     MAX_BUTTONS,
     FollowGame,
     GameBoard,

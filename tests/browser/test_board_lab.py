@@ -6,9 +6,9 @@ import json
 import time
 from typing import Any
 
-from duel_lessons import coach
-from duel_lessons.game import GameState
-from duel_lessons.rules import DIVISOR_DUEL
+from duel_lessons.engine.game import GameState
+from duel_lessons.engine.rules import DIVISOR_DUEL
+from duel_lessons.play import coach
 
 from conftest import Lab
 from harness import open_and_run, play_to_a_win, screenshot
@@ -20,7 +20,7 @@ def code(*lines: str) -> dict[str, Any]:
 
 NOTEBOOK = {
     "cells": [
-        code("from duel_lessons.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder", "",
+        code("from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder", "",
              "board = GameBoard()", "board"),
         code('GameBoard("number-factor", 30, opponent="computer", first=2)'),
         code("PNExplorer()"),

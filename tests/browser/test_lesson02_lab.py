@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from duel_lessons.closed_forms import closed_form
-from duel_lessons.rules import DIVISOR_DUEL
+from duel_lessons.engine.rules import DIVISOR_DUEL
+from duel_lessons.solving.closed_forms import closed_form
 
 from conftest import Lab
 from harness import open_and_run, play_to_a_win, screenshot, shown_number

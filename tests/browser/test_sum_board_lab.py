@@ -7,7 +7,7 @@ import re
 import time
 from typing import Any
 
-from duel_lessons.sums import new_sum, outcome, winning_moves
+from duel_lessons.play.sums import new_sum, outcome, winning_moves
 
 from conftest import Lab
 from harness import open_and_run, screenshot
@@ -21,7 +21,7 @@ def code(*lines: str) -> dict[str, Any]:
 
 NOTEBOOK = {
     "cells": [
-        code("from duel_lessons.sum_widgets import SumBoard", "",
+        code("from duel_lessons.views.sum_widgets import SumBoard", "",
              f'SumBoard({START}, opponent="computer", level="perfect")'),
     ],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},

@@ -6,9 +6,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from duel_lessons import coach
-from duel_lessons.game import GameState
-from duel_lessons.rules import DIVISOR_DUEL
+from duel_lessons.engine.game import GameState
+from duel_lessons.engine.rules import DIVISOR_DUEL
+from duel_lessons.play import coach
 
 from harness import play_to_a_win, screenshot
 

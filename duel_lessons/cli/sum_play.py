@@ -3,7 +3,7 @@
 A move is typed as two whole numbers, the component (counted from 1) and the
 divisor, e.g. ``2 6``.  ``hint`` or ``?`` explains the XOR rule for the
 position (in two-player games and against ``--level coach``).  The console is
-any object with ``say(*lines)`` and ``ask(prompt)``, such as :class:`duel_lessons.cli.Console`.
+any object with ``say(*lines)`` and ``ask(prompt)``, such as :class:`duel_lessons.cli.main.Console`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from .game import IllegalMoveError
-from .rules import DuelError
-from .sums import PerfectSumPlayer, SumMove, SumState, hint, sum_grundy
+from duel_lessons.engine.game import IllegalMoveError
+from duel_lessons.engine.rules import DuelError
+from duel_lessons.play.sums import PerfectSumPlayer, SumMove, SumState, hint, sum_grundy
 
 SumStrategy = Callable[[SumState], SumMove]
 
@@ -123,7 +123,7 @@ def play_sum(
 ) -> SumState:
     """Play a sum to the end at the console (None in ``players`` is a human); return the final state."""
     if io is None:
-        from .cli import Console
+        from duel_lessons.cli.main import Console
 
         io = Console()
     if any(players.get(p) is not None for p in (1, 2)):

@@ -16,7 +16,7 @@ from functools import cached_property
 from html import escape
 from typing import Literal, SupportsIndex
 
-from .rules import DuelError, Rules, get_rules
+from duel_lessons.engine.rules import DuelError, Rules, get_rules
 
 Player = Literal[1, 2]
 
@@ -228,7 +228,7 @@ class GameState:
         self, names: tuple[str, str] = ("Player 1", "Player 2"), you: tuple[str, str] = ("You", "You")
     ) -> str:
         """The game so far, in the rule book's own words (``you``: see transcript.render)."""
-        from .transcript import render
+        from duel_lessons.engine.transcript import render
 
         return render(self, names, you)
 

@@ -1,13 +1,13 @@
 """The terminal game and solver: ``duel-lessons play``, ``rules``, ``solve`` and ``table``.
 
-The game prints the pieces of :mod:`duel_lessons.transcript`, so a session
+The game prints the pieces of :mod:`duel_lessons.engine.transcript`, so a session
 reads exactly like the rule book's own command-line transcript.  Players are
 pluggable: a :data:`Strategy` is any callable ``(GameState) -> int``; ``None``
 stands for a human at the console.  Subcommands live in :data:`SUBCOMMANDS`
 (name -> (help, configure, run)); the custom-variant flags are shared through
 :func:`add_variant_arguments` and :func:`rules_from_args`.  Computer opponents
-come from :mod:`duel_lessons.players`, hints from :mod:`duel_lessons.coach` and
-``solve`` / ``table`` from :mod:`duel_lessons.analysis` and :mod:`duel_lessons.solver`.
+come from :mod:`duel_lessons.play.players`, hints from :mod:`duel_lessons.play.coach` and
+``solve`` / ``table`` from :mod:`duel_lessons.play.analysis` and :mod:`duel_lessons.solving.tables`.
 """
 
 from __future__ import annotations
@@ -27,11 +27,9 @@ from typing import Any, Literal, TextIO, get_args
 
 import numpy as np
 
-from . import coach
-from .analysis import analyse
-from .game import GameState, IllegalMoveError, new_game, other
-from .players import LEVELS, make_player
-from .rules import (
+from duel_lessons.cli.sum_play import make_sum_player, play_sum
+from duel_lessons.engine.game import GameState, IllegalMoveError, new_game, other
+from duel_lessons.engine.rules import (
     MAX_NUMBER,
     RULEBOOKS,
     DuelError,
@@ -43,11 +41,13 @@ from .rules import (
     WhenStuck,
     get_rules,
 )
-from .solver import TABLE_LIMIT, Table, TableTooLargeError, tabulate
-from .student_copies import answer_key, write_student_copies
-from .sum_play import make_sum_player, play_sum
-from .sums import new_sum
-from .transcript import Names, end_lines, event_lines, opening_lines, prompt, turn_lines
+from duel_lessons.engine.transcript import Names, end_lines, event_lines, opening_lines, prompt, turn_lines
+from duel_lessons.play import coach
+from duel_lessons.play.analysis import analyse
+from duel_lessons.play.players import LEVELS, make_player
+from duel_lessons.play.sums import new_sum
+from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, tabulate
+from duel_lessons.teaching.student_copies import answer_key, write_student_copies
 
 #: A computer player: given the position, return the divisor to play.
 Strategy = Callable[[GameState], int]
@@ -430,7 +430,7 @@ def opponent_and_first(args: argparse.Namespace, rng: random.Random) -> tuple[bo
 
 
 def run_play_sum(args: argparse.Namespace, io: Console) -> int:
-    """``play --sum``: one game on several numbers at once (see :mod:`duel_lessons.sum_play`)."""
+    """``play --sum``: one game on several numbers at once (see :mod:`duel_lessons.cli.sum_play`)."""
     if args.start is not None or args.random_start is not None or args.best_of != 1:
         raise DuelError("--sum gives the numbers itself: it cannot go with --start, --random-start or --best-of.")
     computer, first = opponent_and_first(args, random.Random(args.seed))

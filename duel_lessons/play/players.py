@@ -4,7 +4,7 @@ A strategy is any callable ``state -> divisor``; the caller plays it with
 ``state.play(d)``.  Players are only asked when ``state.legal_moves`` is not
 empty (the caller handles passes and the end of the game).
 
->>> from duel_lessons.game import new_game
+>>> from duel_lessons.engine.game import new_game
 >>> make_player("perfect")(new_game("divisor-duel", 60))  # 60 - 3 = 57: the fastest win
 3
 """
@@ -15,10 +15,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .closed_forms import closed_form
-from .game import GameState
-from .rules import DuelError, Rules
-from .solver import TABLE_LIMIT, Table, tabulate
+from duel_lessons.engine.game import GameState
+from duel_lessons.engine.rules import DuelError, Rules
+from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.tables import TABLE_LIMIT, Table, tabulate
 
 Strategy = Callable[[GameState], int]
 
@@ -144,7 +144,7 @@ class CoachPlayer(PerfectPlayer):
     last_explanation: str = ""
 
     def __call__(self, state: GameState) -> int:
-        from .coach import explain
+        from duel_lessons.play.coach import explain
 
         move = super().__call__(state)
         self.last_explanation = f"I play {move}. " + explain(state)

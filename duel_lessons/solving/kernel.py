@@ -1,4 +1,4 @@
-"""Compiled inner loops of the solver (see :mod:`duel_lessons.solver`).
+"""Compiled inner loops of the solver (see :mod:`duel_lessons.solving.tables`).
 
 Plain Python functions on ints and numpy arrays, compiled with numba.  The
 rules arrive as small ints (the codes below), so one compiled version serves

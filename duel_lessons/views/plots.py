@@ -1,6 +1,6 @@
 """Pictures of P- and N-positions for the lessons.
 
-Every function takes the rules (a :class:`~duel_lessons.rules.Rules` value or a
+Every function takes the rules (a :class:`~duel_lessons.engine.rules.Rules` value or a
 book name such as ``"divisor-duel"``) and a range, draws into ``ax`` if one is
 given (else into a new figure) and returns the matplotlib
 :class:`~matplotlib.figure.Figure`, so that a lesson can change titles, save it
@@ -25,9 +25,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from .game import GameState
-from .rules import DuelError, Rules, get_rules, whole_number
-from .solver import Table, tabulate
+from duel_lessons.engine.game import GameState
+from duel_lessons.engine.rules import DuelError, Rules, get_rules, whole_number
+from duel_lessons.solving.tables import Table, tabulate
 
 #: Okabe-Ito blue: P-positions (the player to move loses).  Dark, so P reads as dark grey in greyscale.
 P_COLOUR = "#0072B2"

@@ -10,7 +10,7 @@ A *P-position* is a number from which the player to move loses with best play
 a number whose reaching ends the game is P if reaching it won for the player who
 moved there, and N if it lost.
 
->>> from duel_lessons.rules import DIVISOR_DUEL
+>>> from duel_lessons.engine.rules import DIVISOR_DUEL
 >>> cf = closed_form(DIVISOR_DUEL)
 >>> cf.is_p(57), cf.winning_move(60)
 (True, 15)
@@ -23,7 +23,14 @@ from dataclasses import dataclass
 
 import sympy
 
-from .rules import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, NUMBER_FACTOR, Rules, smallest_prime_factor
+from duel_lessons.engine.rules import (
+    DIVISION_DUEL,
+    DIVISOR_DUEL,
+    FACTOR_DUEL,
+    NUMBER_FACTOR,
+    Rules,
+    smallest_prime_factor,
+)
 
 # -- arithmetic helpers (no factorisation) ---------------------------------------
 

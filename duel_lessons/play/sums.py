@@ -38,11 +38,11 @@ from typing import Literal
 
 import numpy as np
 
-from .closed_forms import closed_form
-from .game import GameState, IllegalMoveError, Player, other
-from .players import table_length
-from .rules import DuelError, Rules, get_rules
-from .solver import TABLE_LIMIT, tabulate
+from duel_lessons.engine.game import GameState, IllegalMoveError, Player, other
+from duel_lessons.engine.rules import DuelError, Rules, get_rules
+from duel_lessons.play.players import table_length
+from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 
 Component = tuple[Rules, int]
 SumMove = tuple[int, int]

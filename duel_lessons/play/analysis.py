@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from . import coach
-from .closed_forms import closed_form
-from .game import GameState
-from .players import table_for
-from .rules import MAX_NUMBER, DuelError, Rules, get_rules, whole_number
-from .solver import TABLE_LIMIT, TableTooLargeError
+from duel_lessons.engine.game import GameState
+from duel_lessons.engine.rules import MAX_NUMBER, DuelError, Rules, get_rules, whole_number
+from duel_lessons.play import coach
+from duel_lessons.play.players import table_for
+from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.tables import TABLE_LIMIT, TableTooLargeError
 
 #: Remoteness and Grundy values are read from a table up to this n (a 10**6 table takes well under a second).
 ANALYSIS_TABLE_LIMIT = 10**6

@@ -6,7 +6,7 @@
 >>> t.winning_moves(12)
 (3, 4)
 
-How the table is filled (the same game as :mod:`duel_lessons.game`):
+How the table is filled (the same game as :mod:`duel_lessons.engine.game`):
 
 * A number whose *reaching* ends the game is settled at once: if the player
   who moved there wins it is P (grundy 0); if they lose it is N.  We give such
@@ -21,7 +21,7 @@ How the table is filled (the same game as :mod:`duel_lessons.game`):
 Remoteness is the number of moves left under best play: the winner hurries
 (1 + the least remoteness of a P-child), the loser delays (1 + the largest
 remoteness of any child).  The inner loop is compiled by numba (see
-:mod:`duel_lessons._kernel`).
+:mod:`duel_lessons.solving.kernel`).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import _kernel
-from .rules import DuelError, Rules, get_rules, whole_number
+from duel_lessons.engine.rules import DuelError, Rules, get_rules, whole_number
+from duel_lessons.solving import kernel as _kernel
 
 #: The largest N a table may have (a 10**7 table takes about 130 MB while it is built).
 TABLE_LIMIT: int = 10**7

@@ -1,8 +1,8 @@
 """Notebook widgets: a game board, P/N explorers and a variant builder.
 
 The widgets are thin views.  Every rule, move, table and explanation comes from
-:mod:`~duel_lessons.game`, :mod:`~duel_lessons.solver`, :mod:`~duel_lessons.players`,
-:mod:`~duel_lessons.coach` and :mod:`~duel_lessons.plots`.  Each button calls a
+:mod:`~duel_lessons.engine.game`, :mod:`~duel_lessons.solving.tables`, :mod:`~duel_lessons.play.players`,
+:mod:`~duel_lessons.play.coach` and :mod:`~duel_lessons.views.plots`.  Each button calls a
 plain method (``board.start_game()``, ``board.choose(15)``, ``board.hint()``...)
 that a test can call directly; results and errors are written on the board
 (an HTML message line or an ``Output``), so nothing is lost silently.
@@ -25,11 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from . import coach
-from .closed_forms import closed_form
-from .game import GameState, IllegalMoveError, LostTurn, Moved, Passed, new_game, other
-from .players import DEFAULT_TABLE_SIZE, LEVELS, Strategy, make_player, table_for, table_length
-from .rules import (
+from duel_lessons.engine.game import GameState, IllegalMoveError, LostTurn, Moved, Passed, new_game, other
+from duel_lessons.engine.rules import (
     DIVISOR_DUEL,
     MAX_NUMBER,
     RULEBOOKS,
@@ -40,7 +37,10 @@ from .rules import (
     get_rules,
     register,
 )
-from .solver import TABLE_LIMIT, Table, tabulate
+from duel_lessons.play import coach
+from duel_lessons.play.players import DEFAULT_TABLE_SIZE, LEVELS, Strategy, make_player, table_for, table_length
+from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.tables import TABLE_LIMIT, Table, tabulate
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -163,7 +163,7 @@ _BOARDS: weakref.WeakSet[GameBoard] = weakref.WeakSet()
 class GameBoard:
     """Play a duel in the notebook, against a friend or the computer.
 
-    ``board.state`` is the current :class:`~duel_lessons.game.GameState`.  Player 1
+    ``board.state`` is the current :class:`~duel_lessons.engine.game.GameState`.  Player 1
     is the student at the keyboard; against the computer, the computer is Player 2.
     """
 
@@ -665,7 +665,7 @@ PLOT_KINDS = ("number line", "hundred square", "Grundy values", "remoteness")
 
 def draw_plot(kind: str, rules: Rules, lo: int, hi: int) -> Figure:
     """One of the PLOT_KINDS for n = lo .. hi (matplotlib is loaded only when a plot is drawn)."""
-    from . import plots
+    from duel_lessons.views import plots
 
     if kind == "number line":
         return plots.number_line(rules, hi, lo)

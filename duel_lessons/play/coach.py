@@ -3,7 +3,7 @@
 Explanations come from the proved closed forms wherever one exists; for other
 variants the coach shows a computed check from the solver's table and says so.
 
->>> from duel_lessons.game import new_game
+>>> from duel_lessons.engine.game import new_game
 >>> winning_moves(new_game("divisor-duel", 60))
 (3, 5, 15)
 """
@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .closed_forms import (
+from duel_lessons.engine.game import GameState, other
+from duel_lessons.play.players import DEFAULT_TABLE_SIZE, required_table, table_for
+from duel_lessons.solving.closed_forms import (
     DIVISION_DUEL_FORM,
     DIVISOR_DUEL_FORM,
     EVEN_DIVISORS_FORM,
@@ -24,9 +26,7 @@ from .closed_forms import (
     ClosedForm,
     closed_form,
 )
-from .game import GameState, other
-from .players import DEFAULT_TABLE_SIZE, required_table, table_for
-from .solver import Table
+from duel_lessons.solving.tables import Table
 
 Names = tuple[str, str]
 DEFAULT_NAMES: Names = ("Player 1", "Player 2")

@@ -1,4 +1,4 @@
-"""Render games in a rule book's own words (its :class:`~duel_lessons.rules.Wording`).
+"""Render games in a rule book's own words (its :class:`~duel_lessons.engine.rules.Wording`).
 
 The terminal game prints these pieces one by one; :func:`render` joins them
 into the transcript of a whole game.
@@ -6,8 +6,8 @@ into the transcript of a whole game.
 
 from __future__ import annotations
 
-from .game import Event, GameState, Moved, Passed, other
-from .rules import Rules
+from duel_lessons.engine.game import Event, GameState, Moved, Passed, other
+from duel_lessons.engine.rules import Rules
 
 Names = tuple[str, str]
 

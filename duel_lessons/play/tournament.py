@@ -1,7 +1,7 @@
 """Round-robin tournaments between strategies.
 
-A strategy is any function from a :class:`~duel_lessons.game.GameState` to a
-move (a divisor), like the computer players in :mod:`duel_lessons.players`.
+A strategy is any function from a :class:`~duel_lessons.engine.game.GameState` to a
+move (a divisor), like the computer players in :mod:`duel_lessons.play.players`.
 Every pair of entrants plays both colours from the same seeded start numbers.
 
 >>> result = round_robin(["random", "greedy", "perfect"], starts=5)
@@ -41,11 +41,11 @@ from typing import SupportsIndex
 
 from matplotlib.figure import Figure
 
-from .game import GameState, new_game
-from .players import Strategy, make_player
-from .plots import N_COLOUR, P_COLOUR
-from .rules import BadStartError, DuelError, Rules, get_rules
-from .solver import TABLE_LIMIT, tabulate
+from duel_lessons.engine.game import GameState, new_game
+from duel_lessons.engine.rules import BadStartError, DuelError, Rules, get_rules
+from duel_lessons.play.players import Strategy, make_player
+from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
+from duel_lessons.views.plots import N_COLOUR, P_COLOUR
 
 #: Colour of forfeits in the plot (Okabe-Ito vermillion, next to the package's blue and orange).
 FORFEIT_COLOUR = "#D55E00"

@@ -4,7 +4,7 @@ Each component has its own row of move buttons.  Like the other widgets, every
 button calls a plain method (``board.choose(1, 6)``, ``board.hint()``,
 ``board.new_game()``) that a test can call directly, and results and errors are
 written on the board.  Components are counted from 1 on the board and from 0 in
-the methods, as in :mod:`duel_lessons.sums`.
+the methods, as in :mod:`duel_lessons.play.sums`.
 
 >>> board = SumBoard([12, "division-duel:18", 30], opponent="computer")
 >>> board.choose(0, 3)           # 12 - 3 = 9: XOR 0, then the computer replies
@@ -21,11 +21,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from .game import IllegalMoveError
-from .rules import DuelError, Rules
-from .sum_play import SumStrategy, make_sum_player
-from .sums import SumState, hint, new_sum, sum_grundy, sum_transcript
-from .widgets import MAX_BUTTONS, grouped, html_message, move_words
+from duel_lessons.cli.sum_play import SumStrategy, make_sum_player
+from duel_lessons.engine.game import IllegalMoveError
+from duel_lessons.engine.rules import DuelError, Rules
+from duel_lessons.play.sums import SumState, hint, new_sum, sum_grundy, sum_transcript
+from duel_lessons.views.widgets import MAX_BUTTONS, grouped, html_message, move_words
 
 
 class SumBoard:
@@ -33,7 +33,7 @@ class SumBoard:
 
     ``parts`` are numbers (played by ``rules``), ``(rules, number)`` pairs or
     texts like ``"division-duel:18"``.  ``board.state`` is the current
-    :class:`~duel_lessons.sums.SumState`.
+    :class:`~duel_lessons.play.sums.SumState`.
     """
 
     def __init__(

@@ -1,0 +1,1 @@
+"""Layer 3, players: computer players, the coach, sums of games and tournaments."""
