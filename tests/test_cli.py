@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from duel_lessons import DIVISOR_DUEL, new_game
-from duel_lessons.cli.main import Console, main, play_game
+from duel_lessons.cli.app import main
+from duel_lessons.cli.console import Console
+from duel_lessons.cli.terminal import play_game
 from duel_lessons.engine.game import GameState
 from duel_lessons.engine.rules import BOOK_002_WORDING
 
@@ -639,7 +641,7 @@ def test_python_dash_m() -> None:
 def test_variant_helpers_are_reusable_by_other_subcommands() -> None:
     import argparse
 
-    from duel_lessons.cli.main import add_variant_arguments, rules_from_args
+    from duel_lessons.cli.options import add_variant_arguments, rules_from_args
 
     parser = argparse.ArgumentParser()
     add_variant_arguments(parser)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from duel_lessons import DIVISOR_DUEL, GameState, new_game
-from duel_lessons.cli.main import main
+from duel_lessons.cli.app import main
 from duel_lessons.solving.tables import TABLE_LIMIT
 
 from brute import Brute

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 
-from duel_lessons.cli.main import main
+from duel_lessons.cli.app import main
 
 
 def run(argv: list[str], typed: str = "") -> tuple[int, str, str]:

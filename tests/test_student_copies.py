@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from duel_lessons.cli.main import main
+from duel_lessons.cli.app import main
 from duel_lessons.teaching.student_copies import is_removed, student_notebook, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
