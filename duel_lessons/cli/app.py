@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout, suppress
+from io import StringIO
 from types import ModuleType
 from typing import TextIO
 
@@ -88,11 +89,15 @@ def main(
         make_safe(stdin or sys.stdin, reading=True), make_safe(stdout or sys.stdout), make_safe(stderr or sys.stderr)
     )
     try:
+        # argparse prints help and usage errors itself, and ignores errors writing them: capture, then write.
+        said, complained = StringIO(), StringIO()
         try:
-            with redirect_stdout(io.stdout), redirect_stderr(io.stderr):
+            with redirect_stdout(said), redirect_stderr(complained):
                 args = build_parser().parse_args(argv)
         except SystemExit as exit_:
-            io.stdout.flush()
+            io.write(said.getvalue())
+            if complained.getvalue():
+                io.warn(complained.getvalue().rstrip("\n"))
             return exit_.code if isinstance(exit_.code, int) else USAGE
         return int(args.func(args, io))
     except DuelError as error:
