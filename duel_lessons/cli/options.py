@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable
 from typing import TypeAlias, get_args
 
 from duel_lessons.engine.errors import DuelError, NumberInputError
@@ -26,6 +27,11 @@ NAMES: tuple[str, str] = ("Player 1", "Player 2")
 COMPUTER_NAMES: tuple[str, str] = ("Player 1", "Computer")
 #: The computer's level when --level is not given.
 DEFAULT_LEVEL = "perfect"
+
+#: Without a closed form, ``solve`` builds the solver's table only up to this n unless --wait is given
+#: (a table of 2**21 numbers takes about half a second, one of 10**7 several seconds: see benchmarks/),
+#: and ``play --vs computer`` says it is building a larger one.
+QUICK_TABLE = 2**21
 
 #: The flags that change RULES, as fields of :meth:`Rules.variant` (``--misere`` is read separately).
 VARIANT_FIELDS = ("move", "divisors", "allow_one", "win_on_reaching", "lose_on_reaching", "when_stuck", "on_invalid")
@@ -76,6 +82,18 @@ def whole_arg(text: str, what: str) -> int:
     except NumberInputError:
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise NumberInputError(f"The {what} must be a whole number, not {shown!r}.") from None
+
+
+def whole_type(what: str) -> Callable[[str], int]:
+    """An argparse ``type=`` reading a whole number with :func:`whole_arg` (a clear message when it is not)."""
+
+    def read(text: str) -> int:
+        try:
+            return whole_arg(text, what)
+        except NumberInputError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return read
 
 
 def rules_name(text: str) -> str | None:

@@ -33,11 +33,13 @@ from duel_lessons.cli.options import (
     COMPUTER_NAMES,
     DEFAULT_LEVEL,
     NAMES,
+    QUICK_TABLE,
     Subparsers,
     add_variant_arguments,
     opponent_and_first,
     rules_from_args,
     whole_arg,
+    whole_type,
 )
 from duel_lessons.cli.sum_play import run_play_sum
 from duel_lessons.engine.errors import DuelError, NumberInputError, TooBigError
@@ -261,12 +263,12 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--first", choices=("1", "2", "random"), help="who moves first (default: 1)")
     parser.add_argument(
         "--best-of",
-        type=int,
+        type=whole_type("--best-of value"),
         default=1,
         metavar="K",
         help="match play: first to (K+1)//2 wins; the first mover alternates",
     )
-    parser.add_argument("--seed", type=int, help="seed for --random-start and --first random")
+    parser.add_argument("--seed", type=whole_type("--seed value"), help="seed for --random-start and --first random")
     parser.add_argument("--vs", choices=tuple(OPPONENTS), default="human", help="who plays Player 2 (default: human)")
     parser.add_argument(
         "--level", choices=tuple(LEVELS), help=f"the computer's strength with --vs computer (default: {DEFAULT_LEVEL})"
@@ -280,10 +282,14 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.set_defaults(func=run_play)
 
 
-def check_computer_can_play(state: GameState, level: str) -> None:
+def check_computer_can_play(state: GameState, level: str, io: Console) -> None:
     """Refuse, before the game starts, a start that a computer of this level cannot play (TooBigError)."""
-    if level in ORACLE_LEVELS and not oracle(state.rules).can_answer(state.number):
-        rules, n = state.rules, state.number
+    if level not in ORACLE_LEVELS:
+        return
+    rules, n = state.rules, state.number
+    if oracle(rules).form is None and QUICK_TABLE < n <= TABLE_LIMIT:
+        io.warn(f"Building the computer's table up to {n:,} (several seconds)...")
+    if not oracle(rules).can_answer(n):
         raise TooBigError(
             f"The computer ({level}) cannot play {rules.title} ({rules.name}) from {n:,}: there is no proved "
             f"closed form, and {n:,} is above the largest table the solver builds ({TABLE_LIMIT:,}). "
@@ -318,7 +324,7 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
         n = random_start(rules, *bounds, rng) if bounds is not None else start
         state = new_game(rules, n, first if number % 2 == 1 else other(first))
         if computer:
-            check_computer_can_play(state, level)
+            check_computer_can_play(state, level, io)
         return state
 
     def play(state: GameState) -> GameState:

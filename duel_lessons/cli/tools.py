@@ -23,6 +23,7 @@ import numpy as np
 from duel_lessons.cli.console import Console
 from duel_lessons.cli.files import write_atomically
 from duel_lessons.cli.options import (
+    QUICK_TABLE,
     Subparsers,
     add_variant_arguments,
     changes_variant,
@@ -49,10 +50,6 @@ def run_rules(args: argparse.Namespace, io: Console) -> int:
 
 
 # -- solve --------------------------------------------------------------------------
-
-#: Without a closed form, ``solve`` builds the solver's table only up to this n unless --wait is given:
-#: a table of 2**21 numbers takes about half a second, one of 10**7 several seconds (see benchmarks/).
-QUICK_TABLE = 2**21
 
 SOLVE_EXAMPLES = f"""\
 examples:
