@@ -276,24 +276,31 @@ def test_table_type() -> None:
 
 
 # -- growth, the cache's bound, read-only copies (issue 13 §3) --------------------------------
+# (books by name through get_rules: the import list above belongs to the registry's tests)
 
 
 def test_growing_one_number_at_a_time_is_geometric(monkeypatch: pytest.MonkeyPatch) -> None:
+    from duel_lessons.engine.rules import get_rules
+
     solver.clear_cache()
-    reference = solver._extend(DIVISOR_DUEL, None, 3000, None)[0]
+    divisor_duel = get_rules("divisor-duel")
+    reference = solver._extend(divisor_duel, None, 3000, None)[0]
     built: list[int] = []
     extend = solver._extend
     monkeypatch.setattr(solver, "_extend", lambda r, old, upto, p: built.append(upto) or extend(r, old, upto, p))
     for n in range(1, 3001):
-        table = tabulate(DIVISOR_DUEL, n)
+        table = tabulate(divisor_duel, n)
         assert len(table) == n and table.outcome[n] == reference[n]
     assert len(built) <= 13  # 1, 2, 4, ..., 4096: log2(3000) + 1 builds, not 3000
     assert all(b >= 2 * a for a, b in itertools.pairwise(built))
 
 
 def test_the_cache_keeps_the_most_recently_used_tables_within_its_bytes() -> None:
+    from duel_lessons.engine.rules import get_rules
+
     solver.clear_cache()
-    games = [DIVISOR_DUEL, DIVISION_DUEL, FACTOR_DUEL, NUMBER_FACTOR]
+    games = [get_rules(name) for name in ("divisor-duel", "division-duel", "factor-duel", "number-factor")]
+    divisor_duel, factor_duel, number_factor = games[0], games[2], games[3]
     one = 9 * 10_001  # int8 + int32 + int32 per number, n = 0 .. 10**4
     try:
         solver.set_cache_limit(2 * one)
@@ -302,10 +309,10 @@ def test_the_cache_keeps_the_most_recently_used_tables_within_its_bytes() -> Non
         info = solver.cache_info()
         assert info.tables == 2 and info.bytes <= 2 * one
         keys = list(solver._table_cache)
-        assert keys == [FACTOR_DUEL.game_key(), NUMBER_FACTOR.game_key()]
-        tabulate(FACTOR_DUEL, 50)  # used again: now the newest
-        tabulate(DIVISOR_DUEL, 10_000)  # so NUMBER_FACTOR is dropped
-        assert list(solver._table_cache) == [FACTOR_DUEL.game_key(), DIVISOR_DUEL.game_key()]
+        assert keys == [factor_duel.game_key(), number_factor.game_key()]
+        tabulate(factor_duel, 50)  # used again: now the newest
+        tabulate(divisor_duel, 10_000)  # so Number Factor is dropped
+        assert list(solver._table_cache) == [factor_duel.game_key(), divisor_duel.game_key()]
         solver.set_cache_limit(0)  # the newest table always stays
         assert solver.cache_info().tables == 1
     finally:
@@ -316,11 +323,11 @@ def test_the_cache_keeps_the_most_recently_used_tables_within_its_bytes() -> Non
 
 def test_an_evicted_table_is_rebuilt_identically() -> None:
     solver.clear_cache()
-    first = tabulate(NUMBER_FACTOR, 5000)
+    first = tabulate("number-factor", 5000)
     try:
         solver.set_cache_limit(0)
-        tabulate(DIVISOR_DUEL, 5000)  # evicts Number Factor
-        again = tabulate(NUMBER_FACTOR, 5000)
+        tabulate("divisor-duel", 5000)  # evicts Number Factor
+        again = tabulate("number-factor", 5000)
     finally:
         solver.set_cache_limit(solver.DEFAULT_CACHE_BYTES)
     assert np.array_equal(first.remoteness, again.remoteness) and np.array_equal(first.outcome, again.outcome)
@@ -330,7 +337,7 @@ def test_unpickled_and_copied_tables_are_read_only() -> None:
     import copy
     import pickle
 
-    table = tabulate(FACTOR_DUEL, 500)
+    table = tabulate("factor-duel", 500)
     for other in (pickle.loads(pickle.dumps(table)), copy.deepcopy(table), copy.copy(table)):
         assert np.array_equal(other.outcome, table.outcome) and other.rules == table.rules
         for name in ("outcome", "grundy", "remoteness"):

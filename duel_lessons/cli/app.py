@@ -21,7 +21,9 @@ from io import StringIO
 from types import ModuleType
 from typing import TextIO
 
-from duel_lessons.cli import copies, terminal, tools
+import duel_lessons.cli.copies as copies
+import duel_lessons.cli.terminal as terminal
+import duel_lessons.cli.tools as tools
 from duel_lessons.cli.console import Console, OutputError, make_safe
 from duel_lessons.cli.terminal import GameAbandoned
 from duel_lessons.engine.errors import DuelError
