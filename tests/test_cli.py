@@ -650,3 +650,40 @@ def test_variant_helpers_are_reusable_by_other_subcommands() -> None:
     even = rules_from_args(parser.parse_args(["number-factor", "--divisors", "even", "--misere"]))
     assert (even.move, even.divisors, even.last_mover_wins, even.when_stuck) == ("divide", "even", False, "pass")
     assert even.divisors_of(24) == (2, 4, 6, 8, 12)
+
+
+# -- the game is never lost: where an abandoned game stood, and going on from there -------------
+
+
+def test_an_abandoned_game_says_where_it_stood_and_how_to_go_on() -> None:
+    # Divisor Duel from 60: 60 - 15 = 45, 45 - 5 = 40, then input ends with Player 1 to move from 40.
+    code, _, err = run(["play", "--start", "60"], lines_typed(15, 5))
+    assert code == 1
+    assert "Player 1 to move from 40" in err and "--start 40 --first 1" in err
+    # Going on as told: P1 40 - 8 = 32, P2 32 - 16 = 16, P1 16 - 8 = 8, P2 8 - 4 = 4, P1 4 - 2 = 2,
+    # and Player 2 has no move from the prime 2.
+    code, out, _ = run(["play", "--start", "40", "--first", "1"], lines_typed(8, 16, 8, 4, 2))
+    assert code == 0 and out.rstrip().endswith("Player 1 wins!")
+
+
+def test_ctrl_c_in_a_game_against_the_computer_names_the_position() -> None:
+    class TwoLinesThenCtrlC(io.StringIO):
+        def readline(self, size: int | None = -1, /) -> str:
+            line = super().readline()
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    code, _, err = run(
+        ["play", "--vs", "computer", "--level", "greedy", "--start", "60"], stdin=TwoLinesThenCtrlC("15\n")
+    )
+    # 60 - 15 = 45; greedy plays 15: 45 - 15 = 30; Ctrl-C with Player 1 to move from 30.
+    assert code == 130 and "Interrupted" in err and "Player 1 to move from 30" in err
+
+
+def test_the_computer_says_when_it_builds_a_large_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from duel_lessons.cli import terminal
+
+    monkeypatch.setattr(terminal, "QUICK_TABLE", 100)
+    code, out, err = run(["play", "--misere", "--vs", "computer", "--start", "5000"], "")
+    assert code == 1 and "Building the computer's table up to 5,000" in err and "Game start" in out
