@@ -67,13 +67,13 @@ ORACLE_LEVELS = frozenset({"perfect", "coach"})
 class GameAbandoned(Exception):
     """Input ended (or Ctrl-C) during a game; ``state`` is where the game stood."""
 
-    def __init__(self, state: GameState, names: Names, interrupted: bool) -> None:
+    def __init__(self, state: GameState, names: Names, interrupted: bool, resumable: bool = True) -> None:
         self.state = state
         self.interrupted = interrupted
         where = f"{names[state.to_move - 1]} to move from {state.number}"
         why = "Interrupted" if interrupted else "Input ended"
         resume = ""
-        if state.rules.start_problem(state.number) is None and state.history:
+        if resumable and state.history and state.rules.start_problem(state.number) is None:
             resume = f" To go on, run the same command with --start {state.number} --first {state.to_move}."
         super().__init__(f"{why}; game abandoned ({where}).{resume}")
 
@@ -155,6 +155,7 @@ def play_game(
     *,
     hints: HintMode = "off",
     announce: bool = False,
+    resumable: bool = True,
 ) -> GameState:
     """Play ``state`` to the end with :func:`play_out`, printing it in the book's words; return the final state.
 
@@ -163,7 +164,8 @@ def play_game(
     strategy's move is printed like a typed answer, or, with ``announce``, as a
     line "Computer chooses 15." before the book's words.  ``hints`` says what the
     coach answers when a person types ``hint``, ``?`` or ``explain``.  Raises
-    :class:`GameAbandoned` (holding the last state) if input ends or on Ctrl-C.
+    :class:`GameAbandoned` (holding the last state) if input ends or on Ctrl-C; its message
+    tells how to go on with ``--start N --first P`` when ``resumable``.
     """
     io = io or Console()
     rules = state.rules
@@ -193,9 +195,9 @@ def play_game(
     try:
         final = play_out(state, strategies, on_event=show)
     except EOFError:
-        raise GameAbandoned(current, names, interrupted=False) from None
+        raise GameAbandoned(current, names, False, resumable) from None
     except KeyboardInterrupt:
-        raise GameAbandoned(current, names, interrupted=True) from None
+        raise GameAbandoned(current, names, True, resumable) from None
     io.say(*end_lines(final, names))
     return final
 
@@ -327,8 +329,11 @@ def run_play(args: argparse.Namespace, io: Console) -> int:
             check_computer_can_play(state, level, io)
         return state
 
+    # The same command with --start N --first P goes on from where a game stopped (not a match, not a random start).
+    resumable = k == 1 and bounds is None and not args.computer_first
+
     def play(state: GameState) -> GameState:
-        return play_game(state, players, names, io, hints=hints, announce=computer)
+        return play_game(state, players, names, io, hints=hints, announce=computer, resumable=resumable)
 
     if k == 1:
         play(game(1))
