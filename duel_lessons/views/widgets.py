@@ -667,14 +667,9 @@ def draw_plot(kind: str, rules: Rules, lo: int, hi: int) -> Figure:
     """One of the PLOT_KINDS for n = lo .. hi (matplotlib is loaded only when a plot is drawn)."""
     from duel_lessons.views import plots
 
-    if kind == "number line":
-        return plots.number_line(rules, hi, lo)
-    if kind == "hundred square":
-        return plots.hundred_square(rules, lo, min(plots.MAX_ROWS, -(-(hi - lo + 1) // 10)))
-    if kind == "Grundy values":
-        return plots.grundy_plot(rules, hi, lo)
-    if kind == "remoteness":
-        return plots.remoteness_plot(rules, hi, lo)
+    if kind in PLOT_KINDS:  # the registry's calling convention: fn(rules, upto, *, start=...)
+        spec = plots.PLOTS[kind]
+        return spec.draw(rules, lo, min(hi, lo + spec.max_upto - 1) if kind == "hundred square" else hi)
     raise DuelError(f"Unknown plot {kind!r}. Known: {', '.join(PLOT_KINDS)}.")
 
 
