@@ -21,7 +21,6 @@ from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.views.plot_style import (
     DPI,
-    FIGURE_WIDTH,
     N_COLOUR,
     N_LABEL,
     N_MARKER,
@@ -132,13 +131,13 @@ def game_graph(
     down = max([height(n, m) for n, _, m in moves if is_p[m]], default=0.0)
     x0, x1 = -0.8, len(nodes) - 0.2
     y0, y1 = -down - 0.7, up + 0.7
-    width = float(np.clip(0.45 * (x1 - x0), 3.5, FIGURE_WIDTH - 0.4))
+    width = float(np.clip(0.45 * (x1 - x0), 3.5, sizes.width - 0.4))
     unit = width * 72 / (x1 - x0)  # points per step along the line
     digits = len(str(first))
     inside = 0.85 * unit >= _text_width(digits, sizes.small) + 3  # numbers fit inside the marks
     diameter = float(min(0.85 * unit, 2.4 * sizes.small))
-    legend_rows = 3
-    bottom = legend_rows * sizes.text * 1.5 / 72 + 0.5 + (0 if inside else sizes.text * 1.6 / 72)
+    legend_rows = 5 if large else 3
+    bottom = legend_rows * sizes.text * 1.5 / 72 + (0.8 if large else 0.5) + (0 if inside else sizes.text * 1.6 / 72)
     top = 2 * sizes.title * 1.4 / 72 + 0.15
     if ax is None:
         # Lay the figure out by hand (in inches) so the axes box has exactly the data's shape:
@@ -148,7 +147,7 @@ def game_graph(
             extra = (1.2 - height_in) * (x1 - x0) / width
             y0, y1, height_in = y0 - extra / 2, y1 + extra / 2, 1.2
         left = 0.45
-        fig = Figure(figsize=(FIGURE_WIDTH, bottom + height_in + top), dpi=DPI)
+        fig = Figure(figsize=(sizes.width, bottom + height_in + top), dpi=DPI)
         fig_w, fig_h = fig.get_size_inches()
         ax = fig.add_axes(((fig_w - width + left) / 2 / fig_w, bottom / fig_h, width / fig_w, height_in / fig_h))
         own = True
@@ -241,7 +240,8 @@ def game_graph(
         Line2D([], [], color=OTHER_MOVE_COLOUR, linewidth=0.8, label="other move: above"),
     ]  # fmt: skip
     if own:
-        fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncols=2, frameon=False,
+        fig.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), frameon=False,
+                   ncols=sizes.legend_columns,
                    fontsize=sizes.text)  # fmt: skip
     else:
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
@@ -250,10 +250,8 @@ def game_graph(
     ax.set_ylim(y0, y1)
     ax.set_aspect("equal")
     ax.set_yticks([])
-    ax.set_xlabel(
-        "positions in order of size; each arrow is a move" + (", labelled with its divisor" if labels else ""),
-        fontsize=sizes.text,
-    )
+    what = "positions in order of size; each arrow is a move" + (", labelled with its divisor" if labels else "")
+    ax.set_xlabel(wrap_title(what, sizes), fontsize=sizes.text)
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.set_title(

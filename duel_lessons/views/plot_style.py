@@ -7,7 +7,10 @@ figure saved at ``dpi`` looks ``pt * dpi / 72 * min(1, shown_width / png_width)`
 pixels high.  JupyterLab 4 in a 1280 px wide window (file browser open) gives
 the output area :data:`LAB_WIDTH_AT_1280` = 848 px (measured in Chromium); the
 figures here are at most :data:`FIGURE_WIDTH` inches x :data:`DPI` = 820 px
-wide, so they are shown unshrunk, and no font is under 8 pt (11 px).
+wide, so they are shown unshrunk, and no font is under 8 pt (11 px).  Large type
+(``large=True``, for projecting) uses bigger fonts on narrower figures
+(:data:`LARGE_FIGURE_WIDTH`, 560 px), so that its text stays about 11 px or more
+even in Lab's 368 px output area at 800 px.
 
 >>> rendered_px(10, dpi=100, png_width=1640, shown_width=820)
 6.9...
@@ -44,6 +47,8 @@ OTHER_MOVE_COLOUR = "#999999"
 DPI = 100
 #: Widest figure, in inches: 820 px, inside Lab's output area at 1280 px (848 px).
 FIGURE_WIDTH = 8.2
+#: Width of large-type figures, in inches: 560 px, shrunk by only 0.66 at 800 px.
+LARGE_FIGURE_WIDTH = 5.6
 #: Width in px of JupyterLab 4.6's output area in a 1280 px wide window, file browser open (measured).
 LAB_WIDTH_AT_1280 = 848
 #: The same in an 800 px wide window (measured): wide figures are shrunk by about 0.45 there.
@@ -58,19 +63,25 @@ class PlotError(DuelError):
 
 @dataclass(frozen=True)
 class TypeSizes:
-    """Font sizes in points: ``text`` (labels, ticks, legend), ``small`` (numbers on marks), ``title``."""
+    """Font sizes in points: ``text`` (labels, ticks, legend), ``small`` (numbers on marks), ``title``.
+
+    ``width`` is the figure's width in inches and ``legend_columns`` how many
+    legend entries stand side by side.
+    """
 
     text: float
     small: float
     title: float
     #: Characters per title line before it wraps.
     title_chars: int
+    width: float
+    legend_columns: int
 
 
 #: Normal type: 10 pt is 13.9 px at 100 dpi, 9 pt is 12.5 px.
-NORMAL = TypeSizes(text=10.0, small=9.0, title=12.0, title_chars=78)
-#: Large type for projecting (``large=True``): about 1.4 times bigger.
-LARGE = TypeSizes(text=14.0, small=12.5, title=16.0, title_chars=58)
+NORMAL = TypeSizes(text=10.0, small=9.0, title=12.0, title_chars=78, width=FIGURE_WIDTH, legend_columns=2)
+#: Large type for projecting (``large=True``): about 1.4 times bigger, on a narrower figure.
+LARGE = TypeSizes(text=14.0, small=12.5, title=16.0, title_chars=44, width=LARGE_FIGURE_WIDTH, legend_columns=1)
 
 
 def type_sizes(large: bool) -> TypeSizes:

@@ -45,7 +45,6 @@ from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import Table, tabulate
 from duel_lessons.views.game_graph import MAX_GRAPH_START, game_graph, reachable
 from duel_lessons.views.plot_style import (
-    FIGURE_WIDTH,
     N_COLOUR,
     N_LABEL,
     N_MARKER,
@@ -133,7 +132,7 @@ def _legend(fig: Figure, ax: Axes, handles: Sequence[object], sizes: TypeSizes, 
     """The legend: below the picture across the figure (our own figure), else right of the given axes."""
     options: dict[str, object] = {"fontsize": sizes.text, "markerscale": scale}
     if own:
-        fig.legend(handles=handles, loc="outside lower center", ncols=2, frameon=False, **options)
+        fig.legend(handles=handles, loc="outside lower center", ncols=sizes.legend_columns, frameon=False, **options)
     else:
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **options)
 
@@ -177,7 +176,7 @@ def _range_words(first: int, last: int) -> str:
 
 def _per_row(last: int, sizes: TypeSizes) -> int:
     """How many labelled numbers fit on one row of the number line (20, 10 or 5)."""
-    room = (FIGURE_WIDTH - 1.1) * 72  # points of axis width
+    room = (sizes.width - 1.1) * 72  # points of axis width
     need = 0.62 * sizes.small * len(str(last)) + 6
     return next((k for k in (20, 10) if room / k >= need), 5)
 
@@ -204,10 +203,10 @@ def number_line(
         labelled = count <= per_row
     elif count <= per_row * MAX_LINE_ROWS:
         rows = -(-count // per_row)
-        fig = new_figure((1.0 if large else 0.75) * rows + 1.3 + (0.5 if large else 0))
+        fig = new_figure((0.95 if large else 0.75) * rows + (2.0 if large else 1.3), sizes.width)
         axes, width, labelled = list(fig.subplots(rows, 1, squeeze=False)[:, 0]), per_row, True
     else:
-        fig = new_figure(3.4 if large else 2.8)
+        fig = new_figure(3.6 if large else 2.8, sizes.width)
         axes, width, labelled = [fig.add_subplot()], count, False
     size = _marker_size(width, large)
     handles: list[object] = []
@@ -251,7 +250,7 @@ def _value_plot(
     """The scatter of ``values`` (indexed by n) with P/N marks, shared by the Grundy and remoteness plots."""
     own = ax is None
     if ax is None:
-        fig = new_figure(4.8 if large else 4.0)
+        fig = new_figure(4.6 if large else 4.0, type_sizes(large).width)
         ax = fig.add_subplot()
     else:
         fig = _root(ax)
@@ -343,7 +342,7 @@ def hundred_square(
     sizes = type_sizes(large)
     outcome = _table(book, last).outcome
     own = ax is None
-    width = FIGURE_WIDTH if large else 6.4
+    width = sizes.width if large else 6.4
     if ax is None:
         fig = new_figure((width - 1.0) / 10 * count + (2.0 if large else 1.6), width)
         ax = fig.add_subplot()
@@ -427,7 +426,7 @@ def variant_heatmap(
     rows = len(books)
     own = ax is None
     if ax is None:
-        fig = new_figure((0.6 if large else 0.45) * rows + (2.6 if large else 2.1))
+        fig = new_figure((0.6 if large else 0.45) * rows + (2.8 if large else 2.1), sizes.width)
         ax = fig.add_subplot()
     else:
         fig = _root(ax)
