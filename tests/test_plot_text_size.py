@@ -116,3 +116,15 @@ def test_the_measure_can_fail() -> None:
     fig.add_subplot().set_title("tiny", fontsize=10)
     (px,) = [px for text, px in shown_sizes(fig, SHOWN_AT_1280) if text == "tiny"]
     assert 6.9 <= px < SMALLEST_PX
+
+
+#: Lab's output area in an 800 px wide window (file browser open, measured): 368 px.
+SHOWN_AT_800 = 368
+
+
+@pytest.mark.parametrize(("name", "rules", "upto"), [(c[0], c[1], c[2]) for c in CASES if (c[2] or 0) <= 100])
+def test_large_type_is_readable_at_800(name: str, rules: object, upto: int | None) -> None:
+    """Large type (for projecting) keeps 10 px even in the narrow output area at 800 px, for lesson-sized ranges."""
+    fig = call(PLOTS[name], rules, upto, None, True)
+    small = [(text, round(px, 1)) for text, px in shown_sizes(fig, SHOWN_AT_800) if px < SMALLEST_PX]
+    assert not small, f"{name}: large text under {SMALLEST_PX} px at 800: {small[:5]}"
