@@ -257,8 +257,11 @@ class PatternReport:
 
     def _sections(self) -> list[tuple[str, list[str]]]:
         return [
-            (f"Holds for n = 1..{self.upto:,}", [f.detail for f in self.holding()] or ["(none of those checked)"]),
-            ("Fails (first counterexample)", [f.detail for f in self.failing()] or ["(none of those checked)"]),
+            (
+                f"Holds for n = 1..{self.upto:,}",
+                [f.detail for f in self.holding()] or ["None of the patterns checked."],
+            ),
+            ("Fails (first counterexample)", [f.detail for f in self.failing()] or ["None of the patterns checked."]),
         ] + ([("Notes", list(self.notes))] if self.notes else [])
 
     def __str__(self) -> str:
@@ -286,12 +289,11 @@ class PatternReport:
         return "<div class='duel-patterns'>" + "".join(parts) + "</div>"
 
 
-def _pn_words(value: int) -> str:
-    return "P" if value == 0 else "N"
-
-
 def _value_words(sequence: str, value: int) -> str:
-    return _pn_words(value) if sequence == "P/N" else f"Grundy value {value}"
+    """ "is P" / "has Grundy value 2": what a number's value is, in words."""
+    if sequence == "P/N":
+        return "is P" if value == 0 else "is N"
+    return f"has Grundy value {value}"
 
 
 def _period_finding(sequence: str, values: np.ndarray, upto: int, min_periods: int) -> Finding:
@@ -321,8 +323,8 @@ def _clash_finding(sequence: str, values: np.ndarray, key: str, words: str, feat
     same = {"parity": "are both odd" if x == 1 else "are both even"}.get(key, f"both have {words} = {x}")
     detail = (
         f"{sequence} is not a function of {words}: {m} and {n} {same}, "
-        f"but {m} is {_value_words(sequence, int(values[m - 1]))} "
-        f"and {n} is {_value_words(sequence, int(values[n - 1]))}."
+        f"but {m} {_value_words(sequence, int(values[m - 1]))} "
+        f"and {n} {_value_words(sequence, int(values[n - 1]))}."
     )
     return Finding(name, sequence, False, detail, clash=clash)
 

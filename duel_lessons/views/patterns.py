@@ -74,7 +74,12 @@ class PatternExplorer:
             tooltip="How far to check (type a whole number, then press Enter)", layout=w.Layout(width="22em"),
         )  # fmt: skip
         self.ticks = {
-            key: w.Checkbox(value=key in chosen, description=label, indent=False, layout=w.Layout(width="auto"))
+            key: w.Checkbox(
+                value=key in chosen,
+                description=label,
+                indent=False,
+                layout=w.Layout(width="auto", margin="2px 1.5em 2px 0"),
+            )
             for key, label in _TICKS.items()
         }
         self.check_button = w.Button(description="Check patterns", button_style="primary", tooltip="Run the checks")
@@ -120,7 +125,7 @@ class PatternExplorer:
         except DuelError as error:
             self.message.value = _message(str(error), error=True)
             return
-        self.message.value = _message(f"Checked in {self.report.seconds:.2f} s.")
+        self.message.value = _message(f"Checked n = 1..{self.report.upto:,} in {self.report.seconds:.2f} s.")
         self.report_html.value = self.report._repr_html_()
 
     def test_guess(self) -> None:

@@ -92,10 +92,17 @@ def type_sizes(large: bool) -> TypeSizes:
 def wrap_title(title: str, sizes: TypeSizes) -> str:
     """The title broken at spaces into lines that fit the figure's width.
 
+    Never between "n =" and its range, nor at the hyphen of "P-".
+
     >>> wrap_title("a " * 50, NORMAL).count("\\n")
     1
+    >>> print(wrap_title("Divisor Duel: P- and N-positions for n = 1..60", LARGE))
+    Divisor Duel: P- and N-positions for
+    n = 1..60
     """
-    return "\n".join(textwrap.wrap(title, sizes.title_chars)) or title
+    glued = title.replace(" = ", "\u00a0=\u00a0")  # textwrap does not break at no-break spaces
+    lines = textwrap.wrap(glued, sizes.title_chars, break_on_hyphens=False)
+    return "\n".join(lines).replace("\u00a0", " ") or title
 
 
 def new_figure(height: float, width: float = FIGURE_WIDTH) -> Figure:
