@@ -43,7 +43,7 @@ CASES: list[tuple[str, object, int | None, int | None]] = [
     ("number line", "factor-duel", 2000, None),
     ("number line", "divisor-duel", 100_000, None),
     ("hundred square", "divisor-duel", None, None),
-    ("hundred square", "factor-duel", 400, None),
+    ("hundred square", "factor-duel", 200, None),
     ("hundred square", "divisor-duel", 99_999, 99_950),
     ("Grundy values", "factor-duel", 60, None),
     ("Grundy values", "divisor-duel", 2000, None),
