@@ -11,7 +11,9 @@ not from the helpers in plot_style.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import matplotlib
 
@@ -26,8 +28,12 @@ from PIL import Image
 from duel_lessons import get_rules
 from duel_lessons.views.plots import PLOTS, PlotSpec
 
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "plots"
+
 #: JupyterLab's output-area width, in px, in a 1280 px wide window (file browser open).
 SHOWN_AT_1280 = 848
+#: Lab's output area in an 800 px wide window (file browser open, measured): 368 px.
+SHOWN_AT_800 = 368
 SMALLEST_PX = 10.0
 
 EVEN = get_rules("divisor-duel").variant(divisors="even")
@@ -83,6 +89,20 @@ def shown_sizes(fig: Figure, shown: float) -> Iterator[tuple[str, float]]:
     assert picture.width > 0
 
 
+def save_as_shown(fig: Figure, stem: str) -> None:
+    """Write the PNG as Lab shows it at 1280 and at 800 px (shrunk to the output area) to test-artifacts/plots."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")
+    image = Image.open(buffer)
+    for window, shown in ((1280, SHOWN_AT_1280), (800, SHOWN_AT_800)):
+        if image.width > shown:
+            shrunk = image.resize((shown, round(image.height * shown / image.width)), Image.Resampling.LANCZOS)
+        else:
+            shrunk = image
+        shrunk.save(ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9.-]+', '_', stem)}-at{window}.png")
+
+
 def call(spec: PlotSpec, rules: object, upto: int | None, start: int | None, large: bool) -> Figure:
     options: dict[str, object] = {"large": large}
     if start is not None:
@@ -96,6 +116,7 @@ def test_no_text_under_10_px_at_1280(
     name: str, rules: object, upto: int | None, start: int | None, large: bool
 ) -> None:
     fig = call(PLOTS[name], rules, upto, start, large)
+    save_as_shown(fig, f"{name}-{upto}-{start}-{'large' if large else 'normal'}")
     sizes = list(shown_sizes(fig, SHOWN_AT_1280))
     assert sizes, "no text found"
     small = [(text, round(px, 1)) for text, px in sizes if px < SMALLEST_PX]
@@ -118,13 +139,22 @@ def test_the_measure_can_fail() -> None:
     assert 6.9 <= px < SMALLEST_PX
 
 
-#: Lab's output area in an 800 px wide window (file browser open, measured): 368 px.
-SHOWN_AT_800 = 368
-
-
 @pytest.mark.parametrize(("name", "rules", "upto"), [(c[0], c[1], c[2]) for c in CASES if (c[2] or 0) <= 100])
 def test_large_type_is_readable_at_800(name: str, rules: object, upto: int | None) -> None:
     """Large type (for projecting) keeps 10 px even in the narrow output area at 800 px, for lesson-sized ranges."""
     fig = call(PLOTS[name], rules, upto, None, True)
     small = [(text, round(px, 1)) for text, px in shown_sizes(fig, SHOWN_AT_800) if px < SMALLEST_PX]
     assert not small, f"{name}: large text under {SMALLEST_PX} px at 800: {small[:5]}"
+
+
+#: Words that would give a fact away in a title: titles say what is plotted, never what it shows.
+GIVEAWAYS = re.compile(r"\b(odd|even|prime|power|lose|loses|win|wins|always|never)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize(("name", "rules", "upto", "start"), CASES[::3], ids=lambda v: str(v)[:20])
+def test_titles_describe_what_is_plotted(name: str, rules: object, upto: int | None, start: int | None) -> None:
+    fig = call(PLOTS[name], rules, upto, start, False)
+    titles = [fig.get_suptitle()] + [ax.get_title() for ax in fig.axes]
+    title = " ".join(t for t in titles if t).replace("\n", " ")
+    assert title and not GIVEAWAYS.search(title), title
+    assert re.search(r"n = \d+\.\.\d+|the game from \d+", title), title
