@@ -266,7 +266,7 @@ BOARD_CSS = r"""
 .dg-title { font-weight: 600; }
 .dg-score { font-variant-numeric: tabular-nums; }
 .dg-number-label { margin-top: 6px; font-size: 0.95rem; color: #333; }
-.dg-number { font-size: 4rem; font-weight: 800; line-height: 1.05; overflow-wrap: anywhere;
+.dg-number { font-size: 3.6rem; font-weight: 800; line-height: 1.05; overflow-wrap: anywhere;
   font-variant-numeric: tabular-nums; }
 .dg-turn { display: inline-block; margin: 6px 0 4px; padding: 4px 14px; border-radius: 999px; font-size: 1.35rem;
   font-weight: 700; border: 3px solid currentColor; }
@@ -283,8 +283,8 @@ BOARD_CSS = r"""
 .dg-icon { font-size: 2.2rem; margin-right: 10px; vertical-align: middle; }
 .dg-headline { font-size: 1.8rem; font-weight: 800; vertical-align: middle; }
 .dg-why { color: #222; font-size: 1.05rem; margin-top: 4px; }
-.dg-cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 6px 0; }
-.dg-card { font: inherit; font-size: 1.5rem; font-weight: 600; min-width: 8.5em; padding: 10px 16px;
+.dg-cards { display: flex; flex-wrap: wrap; gap: 8px; margin: 4px 0; }
+.dg-card { font: inherit; font-size: 1.35rem; font-weight: 600; min-width: 6.5em; padding: 6px 14px;
   background: var(--dg-card-bg); color: var(--dg-ink); border: 2px solid #555; border-radius: 10px; cursor: pointer;
   box-shadow: 0 2px 0 #777; display: inline-flex; flex-direction: column; align-items: center; }
 .dg-card:hover { background: #f2f7ff; border-color: var(--dg-turn); }
