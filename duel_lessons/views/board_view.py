@@ -161,7 +161,10 @@ function render({ model, el: host }) {
       if (!c) {
         c = el("button", "dg-card");
         c.dataset.index = String(i);
-        c.addEventListener("click", () => { lastFocus = "card:" + c.dataset.index; send({ kind: "card", d: Number(c.dataset.d) }); });
+        c.addEventListener("click", () => {
+          lastFocus = "card:" + c.dataset.index;
+          send({ kind: "card", d: Number(c.dataset.d) });
+        });
         cards.append(c);
       }
       const card = list[i];
@@ -296,7 +299,8 @@ BOARD_CSS = r"""
 .dg-more { font-size: 0.95rem; }
 .dg-entry-row, .dg-again-row { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin: 8px 0; }
 .dg-entry-label { font-size: 1.1rem; }
-.dg-entry { font: inherit; font-size: 1.4rem; width: 6em; padding: 4px 8px; border: 2px solid #555; border-radius: 6px; }
+.dg-entry { font: inherit; font-size: 1.4rem; width: 6em; padding: 4px 8px; border: 2px solid #555;
+  border-radius: 6px; }
 .dg-play, .dg-pass, .dg-again, .dg-rematch { font: inherit; font-size: 1.15rem; padding: 6px 16px;
   border: 2px solid #333; border-radius: 8px; background: #f4f4f4; color: var(--dg-ink); cursor: pointer; }
 .dg-pass:not([disabled]) { background: #fff3c4; border-color: #7a5800; }
@@ -328,14 +332,14 @@ BOARD_CSS = r"""
 """
 
 
-class Styles(anywidget.AnyWidget):  # type: ignore[misc]
+class Styles(anywidget.AnyWidget):
     """Only the boards' CSS (focus ring, large type), for views that have no play surface."""
 
     _esm = traitlets.Unicode("export default { render() {} };").tag(sync=True)
     _css = traitlets.Unicode(BOARD_CSS).tag(sync=True)
 
 
-class BoardView(anywidget.AnyWidget):  # type: ignore[misc]
+class BoardView(anywidget.AnyWidget):
     """The board's play surface: shows frames, reports the student's actions to ``on_action``."""
 
     _esm = traitlets.Unicode(BOARD_ESM).tag(sync=True)

@@ -4,10 +4,10 @@
 '60 − 15 = 45'
 >>> prose("2^2 * 3 - 1 = 11")
 '2² × 3 − 1 = 11'
->>> read_box("１２", "a divisor")
+>>> read_box("１２", "a divisor")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-duel_lessons.engine.errors.NumberInputError: '１２' is not a whole number: type a divisor with the digits 0-9 only, such as 60.
+duel_lessons.engine.errors.NumberInputError: '１２' is not a whole number: type a divisor with the digits 0-9 only...
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -189,10 +190,8 @@ class FollowGame:
                 tabulate_with_progress(self.rules, table_length(n, DEFAULT_TABLE_SIZE), self.progress)
             player = make_player("perfect")
             states = [state]
-            try:
+            with contextlib.suppress(TurnLimitError):  # a long game is shown cut
                 play_out(state, (player, player), on_event=states.append, max_turns=MAX_FOLLOW)
-            except TurnLimitError:
-                pass  # shown cut
         except DuelError as error:
             self.message.value = html_message(f"{error} The game shown is unchanged.", error=True)
             return
@@ -268,7 +267,9 @@ _OPTIONS = {
 class VariantBuilder:
     """Build a variant of any rule book from menus, see its table and plot, and play it on a board."""
 
-    def __init__(self, board: GameBoard | None = None, base: Rules | str = "divisor-duel", *, large: bool = False) -> None:
+    def __init__(
+        self, board: GameBoard | None = None, base: Rules | str = "divisor-duel", *, large: bool = False
+    ) -> None:
         self.board = board
         self.large = large
         self.rules: Rules | None = None
@@ -364,7 +365,7 @@ class VariantBuilder:
         changes = self.changes()
         if not changes:
             return self.base
-        return self.base.variant(title=f"{self.base.title}, {self.words()}", **changes)
+        return self.base.variant(title=f"{self.base.title}, {self.words()}", **changes)  # type: ignore[arg-type]
 
     def build(self) -> Rules | None:
         """Make the variant, solve it and show its rules, first rows and plot."""
@@ -386,7 +387,8 @@ class VariantBuilder:
         first_p = ", ".join(map(str, table.p_positions()[:30]))
         summary = f"{table.count_p():,} P-positions from 1 to {table.upto:,}. The first: {first_p}"
         self.out.outputs = (
-            {"output_type": "stream", "name": "stdout", "text": summary + "\n\n" + table.to_text(1, min(table.upto, 20))},
+            {"output_type": "stream", "name": "stdout",
+             "text": summary + "\n\n" + table.to_text(1, min(table.upto, 20))},
             figure_output(fig, f"number line of {rules.title}"),
         )
         return rules
@@ -411,7 +413,7 @@ class VariantBuilder:
             board.add_rules(rules)
             board.start_game(start, rules=rules)
         self.message.value = html_message(
-            f"Now playing {rules.title} from {start} on the game board. Its Rules list offers it too."
+            f"Now playing {rules.title}, starting at {start}, on the game board. Its Rules list offers it too."
         )
         return board
 

@@ -112,7 +112,7 @@ def test_board_in_lab_mouse_and_keyboard(lab: Lab, page: Any) -> None:
     builder.scroll_into_view_if_needed()
     builder.locator(".widget-checkbox", has_text="misère").locator("input").check()
     builder.locator(".duel-play-it").click()
-    builder.locator(".duel-message", has_text="Now playing Divisor Duel, misère").wait_for()
+    builder.locator(".duel-message", has_text="Now playing Divisor Duel, misère, starting at 60").wait_for()
     board.locator(".dg-title", has_text="Divisor Duel, misère").wait_for()
     screenshots(page, "lab-builder", builder)
     print(f"\nLab: board after {t_rendered - t0:.1f} s; keyboard: {moves} moves in {presses} key presses; "
