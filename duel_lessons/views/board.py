@@ -17,11 +17,10 @@ True
 
 from __future__ import annotations
 
-import inspect
 import random
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import Any, Literal
 
 import ipywidgets as w
 
@@ -66,7 +65,7 @@ class Hand:
     def __init__(self) -> None:
         self.pending: object = None
 
-    def __call__(self, state: GameState) -> object:
+    def __call__(self, state: object) -> object:
         move, self.pending = self.pending, None
         return WAIT if move is None else move
 
@@ -478,10 +477,8 @@ class GameBoard:
             return
         self._hint_stage = min(3, self._hint_stage + 1) if stage is None else stage
         try:
-            if "stage" in inspect.signature(coach.hint).parameters:  # helper core's staged hints
-                text = coach.hint(self.state, self.names, stage=self._hint_stage)  # type: ignore[call-arg]
-            else:
-                text = coach.hint(self.state, self.names)
+            stage_now: Literal[1, 2, 3] = 1 if self._hint_stage <= 1 else 2 if self._hint_stage == 2 else 3
+            text = coach.hint(self.state, self.names, stage=stage_now)
         except DuelError as error:
             self._show_message(str(error), error=True)
             return
@@ -495,6 +492,8 @@ class GameBoard:
             return
         try:
             text = coach.explain(self.state, self.names)
+            if not self.state.is_over and hasattr(coach, "situation"):  # core: explain() has no situation line
+                text = f"{coach.situation(self.state, self.names)} {text}"
         except DuelError as error:
             self._show_message(str(error), error=True)
             return

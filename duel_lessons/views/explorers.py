@@ -55,7 +55,9 @@ def _plot_kinds() -> tuple[str, ...]:
     from duel_lessons.views import plots
 
     registry = getattr(plots, "PLOTS", None)
-    return tuple(registry) if registry else PLOT_KINDS
+    if not registry:
+        return PLOT_KINDS
+    return tuple(name for name, spec in registry.items() if not getattr(spec, "many_rules", False))
 
 
 def draw_plot(kind: str, rules: Rules, lo: int, hi: int, large: bool = False) -> Figure:
@@ -65,8 +67,10 @@ def draw_plot(kind: str, rules: Rules, lo: int, hi: int, large: bool = False) ->
     registry = getattr(plots, "PLOTS", None)
     if registry and kind in registry:
         spec = registry[kind]
-        fn = getattr(spec, "fn", getattr(spec, "function", spec))
-        fig: Figure = fn(rules, hi, start=lo, large=large)
+        if hasattr(spec, "draw"):  # helper plots' PlotSpec.draw(rules, lo, hi, large=...)
+            drawn: Figure = spec.draw(rules, lo, hi, large=large)
+            return drawn
+        fig: Figure = spec.function(rules, hi, start=lo, large=large)
         return fig
     if kind == "number line":
         return plots.number_line(rules, hi, lo)

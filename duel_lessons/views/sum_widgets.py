@@ -22,10 +22,10 @@ from typing import Any
 import ipywidgets as w
 
 from duel_lessons.cli.sum_play import SumStrategy, make_sum_player
-from duel_lessons.engine.game import IllegalMoveError
+from duel_lessons.engine.game import IllegalMoveError, play_out
 from duel_lessons.engine.rules import DuelError, Rules
 from duel_lessons.play.sums import SumState, hint, new_sum, sum_grundy, sum_transcript
-from duel_lessons.views.board import MAX_BUTTONS
+from duel_lessons.views.board import MAX_BUTTONS, Hand
 from duel_lessons.views.board_view import Styles
 from duel_lessons.views.common import grouped, html_message, move_words
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
@@ -61,6 +61,7 @@ class SumBoard:
         self.words = wording
         self.computer: SumStrategy = make_sum_player(level, seed)
         self.max_buttons = max_buttons
+        self.hand = Hand()
 
         self.title_html = w.HTML().add_class("sum-title")
         self.rows_box = w.VBox().add_class("sum-rows")
@@ -86,8 +87,7 @@ class SumBoard:
             ],
             layout=w.Layout(max_width="60em"),
         ).add_class("sum-board")
-        self._computer_turns()
-        self._refresh()
+        self._advance(None)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -109,22 +109,30 @@ class SumBoard:
         if not self._human_turn():
             self._show(self.words.not_your_turn if not self.state.is_over else self.words.over_already, error=True)
             return
+        self._advance((index, divisor))
+
+    def _advance(self, move: tuple[int, int] | None) -> None:
+        """Play the student's move (None: none) and the computer's replies through engine.game.play_out."""
+        self.hand.pending = move
+        said: list[str] = []
+
+        def seen(state: SumState) -> None:
+            event = state.history[-1]
+            if self.opponent == "computer" and event.player == 2:
+                rules = state.components[event.index][0]
+                where = f"{move_words(rules, event.before, event.divisor)} in number {event.index + 1}"
+                said.append(self.words.fill("computer_played", move=where))
+
+        computer = self.computer if self.opponent == "computer" else self.hand
         try:
-            self.state = self.state.play(index, divisor)
+            self.state = play_out(self.state, {1: self.hand, 2: computer}, on_event=seen)
         except IllegalMoveError as error:
             self._show(str(error), error=True)
             return
-        self._show("")
-        self._computer_turns()
+        finally:
+            self.hand.pending = None
+        self._show(" ".join(said))
         self._refresh()
-
-    def _computer_turns(self) -> None:
-        while self.opponent == "computer" and self.state.to_move == 2 and not self.state.is_over:
-            index, divisor = self.computer(self.state)
-            rules, n = self.state.components[index]
-            self.state = self.state.play(index, divisor)
-            move = f"{move_words(rules, n, divisor)} in number {index + 1}"
-            self._show(self.words.fill("computer_played", move=move))
 
     def hint(self) -> None:
         """Write the XOR explanation of this position on the board."""
@@ -136,9 +144,7 @@ class SumBoard:
     def new_game(self) -> None:
         """Start again from the same numbers, with the same player first."""
         self.state = self.start_state
-        self._show("")
-        self._computer_turns()
-        self._refresh()
+        self._advance(None)
 
     # -- display ----------------------------------------------------------------
 
