@@ -165,6 +165,8 @@ class FollowGame:
         self.go_button = button("Show best play", "Play the game perfect against perfect", "duel-follow")
         self.prev_button = button("◀ Back", "One move back", "duel-prev")
         self.next_button = button("Next ▶", "One move forward", "duel-next")
+        for step_button in (self.prev_button, self.next_button):
+            step_button.layout.min_width = "6em"  # never cut to "◀ B…" on a narrow screen
         self.step_slider = w.IntSlider(value=0, min=0, max=0, description="Move", style=WIDE,
                                        tooltip="Which position of the game to show")  # fmt: skip
         self.progress = progress_bar()
@@ -177,7 +179,7 @@ class FollowGame:
         self.step_slider.observe(lambda _: self.show(), names="value")
         self.widget = _container([
             w.HBox([self.start_box, self.go_button], layout=w.Layout(flex_flow="row wrap")),
-            w.HBox([self.prev_button, self.step_slider, self.next_button]),
+            w.HBox([self.prev_button, self.step_slider, self.next_button], layout=w.Layout(flex_flow="row wrap")),
             self.progress, self.message, self.view,
         ], "duel-follow-game", large)  # fmt: skip
         self.compute()

@@ -44,8 +44,8 @@ def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
     cell.scroll_into_view_if_needed()  # Lab renders only the cells near the view
     replay = cell.locator(".jp-OutputArea-output", has_text="Subtracting 5 from 10. New N is 5.")
     replay.wait_for()
-    assert "Subtracting 5 from 10. New N is 5." in replay.inner_text()
-    assert "No valid moves left. Player 1 wins!" in replay.inner_text()
+    assert "Subtracting 5 from 10. New N is 5." in (replay.text_content() or "")
+    assert "No valid moves left. Player 1 wins!" in (replay.text_content() or "")
     print(
         f"lesson 02 in Lab: board after {t_rendered - t0:.1f} s, won in {moves} moves, "
         f"total {time.monotonic() - t0:.1f} s"
