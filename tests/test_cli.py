@@ -687,3 +687,20 @@ def test_the_computer_says_when_it_builds_a_large_table(monkeypatch: pytest.Monk
     monkeypatch.setattr(terminal, "QUICK_TABLE", 100)
     code, out, err = run(["play", "--misere", "--vs", "computer", "--start", "5000"], "")
     assert code == 1 and "Building the computer's table up to 5,000" in err and "Game start" in out
+
+
+def test_hints_say_more_each_time_they_are_asked_at_one_position() -> None:
+    from duel_lessons.play import coach
+
+    state = new_game("divisor-duel", 60)
+    names = ("Player 1", "Computer")
+    stages = [coach.hint(state, names, stage) for stage in (1, 2, 3)]
+    assert len(set(stages)) == 3
+    code, out, _ = run(["play", "--vs", "computer", "--level", "coach"], lines_typed("hint", "?", "hint", "hint"))
+    replies = [line.removeprefix("Coach: ") for line in out.splitlines() if line.startswith("Coach: ")]
+    assert code == 1 and replies == [stages[0], stages[1], stages[2], stages[2]]
+    # Two people at one keyboard: hints stop at the nudge (stage 2), and never give the move away.
+    hot = [coach.hint(state, ("Player 1", "Player 2"), stage) for stage in (1, 2)]
+    code, out, _ = run(["play"], lines_typed("hint", "hint", "hint"))
+    replies = [line.removeprefix("Coach: ") for line in out.splitlines() if line.startswith("Coach: ")]
+    assert code == 1 and replies == [hot[0], hot[1], hot[1]]

@@ -30,74 +30,19 @@ from duel_lessons.cli.options import (
     rules_from_args,
 )
 from duel_lessons.engine.errors import DuelError, IllegalMoveError, NumberInputError
-from duel_lessons.engine.game import Player, play_out
+from duel_lessons.engine.game import play_out
 from duel_lessons.engine.numbers import read_number
-from duel_lessons.play.sums import PerfectSumPlayer, SumMove, SumState, hint, new_sum, sum_grundy
+from duel_lessons.play.sum_players import RandomSumPlayer, SumStrategy, greedy_sum_player, make_sum_player
+from duel_lessons.play.sums import SumMove, SumState, hint, new_sum, sum_grundy
 
-SumStrategy = Callable[[SumState], SumMove]
-
-
-@dataclass
-class RandomSumPlayer:
-    """Plays a uniformly random legal move (seeded)."""
-
-    seed: int | None = None
-
-    def __post_init__(self) -> None:
-        self._rng = random.Random(self.seed)
-
-    def __call__(self, state: SumState) -> SumMove:
-        return self._rng.choice(state.legal_moves)
-
-
-def greedy_sum_player(state: SumState) -> SumMove:
-    """Plays the largest divisor anywhere (the first component on ties)."""
-    return max(state.legal_moves, key=lambda move: (move[1], -move[0]))
-
-
-def make_sum_player(level: str, seed: int | None = None) -> SumStrategy:
-    """A computer player for sums: "random", "greedy", "perfect" or "coach" (plays perfectly)."""
-    if level == "random":
-        return RandomSumPlayer(seed)
-    if level == "greedy":
-        return greedy_sum_player
-    if level in ("perfect", "coach"):
-        return PerfectSumPlayer()
-    raise DuelError(f"Unknown player level {level!r} for sums. Known: random, greedy, perfect, coach.")
-
-
-# -- SumState as a position for play_out ------------------------------------------------
-# TEMPORARY adapter until SumState itself has must_pass / pass_turn / attempt (helper core):
-# a move is handed to play_out as its place in ``state.legal_moves``.
-
-
-@dataclass(frozen=True)
-class SumPosition:
-    """A :class:`SumState` as a :class:`~duel_lessons.engine.game.Position`; a move is its index in legal_moves."""
-
-    state: SumState
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.is_over
-
-    @property
-    def to_move(self) -> Player:
-        return self.state.to_move
-
-    @property
-    def must_pass(self) -> bool:
-        return False  # a stuck component is finished; a sum has no passes
-
-    def pass_turn(self) -> SumPosition:
-        raise IllegalMoveError("pass", 0, "a sum of games has no passes")
-
-    def attempt(self, value: int) -> SumPosition:
-        moves = self.state.legal_moves
-        if not 0 <= value < len(moves):
-            raise IllegalMoveError(value, 0, "not a legal move in this sum")
-        return SumPosition(self.state.play(*moves[value]))
-
+__all__ = [  # the sum players live in play.sum_players; named here too for older imports
+    "RandomSumPlayer",
+    "SumStrategy",
+    "greedy_sum_player",
+    "make_sum_player",
+    "play_sum",
+    "run_play_sum",
+]
 
 # -- typed moves ---------------------------------------------------------------------------
 
@@ -148,8 +93,7 @@ class SumKeyboardPlayer:
     names: tuple[str, str]
     hints: bool
 
-    def __call__(self, position: SumPosition) -> int:
-        state = position.state
+    def __call__(self, state: SumState) -> SumMove:
         while True:
             text = self.io.ask(f"{self.names[state.to_move - 1]}, choose a component and a divisor: ")
             if text.strip().lower() in ("hint", "?"):
@@ -167,7 +111,7 @@ class SumKeyboardPlayer:
             except NumberInputError as error:
                 self.io.say(str(error))
             else:
-                return state.legal_moves.index((index, divisor))
+                return index, divisor
 
 
 @dataclass
@@ -178,11 +122,10 @@ class SumComputer:
     io: Console
     names: tuple[str, str]
 
-    def __call__(self, position: SumPosition) -> int:
-        state = position.state
+    def __call__(self, state: SumState) -> SumMove:
         index, divisor = self.strategy(state)
         self.io.say(f"{self.names[state.to_move - 1]} chooses {index + 1} {divisor}.")
-        return state.legal_moves.index((index, divisor))
+        return index, divisor
 
 
 def play_sum(
@@ -202,13 +145,12 @@ def play_sum(
         "The player with no move in any component loses.",
         "",
     )
-    strategies: dict[int, Callable[[SumPosition], int]] = {}
+    strategies: dict[int, Callable[[SumState], SumMove]] = {}
     for p in (1, 2):
         strategy = players.get(p)
         strategies[p] = SumKeyboardPlayer(io, names, hints) if strategy is None else SumComputer(strategy, io, names)
 
-    def show(position: SumPosition) -> None:
-        new = position.state
+    def show(new: SumState) -> None:
         event = new.history[-1]
         op = "-" if new.components[event.index][0].move == "subtract" else "÷"
         io.say(
@@ -221,7 +163,7 @@ def play_sum(
 
     if not state.is_over:
         io.say(*board_lines(state), f"{names[state.to_move - 1]}'s turn.")
-    final = play_out(SumPosition(state), strategies, on_event=show).state
+    final = play_out(state, strategies, on_event=show)
     assert final.winner is not None
     io.say(
         "Now: " + " + ".join(map(str, final.numbers)) + ".",

@@ -26,7 +26,7 @@ import argparse
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from duel_lessons.cli.console import Console
 from duel_lessons.cli.options import (
@@ -81,8 +81,16 @@ class GameAbandoned(Exception):
 # -- the coach at the prompt --------------------------------------------------------
 
 
-def coach_reply(word: str, state: GameState, names: Names, hints: HintMode) -> str:
-    """The coach's answer to ``hint``, ``?`` or ``explain`` typed at the prompt."""
+#: The most a hint says: in a two-player game a hint stops at a nudge; the coach also names the move.
+LAST_STAGE: dict[HintMode, coach.Stage] = {"off": 1, "hint": 2, "coach": 3}
+
+
+def coach_reply(word: str, state: GameState, names: Names, hints: HintMode, asked: int = 1) -> str:
+    """The coach's answer to ``hint``, ``?`` or ``explain`` typed at the prompt.
+
+    ``asked`` counts the hints asked for at this position: the first is a question, the
+    second a nudge, the third (against the coach) the move (:func:`coach.hint`'s stages).
+    """
     if hints == "off":
         return "The coach is not in this game. Play with --vs computer --level coach for hints and explanations."
     if word in EXPLAIN_WORDS and hints != "coach":
@@ -90,7 +98,8 @@ def coach_reply(word: str, state: GameState, names: Names, hints: HintMode) -> s
     try:
         if word in EXPLAIN_WORDS:
             return f"Coach: {coach.explain(state, names)}"
-        return f"Coach: {coach.hint(state, names)}"
+        stage = cast(coach.Stage, max(1, min(asked, LAST_STAGE[hints])))
+        return f"Coach: {coach.hint(state, names, stage)}"
     except ValueError as error:  # DuelError: e.g. a variant without a closed form above the solver's tables
         return f"The coach cannot help here: {error}"
 
@@ -112,11 +121,13 @@ class KeyboardPlayer:
     hints: HintMode = "off"
 
     def __call__(self, state: GameState) -> int:
+        asked = 0  # hints asked for at this position: each one says more
         while True:
             text = self.io.ask(prompt(state, self.names))
             word = text.strip().lower()
             if word in HINT_WORDS + EXPLAIN_WORDS:
-                self.io.say(coach_reply(word, state, self.names, self.hints))
+                asked += word in HINT_WORDS
+                self.io.say(coach_reply(word, state, self.names, self.hints, asked))
                 continue
             try:
                 value = read_number(text, "a divisor")
@@ -227,9 +238,10 @@ perfect and answers questions).  --seed also seeds the random level.  A start
 that the perfect player or the coach cannot play (a variant without a proved
 closed form above the solver's largest table) is refused before the game starts.
 
-Help at the prompt: type hint or ? for a nudge towards the right idea (in
-two-player games and against --level coach), or explain against --level coach
-for the full explanation of the position, from the proved closed form.
+Help at the prompt: type hint or ? for a question about the position, again for
+a nudge towards the right idea (in two-player games and against --level coach),
+and against --level coach a third time for the move itself; explain (against
+--level coach) gives the full explanation, from the proved closed form.
 
 Custom variants: any RULES changed by the flags above, for example
 --divisors even (even divisors only) or --misere (the last player to move loses).

@@ -99,7 +99,7 @@ def run_solve(args: argparse.Namespace, io: Console) -> int:
             f"table up to {n:,}: that takes several seconds and about {9 * n // 10**6 + 40} MB. "
             f"Add --wait to build it, or choose N up to {QUICK_TABLE:,}."
         )
-    if n > QUICK_TABLE and oracle(rules).form is None:
+    if oracle(rules).form is None and QUICK_TABLE < n <= TABLE_LIMIT:
         io.warn(f"Building the solver's table up to {n:,} (several seconds)...")
     analysis = analyse(rules, n)
     if args.json:
