@@ -207,6 +207,11 @@ class Lesson:
             return False, [f"🟡 Give a function, such as my_rule (without brackets), not {show(rule)}."]
         name, truth = self.truth(name)
         yes, no = self.spec.truth_words[name]
+        try:
+            if is_unanswered(rule(1)):
+                return False, ["⏳ Your rule: " + NOT_ANSWERED]
+        except Exception:  # reported below, at the n where it fails
+            pass
         upto = int(upto if upto is not None else self.params.get("upto", 100))
         if not 1 <= upto <= MAX_TEST:
             return False, [f"🟡 Test from 1 to a number between 1 and {MAX_TEST:,}, not {upto:,}."]
