@@ -118,7 +118,7 @@ def test_unknown_lessons_checks_and_missing_parameters_are_clear() -> None:
 
 def test_unanswered_prints_not_answered(capsys: pytest.CaptureFixture[str]) -> None:
     assert not lesson("00").check(1, ...)
-    assert "not answered yet" in capsys.readouterr().out
+    assert "Not answered yet" in capsys.readouterr().out
 
 
 def test_same_mistake_twice_gets_a_stronger_hint(capsys: pytest.CaptureFixture[str]) -> None:
@@ -249,4 +249,4 @@ def test_a_rule_left_as_dots_is_not_answered() -> None:
         return ...
 
     holds, lines = lesson("04").test_lines(my_rule)
-    assert not holds and "not answered yet" in lines[0]
+    assert not holds and "Not answered yet" in lines[0]
