@@ -19,6 +19,7 @@ import sympy
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
+from duel_lessons.teaching.checks.picks import compare_picks
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
@@ -26,7 +27,6 @@ from duel_lessons.teaching.feedback import (
     expect_list,
     expect_member,
     expect_number,
-    is_unanswered,
 )
 
 SPEC = register(LessonSpec("05", needs=("rules", "start", "upto", "ex_start", "ex_omega", "ex_power", "ex_length")))
@@ -58,21 +58,6 @@ def omega(n: int) -> int:
 # -- guesses and reveals -------------------------------------------------------------------------
 
 
-def _compare(guess: object, choices: tuple[int, ...], losing: list[int]) -> str:
-    if is_unanswered(guess):
-        return "Make your guess first."
-    try:
-        picked = sorted({int(x) for x in guess})  # type: ignore[union-attr]
-    except (TypeError, ValueError):
-        picked = []
-    words = ", ".join(map(str, losing)) or "none of them"
-    agree = [n for n in choices if (n in picked) == (n in losing)]
-    return (
-        f"You would hand over {picked or 'none of them'}. With best play, the player to move loses from: {words}. "
-        f"Your guess was right about {len(agree)} of the {len(choices)} numbers."
-    )
-
-
 @SPEC.reveal("hand-over")
 def hand_over(guess: object, p: Params) -> str:
     """How the guess of section 2 compares with the table."""
@@ -87,7 +72,7 @@ def hand_over(guess: object, p: Params) -> str:
         if not composite_p
         else f" The composite P-positions up to UPTO start {composite_p[:5]}."
     )
-    return _compare(guess, HAND_OVER, losing) + tail + " Section 5 asks: why, for every composite number?"
+    return compare_picks(guess, HAND_OVER, losing) + tail + " Section 5 asks: why, for every composite number?"
 
 
 @SPEC.reveal("repair")
@@ -95,7 +80,7 @@ def repair(guess: object, p: Params) -> str:
     """How the guess about the repaired game compares with the table."""
     table = tabulate(repaired(p), max(REPAIR_CHOICES))
     losing = [n for n in REPAIR_CHOICES if table.is_p(n)]
-    return _compare(guess, REPAIR_CHOICES, losing) + (
+    return compare_picks(guess, REPAIR_CHOICES, losing) + (
         " Compare the outcome column with the Ω column: n > 1 loses exactly when Ω(n) is odd."
         " The proof below shows why."
     )
