@@ -19,7 +19,7 @@ import sympy
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.picks import compare_picks
+from duel_lessons.teaching.checks.common import compare_sets, listing
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
@@ -58,6 +58,22 @@ def omega(n: int) -> int:
 # -- guesses and reveals -------------------------------------------------------------------------
 
 
+def picks_text(guess: object, pool: tuple[int, ...], truth: list[int]) -> str:
+    """How a guessed list of numbers to hand over compares with the numbers that really lose (used by later lessons).
+
+    >>> picks_text([25, 49], (12, 25, 30, 49), []).split("** ")[0]
+    '**The player to move loses from none of 12, 25, 30 and 49.'
+    """
+    try:
+        chosen = [int(n) for n in guess] if isinstance(guess, (list, tuple, set)) else [int(str(guess))]
+    except (TypeError, ValueError):
+        chosen = []
+    head = f"**The player to move loses from {listing(truth) if truth else 'none'} of {listing(pool)}.**"
+    if truth:
+        head = f"**Of {listing(pool)}, the player to move loses from {listing(truth)}.**"
+    return f"{head} {compare_sets(chosen, truth, pool)}"
+
+
 @SPEC.reveal("hand-over")
 def hand_over(guess: object, p: Params) -> str:
     """How the guess of section 2 compares with the table."""
@@ -72,7 +88,7 @@ def hand_over(guess: object, p: Params) -> str:
         if not composite_p
         else f" The composite P-positions up to UPTO start {composite_p[:5]}."
     )
-    return compare_picks(guess, HAND_OVER, losing) + tail + " Section 5 asks: why, for every composite number?"
+    return picks_text(guess, HAND_OVER, losing) + tail + " Section 5 asks: why, for every composite number?"
 
 
 @SPEC.reveal("repair")
@@ -80,7 +96,7 @@ def repair(guess: object, p: Params) -> str:
     """How the guess about the repaired game compares with the table."""
     table = tabulate(repaired(p), max(REPAIR_CHOICES))
     losing = [n for n in REPAIR_CHOICES if table.is_p(n)]
-    return compare_picks(guess, REPAIR_CHOICES, losing) + (
+    return picks_text(guess, REPAIR_CHOICES, losing) + (
         " Compare the outcome column with the Ω column: n > 1 loses exactly when Ω(n) is odd."
         " The proof below shows why."
     )

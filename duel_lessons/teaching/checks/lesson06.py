@@ -18,7 +18,7 @@ from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.closed_forms import closed_form
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.picks import compare_picks
+from duel_lessons.teaching.checks.lesson05 import picks_text
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
@@ -26,7 +26,6 @@ from duel_lessons.teaching.feedback import (
     expect_list,
     expect_member,
     expect_number,
-    is_unanswered,
 )
 
 SPEC = register(LessonSpec("06", needs=("rules", "start", "upto", "ex_number")))
@@ -64,7 +63,7 @@ def example_winner(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.reveal("book", after="1")
+@SPEC.reveal("book")
 def book(guess: object, p: Params) -> str:
     """The engine's ending of Example 1."""
     state = new_game(rules_of(p), 100)
@@ -79,9 +78,7 @@ def book(guess: object, p: Params) -> str:
 def hand_over(guess: object, p: Params) -> str:
     """The guess of section 3 against the table."""
     table = tabulate(rules_of(p), max(HAND_OVER))
-    text = compare_picks(guess, HAND_OVER, [n for n in HAND_OVER if table.is_p(n)])
-    if is_unanswered(guess):
-        return text
+    text = picks_text(guess, HAND_OVER, [n for n in HAND_OVER if table.is_p(n)])
     return text + (" From 3 on, the player to move loses exactly from the odd numbers, and 2 (a prime) loses too."
                    " Unlike Divisor Duel, the powers of 2 are not special any more. Section 6 proves it.")
 

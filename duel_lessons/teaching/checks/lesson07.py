@@ -96,10 +96,8 @@ def which_rules(guess: object, p: Params) -> str:
     """Which of the three rules change who wins between perfect players: none."""
     if is_unanswered(guess):
         return "Make your guess first."
-    try:
-        chosen = sorted({str(x).strip().lower() for x in guess})  # type: ignore[union-attr]
-    except TypeError:
-        chosen = [str(guess).strip().lower()]
+    items = list(guess) if isinstance(guess, (list, tuple, set)) else [guess]
+    chosen = sorted({str(x).strip().lower() for x in items})
     verdict = "You were right: " if chosen == [] else f"You picked {chosen}. In fact "
     return (
         verdict + "none of them changes who wins between perfect players. (a) can never fire (section 3); "
@@ -115,7 +113,7 @@ def careless(guess: object, p: Params) -> str:
         return "Make your prediction first."
     truth = 0.25
     try:
-        value = float(guess)  # type: ignore[arg-type]
+        value = float(str(guess).strip().rstrip("%")) / (100 if str(guess).strip().endswith("%") else 1)
     except (TypeError, ValueError):
         return f"Your prediction {show(guess)} is not a number. In the long run the rate is 0.25 for q = 0.5."
     gap = abs(value - truth)
@@ -172,10 +170,10 @@ def long_run(answer: object, p: Params) -> Verdict:
     return expect_number(
         answer, (1 - q) / 2, tolerance=1e-9,
         misconceptions=[
-            Misconception("one-minus-q", lambda a: abs(float(a) - (1 - q)) < 1e-9,  # type: ignore[arg-type]
+            Misconception("one-minus-q", lambda a: abs(float(a) - (1 - q)) < 1e-9,
                           "That is the chance of winning a game the careless player starts. "
                           "What about the games the careful player starts?"),
-            Misconception("q-half", lambda a: abs(float(a) - q / 2) < 1e-9,  # type: ignore[arg-type]
+            Misconception("q-half", lambda a: abs(float(a) - q / 2) < 1e-9,
                           "q is the chance of a slip. Does a slip help the careless player?"),
         ],
         hint="Split the games: half the careless player starts, half the careful player starts.",
