@@ -198,3 +198,39 @@ def test_no_hint_contains_the_answer() -> None:
     for wrong in ([4, 6, 8, 10, 12], [4, 6, 8, 9, 10, 12], [4], [], [9]):
         v = les.verdict(3, wrong)
         assert right not in v.hint + v.stronger + v.message
+
+
+def test_a_table_with_only_the_given_entries_is_unanswered() -> None:
+    truth = {1: "P", 2: "P", 3: "P"}
+    assert expect_table({1: "P", 2: "P", 3: ...}, truth, given=(1, 2)).kind == "unanswered"
+    assert expect_table({1: "P", 2: "P", 3: "N"}, truth, given=(1, 2)).kind == "partial"
+
+
+# -- facts that lesson 03's teacher note states ------------------------------------------------------
+
+
+def parity_breaks(rules: object, upto: int = 200) -> list[tuple[int, str, int]]:
+    """The n where "P exactly when the remoteness is even" fails."""
+    from duel_lessons.solving.tables import tabulate
+
+    table = tabulate(rules, upto)  # type: ignore[arg-type]
+    return [
+        (n, table.outcome_of(n), int(table.remoteness[n]))
+        for n in range(1, upto + 1)
+        if (int(table.remoteness[n]) % 2 == 0) != table.is_p(n)
+    ]
+
+
+def test_remoteness_parity_holds_for_the_books_in_normal_play() -> None:
+    for book in ("divisor-duel", "division-duel", "number-factor"):
+        assert parity_breaks(book) == [], book
+
+
+def test_remoteness_parity_fails_where_lesson_03_says() -> None:
+    from duel_lessons import DIVISOR_DUEL, FACTOR_DUEL
+    from duel_lessons.solving.tables import tabulate
+
+    assert parity_breaks(FACTOR_DUEL) == [(1, "N", 0)]  # 1 loses when reached
+    assert int(tabulate(FACTOR_DUEL, 10).grundy[1]) == 1
+    misere = parity_breaks(DIVISOR_DUEL.variant(last_mover_wins=False))
+    assert (4, "P", 1) in misere and (2, "N", 0) in misere

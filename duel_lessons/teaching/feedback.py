@@ -344,10 +344,13 @@ def expect_table(
     answer: object,
     correct: Mapping[int, str],
     *,
+    given: Iterable[int] = (),
     hint: str = "",
     stronger: str = "",
 ) -> Verdict:
     """A dict ``{n: "P" or "N"}`` filled in by hand: partial credit names the first wrong entry.
+
+    ``given`` are entries filled in for the student: a table with nothing more is unanswered.
 
     >>> expect_table({1: "P", 2: "N"}, {1: "P", 2: "P"}).message
     '1 of 2 entries right. The first to look at again: 2.'
@@ -359,6 +362,8 @@ def expect_table(
     if not isinstance(answer, Mapping):
         return Verdict("format", 'Give a dict such as {1: "P", 2: ...}.', key="format:not-a-dict")
     missing = [n for n in correct if is_unanswered(answer.get(n))]
+    if set(correct) - set(missing) <= set(given):  # only the entries filled in for the student
+        return unanswered()
     strange = [n for n in correct if n not in missing and answer.get(n) not in ("P", "N")]
     if strange:
         lower = all(isinstance(answer[n], str) and answer[n].strip().upper() in ("P", "N") for n in strange)

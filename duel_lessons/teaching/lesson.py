@@ -105,13 +105,13 @@ def label(name: str) -> str:
     return f'Question "{name}"'
 
 
-def feedback_lines(name: str, verdict: Verdict, repeated: bool) -> list[str]:
+def feedback_lines(name: str, verdict: Verdict, repeated: bool, title: str = "") -> list[str]:
     """The lines printed for a verdict; ``repeated`` when the same mistake came back.
 
     >>> feedback_lines("1", Verdict("miss", "Your answer was 5.", "Try 2.", "Try 2 first."), True)
     ['❌ Exercise 1: not quite. Your answer was 5.', '💡 Stronger hint (same answer as before): Try 2 first.']
     """
-    head = f"{ICONS[verdict.kind]} {label(name)}: "
+    head = f"{ICONS[verdict.kind]} {title or label(name)}: "
     if verdict.kind == "unanswered":
         return [head + NOT_ANSWERED]
     lines = [(head + HEADS[verdict.kind] + (" " + verdict.message if verdict.message else "")).rstrip()]
@@ -187,7 +187,7 @@ class Lesson:
         repeated = bool(verdict.key) and verdict.key in seen
         if verdict.kind not in ("right", "unanswered") and verdict.key:
             seen.append(verdict.key)
-        return feedback_lines(key, verdict, repeated)
+        return feedback_lines(key, verdict, repeated, self.spec.labels.get(key, ""))
 
     def truth(self, name: str | None = None) -> tuple[str, Callable[[int], bool]]:
         """The name and the function a conjecture is tested against (the lesson's only one by default)."""
@@ -207,6 +207,11 @@ class Lesson:
             return False, [f"🟡 Give a function, such as my_rule (without brackets), not {show(rule)}."]
         name, truth = self.truth(name)
         yes, no = self.spec.truth_words[name]
+        try:
+            if is_unanswered(rule(1)):
+                return False, ["⏳ Your rule: " + NOT_ANSWERED]
+        except Exception:  # reported below, at the n where it fails
+            pass
         upto = int(upto if upto is not None else self.params.get("upto", 100))
         if not 1 <= upto <= MAX_TEST:
             return False, [f"🟡 Test from 1 to a number between 1 and {MAX_TEST:,}, not {upto:,}."]
@@ -279,7 +284,9 @@ class Lesson:
             raise LessonError(
                 f"The model solution of {self.number}.{key} fails its own check ({verdict.kind}): {verdict.message}"
             )
+        title = self.spec.labels.get(key, label(key))
+        what = title[0].lower() + title[1:]
         if key not in self.attempts.attempted:
-            print(f"🔒 Try {label(key).lower()} first: the model answer opens after your first attempt.")
+            print(f"🔒 Try {what} first: the model answer opens after your first attempt.")
             return
-        print(f"📖 Model answer for {label(key).lower()}: {show(model)}" + (f"\n   {why}" if why else ""))
+        print(f"📖 Model answer for {what}: {show(model)}" + (f"\n   {why}" if why else ""))

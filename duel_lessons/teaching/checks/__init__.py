@@ -62,12 +62,15 @@ class LessonSpec:
     truths: dict[str, Truth] = field(default_factory=dict)
     truth_words: dict[str, tuple[str, str]] = field(default_factory=dict)
     gates: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
 
-    def check(self, name: int | str) -> Callable[[F], F]:
-        """Register a check (exercise number or a name such as ``"proof-2"``)."""
+    def check(self, name: int | str, label: str = "") -> Callable[[F], F]:
+        """Register a check (exercise number or a name such as ``"proof-2"``), optionally with its label."""
 
         def add(function: F) -> F:
             self.checks[str(name)] = function  # type: ignore[assignment]
+            if label:
+                self.labels[str(name)] = label
             return function
 
         return add

@@ -24,6 +24,10 @@ from duel_lessons.teaching.feedback import (
 SPEC = register(LessonSpec("01", needs=("rules", "small", "upto", "count_n")))
 
 
+#: Section 7 of the lesson lists the numbers up to SEEN with one inner divisor; exercise 2 asks for a new one.
+SEEN = 50
+
+
 def stuck_numbers(p: Params) -> list[int]:
     """The numbers 1 .. upto with no move under the lesson's rules."""
     rules = rules_of(p)
@@ -78,15 +82,17 @@ def allowed(answer: object, p: Params) -> Verdict:
 
 @SPEC.check(2)
 def one_inner_divisor(answer: object, p: Params) -> Verdict:
-    """Any n with exactly one divisor d, 1 < d < n."""
+    """Any n above ``SEEN`` with exactly one divisor d, 1 < d < n."""
     if is_unanswered(answer):
         return unanswered()
     n = as_whole(answer)
     if n is None:
         return Verdict("format", "Give one whole number, such as 10.", key="format:not-a-number")
     if not 1 <= n <= 10**12:
-        return Verdict("miss", f"Your answer was {n}.", "Look for a number from 1 to 100.", key="range")
+        return Verdict("miss", f"Your answer was {n}.", "Look for a number from 51 to 200.", key="range")
     inner = DIVISOR_DUEL.divisors_of(n)
+    if n <= SEEN and len(inner) == 1:
+        return Verdict("misconception", f"{n} was in the list above.", f"Find one above {SEEN}.", key="seen")
     if len(inner) == 1:
         return Verdict("right", "Can you find two more, and say what they have in common?")
     if not inner:

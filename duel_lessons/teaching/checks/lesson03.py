@@ -50,7 +50,7 @@ def hand_reveal(guess: object, p: Params) -> str:
     )
 
 
-@SPEC.check("table")
+@SPEC.check("table", label="Your table")
 def by_hand(answer: object, p: Params) -> Verdict:
     """The table {n: "P" or "N"} for n = 1 .. hand_limit."""
     limit = int(p["hand_limit"])
@@ -58,6 +58,7 @@ def by_hand(answer: object, p: Params) -> Verdict:
     return expect_table(
         answer,
         {n: table.outcome_of(n) for n in range(1, limit + 1)},
+        given=(1, 2),
         hint="For that number, list every move. N if SOME move reaches a P; P if EVERY move reaches an N "
         "(or there is no move at all).",
         stronger="Check the numbers it can move to first: are their letters right? Then use the two rules.",
