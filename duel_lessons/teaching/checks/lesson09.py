@@ -216,7 +216,7 @@ def mirror(answer: object, p: Params) -> Verdict:
                    "Which move makes them equal?", key=f"miss:{heaps}")
 
 
-@SPEC.check("nim-rule")
+@SPEC.check("nim-rule", label="Your Nim rule")
 def nim_rule(answer: object, p: Params) -> Verdict:
     """A function of three heaps, True exactly at the P-positions (heaps 0 .. HEAP_UPTO)."""
     if is_unanswered(answer):

@@ -84,7 +84,7 @@ def sums(guess: object, p: Params) -> str:
             f"Your guess {said} got {score} of 2. So the labels of the parts do not decide the sum.")
 
 
-@SPEC.check("grundy-table")
+@SPEC.check("grundy-table", label="Your Grundy table")
 def grundy_table(answer: object, p: Params) -> Verdict:
     """The student's Grundy values for n = 1 .. HAND_LIMIT."""
     rules = rules_of(p)

@@ -54,7 +54,7 @@ def _all_sums(rules: Rules, upto: int) -> list[tuple[int, ...]]:
     return [t for k in (1, 2, 3) for t in combinations_with_replacement(range(1, upto + 1), k)]
 
 
-@SPEC.check("sum-rule")
+@SPEC.check("sum-rule", label="Your sum rule")
 def sum_rule(answer: object, p: Params) -> Verdict:
     """A function of the list of Grundy values, True exactly for P-sums (brute force, up to three parts)."""
     if is_unanswered(answer):
