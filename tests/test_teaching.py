@@ -234,3 +234,19 @@ def test_remoteness_parity_fails_where_lesson_03_says() -> None:
     assert int(tabulate(FACTOR_DUEL, 10).grundy[1]) == 1
     misere = parity_breaks(DIVISOR_DUEL.variant(last_mover_wins=False))
     assert (4, "P", 1) in misere and (2, "N", 0) in misere
+
+
+def test_testing_a_rule_keeps_the_guess_of_the_same_lesson() -> None:
+    les = Lesson("01", rules="divisor-duel", small=18, upto=30, count_n=72)
+    les.guess("stuck", [2, 3, 5])
+    les.test(lambda n: n % 2 == 1)
+    text = les.reveal_text("stuck")
+    assert text is not None and "You were right about 2, 3 and 5" in text
+
+
+def test_a_rule_left_as_dots_is_not_answered() -> None:
+    def my_rule(n: int) -> object:
+        return ...
+
+    holds, lines = lesson("04").test_lines(my_rule)
+    assert not holds and "not answered yet" in lines[0]

@@ -217,7 +217,7 @@ def expect_list(
     good = [x for x in dict.fromkeys(listed) if x in want]
     bad = [x for x in dict.fromkeys(listed) if x not in want]
     if good and (len(good) < len(set(want)) or bad):
-        parts = f"{len(good)} of your {len(set(listed))} {what} are right"
+        parts = f"{len(good)} of your {len(set(listed))} {what} {'is' if len(good) == 1 else 'are'} right"
         if not bad:
             message = f"{len(good)} of the {len(set(want))} {what}: some are missing."
         else:

@@ -40,7 +40,7 @@ MAX_TEST = 10**6
 ICONS = {"right": "✅", "format": "🟡", "partial": "🟠", "misconception": "❌", "miss": "❌", "unanswered": "⏳"}
 HEADS = {
     "right": "right!",
-    "format": "nearly: the maths is right, the way it is written is not.",
+    "format": "check the form of your answer.",
     "partial": "partly right.",
     "misconception": "not quite.",
     "miss": "not quite.",
@@ -74,6 +74,7 @@ class Attempts:
     mistakes: dict[str, list[str]] = field(default_factory=dict)
     attempted: set[str] = field(default_factory=set)
     guesses: dict[str, object] = field(default_factory=dict)
+    tested: dict[str, object] = field(default_factory=dict)
 
 
 _MEMORY: dict[str, Attempts] = {}
@@ -215,7 +216,7 @@ class Lesson:
         upto = int(upto if upto is not None else self.params.get("upto", 100))
         if not 1 <= upto <= MAX_TEST:
             return False, [f"🟡 Test from 1 to a number between 1 and {MAX_TEST:,}, not {upto:,}."]
-        self.attempts.guesses[name] = rule
+        self.attempts.tested[name] = rule
         self.attempts.attempted.add(name)
         found = first_difference(rule, truth, upto)
         if found is None:
@@ -225,7 +226,7 @@ class Lesson:
             return False, [f"🟡 Your rule stopped with {type(said).__name__} at n = {n}: {said}"]
         if not isinstance(said, bool) and said not in (0, 1):
             return False, [f"🟡 Your rule should give True or False; for n = {n} it gave {show(said)}."]
-        agree = f" (It agrees for n = 1 to {n - 1}.)" if n > 1 else ""
+        agree = f" (It agrees for n = 1{f' to {n - 1}' if n > 2 else ''}.)" if n > 1 else ""
         return False, [
             f"❌ First counterexample: n = {n}. Your rule says {n} {yes if said else no}, "
             f"but {n} {yes if really else no}.{agree}",
@@ -237,9 +238,10 @@ class Lesson:
         if name not in self.spec.reveals:
             raise LessonError(f"Lesson {self.number} has no reveal called {name!r}.")
         gate = self.spec.gates[name]
-        if gate not in self.attempts.guesses:
+        made = self.attempts.tested if gate in self.spec.truths else self.attempts.guesses
+        if gate not in made:
             return None
-        return self.spec.reveals[name](self.attempts.guesses[gate], self.params)
+        return self.spec.reveals[name](made[gate], self.params)
 
     # -- what the notebook calls -------------------------------------------------------------------
 
