@@ -204,5 +204,7 @@ def box(guess: object, p: Params) -> str:
         guessed = f"You guessed {float(str(guess)):g}; "
     except ValueError:
         guessed = ""
-    return (f"{guessed}the brute-force fraction is {count}/{size ** 2} = {fraction:.2f}. Most of the P-pairs are two "
-            "odd numbers (value 0 each); the rest pair up even numbers of equal value.")
+    zeros = sum(grundy_value(rules, n) == 0 for n in range(1, size + 1))
+    return (f"{guessed}the brute-force fraction is {count}/{size ** 2} = {fraction:.2f}. Of the {count} P-pairs, "
+            f"{zeros ** 2} pair two numbers of value 0 (the odd numbers, and 2, 8, ...); "
+            f"the other {count - zeros ** 2} pair two even numbers of the same nonzero value.")
