@@ -91,3 +91,33 @@ def test_hints_never_contain_the_answer(lesson: str, name: str, params: dict[str
     assert not verdict.right
     for text in (verdict.hint, verdict.stronger):
         assert str(right) not in text and ", ".join(map(str, right)) not in text
+
+
+def test_numbers_stated_in_lessons_05_12_prose() -> None:
+    """Numbers that the prose, teacher notes and teacher guide state for lessons 05-12, by brute force."""
+    import sympy
+
+    from duel_lessons import get_rules, new_game
+    from duel_lessons.play.players import make_player
+    from duel_lessons.play.sums import grundy_value
+    from duel_lessons.play.tournament import draw_starts
+    from duel_lessons.solving.tables import tabulate
+
+    division, factor = get_rules("division-duel"), get_rules("factor-duel")
+    assert new_game(division, 60).legal_moves == (2, 3, 4, 5, 6, 10, 12, 15, 20, 30)  # lesson 05's introduction
+    assert tabulate(division, 45).winning_moves(45) == (9, 15) and sympy.primeomega(45) - 1 == 2  # 05 exit ticket
+    assert tabulate(factor, 100).winning_moves(50) == (1, 5, 25) and tabulate(factor, 100).is_p(77)  # 06 exit ticket
+    assert tabulate(factor, 100).winning_moves(60) == (1, 3, 5, 15)  # 06 teacher note
+    even = DIVISOR_DUEL.variant(divisors="even")
+    assert tabulate(even, 60).winning_moves(44) == (2, 22)  # 08 exit ticket
+    assert nim_winning_moves([6, 10, 13]) == [(3, 1)] and nim_winning_moves([3, 4, 6]) == [(1, 1)]  # 09
+    g = {n: grundy_value(DIVISOR_DUEL, n) for n in range(1, 41)}
+    assert [(28 - d, g[28 - d]) for d in DIVISOR_DUEL.divisors_of(28)] == [(26, 1), (24, 4), (21, 0), (14, 1)]
+    assert g[28] == 2  # 10 exit ticket
+    assert (g[10], g[12], g[24], g[16]) == (1, 3, 4, 2)  # 11 exit ticket: 1 ^ 3 ^ 4 = 6, and 24 -> 16
+    assert (g[18], g[16]) == (1, 2) and (g[4], g[4], g[6]) == (1, 1, 2)  # 11 teacher note
+    perfect = make_player("perfect")
+    assert [largest_odd(new_game(DIVISOR_DUEL, n)) for n in (16, 64)] == [2, 2]  # lesson 12's model answer
+    assert [perfect(new_game(DIVISOR_DUEL, n)) for n in (16, 64)] == [8, 32]
+    starts = draw_starts(DIVISOR_DUEL, 10, 2026, (10, 200))
+    assert sorted(n for n in starts if not tabulate(DIVISOR_DUEL, 200).is_p(n)) == [36, 40, 138, 152]  # 12 ex. 1
