@@ -67,3 +67,18 @@ def test_the_time_readers_can_fail(tmp_path: Path) -> None:
     )
     assert stated_times(nb) == [60, 5]
     assert readme_time("99-no-such-lesson") == []
+
+
+def map_rows() -> dict[str, int]:
+    """Lesson 00's map: linked file name -> the time it gives."""
+    cells = json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return {
+        name: int(t) for name, t in re.findall(r"^\| \[[^]]+\]\(([\w-]+\.ipynb)\) \|.*\| (\d+) min \|$", text, re.M)
+    }
+
+
+@pytest.mark.parametrize("path", lessons())
+def test_lesson_00s_map_links_every_lesson_with_its_time(path: Path) -> None:
+    (minutes,) = stated_times(path)
+    assert map_rows().get(path.name) == minutes, f"lesson 00's map row for {path.name}"

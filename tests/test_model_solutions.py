@@ -172,7 +172,7 @@ def test_run_all_of_a_student_copy_answers_nothing(path: Path, tmp_path: Path) -
         if cell.cell_type != "code" or not any(call in cell.source for call in FEEDBACK_CALLS):
             continue
         printed = "".join(o.get("text", "") for o in cell.outputs if o.get("output_type") == "stream")
-        assert "not answered yet" in printed or "Locked" in printed, (cell.source, printed)
+        assert "Not answered yet" in printed or "Locked" in printed, (cell.source, printed)
         assert "✅" not in printed and "Model answer" not in printed, (cell.source, printed)
         asked += 1
     assert asked >= 4, f"{path.name}: only {asked} exercises, guesses or tests"

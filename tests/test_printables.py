@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from duel_lessons.cli.main import main
+from duel_lessons.cli import main
 from duel_lessons.engine.rules import RULEBOOKS
 from duel_lessons.teaching.printables import EXIT_TICKETS, PRINTABLES, rule_card_figures, write_printables
 

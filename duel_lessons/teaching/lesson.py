@@ -18,7 +18,7 @@ and a repeated mistake gets a stronger hint.
 >>> forget("00")
 >>> lesson = Lesson("00", rules="divisor-duel", start=60, small=12, candidates=[2, 9, 11])
 >>> print("\\n".join(lesson.feedback(1, ...)))
-⏳ Exercise 1: not answered yet. Replace the ... with your answer and run the cell again.
+⏳ Not answered yet (Exercise 1): replace the ... with your answer and run the cell again.
 >>> bool(lesson.check(1, [2, 3, 4, 6]))
 ✅ Exercise 1: right!
 True
@@ -34,7 +34,7 @@ from typing import Any
 from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, spec
 from duel_lessons.teaching.feedback import Verdict, first_difference, is_unanswered, show
 
-NOT_ANSWERED = "not answered yet. Replace the ... with your answer and run the cell again."
+NOT_ANSWERED = "replace the ... with your answer and run the cell again."
 MAX_TEST = 10**6
 
 ICONS = {"right": "✅", "format": "🟡", "partial": "🟠", "misconception": "❌", "miss": "❌", "unanswered": "⏳"}
@@ -112,9 +112,9 @@ def feedback_lines(name: str, verdict: Verdict, repeated: bool, title: str = "")
     >>> feedback_lines("1", Verdict("miss", "Your answer was 5.", "Try 2.", "Try 2 first."), True)
     ['❌ Exercise 1: not quite. Your answer was 5.', '💡 Stronger hint (same answer as before): Try 2 first.']
     """
-    head = f"{ICONS[verdict.kind]} {title or label(name)}: "
     if verdict.kind == "unanswered":
-        return [head + NOT_ANSWERED]
+        return [f"{ICONS['unanswered']} Not answered yet ({title or label(name)}): {NOT_ANSWERED}"]
+    head = f"{ICONS[verdict.kind]} {title or label(name)}: "
     lines = [(head + HEADS[verdict.kind] + (" " + verdict.message if verdict.message else "")).rstrip()]
     if verdict.kind == "right":
         return lines
@@ -203,14 +203,14 @@ class Lesson:
     def test_lines(self, rule: object, upto: int | None = None, name: str | None = None) -> tuple[bool, list[str]]:
         """Test a conjecture function against the truth for n = 1 .. upto: (holds, lines to print)."""
         if is_unanswered(rule):
-            return False, ["⏳ Your rule: " + NOT_ANSWERED]
+            return False, ["⏳ Not answered yet (your rule): " + NOT_ANSWERED]
         if not callable(rule):
             return False, [f"🟡 Give a function, such as my_rule (without brackets), not {show(rule)}."]
         name, truth = self.truth(name)
         yes, no = self.spec.truth_words[name]
         try:
             if is_unanswered(rule(1)):
-                return False, ["⏳ Your rule: " + NOT_ANSWERED]
+                return False, ["⏳ Not answered yet (your rule): " + NOT_ANSWERED]
         except Exception:  # reported below, at the n where it fails
             pass
         upto = int(upto if upto is not None else self.params.get("upto", 100))
@@ -254,7 +254,7 @@ class Lesson:
     def guess(self, name: str, value: object) -> Result:
         """Record a prediction made before the data."""
         if is_unanswered(value):
-            print("⏳ Your guess: " + NOT_ANSWERED)
+            print("⏳ Not answered yet (your guess): " + NOT_ANSWERED)
             return Result(False)
         self.attempts.guesses[name] = value
         print(f"📝 Guess noted: {show(value)}. Keep it in mind; you will compare it with the answer later.")

@@ -199,6 +199,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="replace printables already in DEST")
 
 
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``printables`` to a command line whose subcommands carry their ``func`` (the split CLI's way)."""
+    summary = "write classroom PDFs: grids, rule cards, exit tickets"
+    parser = subparsers.add_parser("printables", help=summary, description=summary)
+    configure(parser)
+    parser.set_defaults(func=run)
+
+
 def run(args: argparse.Namespace, io: Says) -> int:
     """Write the printables and say where."""
     for path in write_printables(args.dest, overwrite=args.overwrite):
