@@ -101,7 +101,9 @@ def prime_reveal(rule: object, p: Params) -> str:
     """The prime-only rule, compared with the student's last tested rule."""
     fours = listing(n for n in (4, 8, 16) if not _loses(PRIME, p)(n))
     return _rule_reveal(PRIME, "With prime divisors only, n is P exactly when n is **odd, or 2, or a power of 2 from "
-                               f"8 up**. Among 4, 8 and 16, only {fours} wins.", rule, p)
+                               f"8 up**. Among 4, 8 and 16, only {fours} wins. The package keeps a proof of this "
+                               "rule: run `closed_form(prime)` in a new cell, read it, and find the step where 4 is "
+                               "different from 8.", rule, p)
 
 
 @SPEC.check("proof-1")
