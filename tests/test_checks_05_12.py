@@ -108,6 +108,7 @@ def test_numbers_stated_in_lessons_05_12_prose() -> None:
     assert tabulate(division, 45).winning_moves(45) == (9, 15) and sympy.primeomega(45) - 1 == 2  # 05 exit ticket
     assert tabulate(factor, 100).winning_moves(50) == (1, 5, 25) and tabulate(factor, 100).is_p(77)  # 06 exit ticket
     assert tabulate(factor, 100).winning_moves(60) == (1, 3, 5, 15)  # 06 teacher note
+    assert new_game(factor, 30).play(15).play(5).play(5).winner == 1  # 06: book 003's Example 2 is consistent
     even = DIVISOR_DUEL.variant(divisors="even")
     assert tabulate(even, 60).winning_moves(44) == (2, 22)  # 08 exit ticket
     assert nim_winning_moves([6, 10, 13]) == [(3, 1)] and nim_winning_moves([3, 4, 6]) == [(1, 1)]  # 09
