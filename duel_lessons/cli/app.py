@@ -24,6 +24,7 @@ from typing import TextIO
 import duel_lessons.cli.copies as copies
 import duel_lessons.cli.terminal as terminal
 import duel_lessons.cli.tools as tools
+import duel_lessons.teaching.printables as printables
 from duel_lessons.cli.console import Console, OutputError, make_safe
 from duel_lessons.cli.terminal import GameAbandoned
 from duel_lessons.engine.errors import DuelError
@@ -33,6 +34,7 @@ COMMANDS: list[ModuleType] = [
     terminal,  # play
     tools,  # rules, solve, table
     copies,  # student-copies, answer-key
+    printables,  # printables
 ]
 
 #: Exit statuses (see the module docstring).
