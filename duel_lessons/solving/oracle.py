@@ -203,11 +203,11 @@ class Oracle:
 and after two passes the last player who moved wins, so the player to move loses.
         """
         n = self._number(n)
-        if self.form is not None:
-            return self.form.explain(n)
         terminal = self._terminal(n)
         if terminal is not None:
             return self.terminal_words(n, terminal)
+        if self.form is not None:
+            return self.form.explain(n)
         table = self.table(n)
         assert table is not None
         moves = table.winning_moves(n)
@@ -224,15 +224,19 @@ and after two passes the last player who moved wins, so the player to move loses
         )
 
     def terminal_words(self, n: int, terminal: Literal["reached-win", "reached-loss", "stuck"]) -> str:
-        """Why nobody can move from n, and who that makes the winner, as one sentence."""
+        """Why nobody can move from n, and who that makes the winner ("Game over: ..." where the game has ended).
+
+        >>> oracle("factor-duel").terminal_words(7, "reached-win")
+        'Game over: reaching a prime wins at once, so whoever moved to 7 (a prime) has won: the player to move has lost.'
+        """
         rules = self.rules
         if terminal != "stuck":
             won = terminal == "reached-win"
             target = rules.win_on_reaching if won else rules.lose_on_reaching
-            kind = "1" if target == "one" else "a prime"
+            kind, where = ("1", "1") if target == "one" else ("a prime", f"{n} (a prime)")
             return (
-                f"Reaching {kind} {'wins' if won else 'loses'} at once, so whoever moved to {n} has "
-                f"{'won' if won else 'lost'}: the game is over, and the player to move has {'lost' if won else 'won'}."
+                f"Game over: reaching {kind} {'wins' if won else 'loses'} at once, so whoever moved to {where} has "
+                f"{'won' if won else 'lost'}: the player to move has {'lost' if won else 'won'}."
             )
         rule = "the last player to move wins" if rules.last_mover_wins else "the last player to move loses"
         result = "loses" if rules.last_mover_wins else "wins"
@@ -242,8 +246,8 @@ and after two passes the last player who moved wins, so the player to move loses
                 f"the opponent; after two passes the game ends, {rule}, so the player to move {result}."
             )
         return (
-            f"{n} has no allowed divisor ({rules.divisor_words}), so the player to move cannot move and the "
-            f"game ends; {rule}, so the player to move {result}."
+            f"Game over: {n} has no allowed divisors ({rules.divisor_words}), so the player to move cannot move, "
+            f"and {rule}: the player to move {result}."
         )
 
 
@@ -258,6 +262,6 @@ def oracle(rules: Rules | str, table_size: int = DEFAULT_TABLE_SIZE) -> Oracle:
     >>> oracle("factor-duel").is_p(100)
     False
     """
-    if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 1:
-        raise RulesError(f"table_size must be a positive whole number, not {table_size!r}.")
+    if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 0:
+        raise RulesError(f"table_size must be a whole number of at least 0 (0: closed forms only), not {table_size!r}.")
     return _oracle(get_rules(rules), table_size)
