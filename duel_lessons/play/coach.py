@@ -77,8 +77,8 @@ def situation(state: GameState, names: Names = DEFAULT_NAMES) -> str:
     """Where the game stands, in one sentence: who is to move from which number, or that it is over.
 
     >>> from duel_lessons.engine.game import new_game
-    >>> situation(new_game("number-factor", 12).play(6).play(2), ("Ann", "Bo"))
-    'Ann to move from 3: no allowed divisor, so Ann must pass.'
+    >>> situation(new_game("number-factor", 12).play(6), ("Ann", "Bo"))
+    'Bo to move from 2: no allowed divisor, so Bo must pass.'
     """
     state, names = _state(state), _names(names)
     if state.is_over:

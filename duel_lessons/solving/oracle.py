@@ -87,7 +87,8 @@ class Oracle:
         if n > TABLE_LIMIT:
             raise TooBigError(
                 f"{self.rules.title} ({self.rules.name}) has no proved closed form, and {n:,} is above the "
-                f"largest table the solver builds ({TABLE_LIMIT:,}), so who wins from {n:,} cannot be computed."
+                f"largest table the solver builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so who wins from {n:,} cannot "
+                f"be computed. Try a smaller number, or a variant with a closed form."
             )
         return tabulate(self.rules, table_length(n, TABLE_LIMIT))
 
@@ -204,8 +205,10 @@ and after two passes the last player who moved wins, so the player to move loses
         """
         n = self._number(n)
         terminal = self._terminal(n)
-        if terminal is not None:
-            return self.terminal_words(n, terminal)
+        over = terminal is not None and (terminal != "stuck" or self.rules.when_stuck == "end")
+        if over or (terminal is not None and self.form is None):
+            assert terminal is not None
+            return self.terminal_words(n, terminal)  # "Game over: ...", or why the player must pass
         if self.form is not None:
             return self.form.explain(n)
         table = self.table(n)
@@ -226,8 +229,8 @@ and after two passes the last player who moved wins, so the player to move loses
     def terminal_words(self, n: int, terminal: Literal["reached-win", "reached-loss", "stuck"]) -> str:
         """Why nobody can move from n, and who that makes the winner ("Game over: ..." where the game has ended).
 
-        >>> oracle("factor-duel").terminal_words(7, "reached-win")
-        'Game over: reaching a prime wins at once, so whoever moved to 7 (a prime) has won: the player to move has lost.'
+        >>> print(oracle("factor-duel").terminal_words(7, "reached-win"))
+        Game over: reaching a prime wins at once, so whoever moved to 7 (a prime) has won: the player to move has lost.
         """
         rules = self.rules
         if terminal != "stuck":
