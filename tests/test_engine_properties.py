@@ -161,8 +161,10 @@ def test_restricted_divisors_are_data() -> None:
 
 
 def test_huge_numbers_are_quick() -> None:
-    n = 2**59 * 3  # about 1.7e18
+    n = 2**58 * 3  # about 8.6e17
     state = GameState(DIVISOR_DUEL, n)
+    with pytest.raises(DuelError, match="10\\*\\*18"):
+        GameState(DIVISOR_DUEL, 2**59 * 3)  # above 10**18: refused, never factorised
     assert n // 2 in state.legal_moves
     assert state.play(n // 2).number == n // 2
 
