@@ -255,8 +255,8 @@ and after two passes the last player who moved wins, so the player to move loses
 
 
 @lru_cache(maxsize=64)
-def _oracle(rules: Rules, table_size: int) -> Oracle:
-    return Oracle(rules, table_size, closed_form(rules))
+def _oracle(rules: Rules, table_size: int, form: ClosedForm | None) -> Oracle:
+    return Oracle(rules, table_size, form)
 
 
 def oracle(rules: Rules | str, table_size: int = DEFAULT_TABLE_SIZE) -> Oracle:
@@ -267,4 +267,5 @@ def oracle(rules: Rules | str, table_size: int = DEFAULT_TABLE_SIZE) -> Oracle:
     """
     if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 0:
         raise RulesError(f"table_size must be a whole number of at least 0 (0: closed forms only), not {table_size!r}.")
-    return _oracle(get_rules(rules), table_size)
+    book = get_rules(rules)
+    return _oracle(book, table_size, closed_form(book))  # the form is looked up each time: books may be added
