@@ -10,6 +10,8 @@ import sympy
 
 from duel_lessons import DIVISOR_DUEL, NUMBER_FACTOR, DuelError, Rules
 from duel_lessons.engine.errors import TooBigError
+from duel_lessons.engine.game import GameState
+from duel_lessons.play import coach
 from duel_lessons.play.analysis import ANALYSIS_TABLE_LIMIT, Analysis, analyse
 from duel_lessons.solving.tables import TABLE_LIMIT
 
@@ -182,3 +184,39 @@ def test_to_dict_and_markdown() -> None:
     assert isinstance(a, Analysis)
     with pytest.raises(AttributeError):
         a.n = 5  # type: ignore[misc]
+
+
+def says_wins(n: int) -> tuple[str, ...]:
+    """Phrases that say the player to move at n wins."""
+    return (
+        f"{n} is won for the player to move",
+        f"{n} is a winning position for the player to move",
+        "so the player to move wins",
+        "the player to move has won",
+        "is the winning move",
+        "is a winning move",
+    )
+
+
+def says_loses(n: int) -> tuple[str, ...]:
+    """Phrases that say the player to move at n loses."""
+    return (
+        f"{n} is lost for the player to move",
+        f"{n} is a losing position for the player to move",
+        "so the player to move loses",
+        "the player to move has lost",
+        "every move loses",
+        "Every move loses",
+    )
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_id)
+def test_explanations_never_contradict_the_outcome(rules: Rules | str) -> None:
+    """Issue 11: a misère explanation said both "the player to move wins" and "losing position"."""
+    for n in range(1, 150):
+        a = analyse(rules, n)
+        text = a.explanation
+        wrong = says_loses(n) if a.outcome == "N" else says_wins(n)
+        assert not [phrase for phrase in wrong if phrase in text], (n, a.outcome, text)
+        told = coach.explain(GameState(a.rules, n))  # the coach's longer text, with every move listed
+        assert not [phrase for phrase in wrong if phrase in told], (n, a.outcome, told)
