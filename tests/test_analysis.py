@@ -186,28 +186,13 @@ def test_to_dict_and_markdown() -> None:
         a.n = 5  # type: ignore[misc]
 
 
-def says_wins(n: int) -> tuple[str, ...]:
-    """Phrases that say the player to move at n wins."""
-    return (
-        f"{n} is won for the player to move",
-        f"{n} is a winning position for the player to move",
-        "so the player to move wins",
-        "the player to move has won",
-        "is the winning move",
-        "is a winning move",
-    )
-
-
-def says_loses(n: int) -> tuple[str, ...]:
-    """Phrases that say the player to move at n loses."""
-    return (
-        f"{n} is lost for the player to move",
-        f"{n} is a losing position for the player to move",
-        "so the player to move loses",
-        "the player to move has lost",
-        "every move loses",
-        "Every move loses",
-    )
+#: Phrases that say the player to move at {n} wins ("N") or loses ("P").
+SAYS = {
+    "N": ("{n} is won for the player to move", "{n} is a winning position for the player to move",
+          "so the player to move wins", "the player to move has won", "is the winning move", "is a winning move"),
+    "P": ("{n} is lost for the player to move", "{n} is a losing position for the player to move",
+          "so the player to move loses", "the player to move has lost", "every move loses", "Every move loses"),
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=_id)
@@ -216,7 +201,7 @@ def test_explanations_never_contradict_the_outcome(rules: Rules | str) -> None:
     for n in range(1, 150):
         a = analyse(rules, n)
         text = a.explanation
-        wrong = says_loses(n) if a.outcome == "N" else says_wins(n)
+        wrong = [phrase.format(n=n) for phrase in SAYS["P" if a.outcome == "N" else "N"]]
         assert not [phrase for phrase in wrong if phrase in text], (n, a.outcome, text)
         told = coach.explain(GameState(a.rules, n))  # the coach's longer text, with every move listed
         assert not [phrase for phrase in wrong if phrase in told], (n, a.outcome, told)

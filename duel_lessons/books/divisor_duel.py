@@ -243,9 +243,7 @@ EVEN_DIVISORS_FORM = ClosedForm(
     p_rule=_even_is_p,
     move_rule=_even_move,
     explain_rule=_even_explain,
-    hint=(
-        "Write {n} as 2 × m. What does the game look like in terms of m?"
-    ),
+    hint=("Write {n} as 2 × m. What does the game look like in terms of m?"),
 )
 
 
@@ -308,9 +306,7 @@ ODD_DIVISORS_FORM = ClosedForm(
     p_rule=_odd_is_p,
     move_rule=_odd_move,
     explain_rule=_odd_explain,
-    hint=(
-        "Is {n} odd or even? What is its odd part, and what is left if you subtract it?"
-    ),
+    hint=("Is {n} odd or even? What is its odd part, and what is left if you subtract it?"),
 )
 
 
@@ -387,9 +383,7 @@ PRIME_SUBTRACTION_FORM = ClosedForm(
     p_rule=_psub_is_p,
     move_rule=_psub_move,
     explain_rule=_psub_explain,
-    hint=(
-        "Is {n} odd, even, or a power of 2? What does subtracting an odd prime do to odd and even numbers?"
-    ),
+    hint=("Is {n} odd, even, or a power of 2? What does subtracting an odd prime do to odd and even numbers?"),
 )
 
 

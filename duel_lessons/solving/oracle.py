@@ -236,13 +236,13 @@ and after two passes the last player who moved wins, so the player to move loses
         if terminal != "stuck":
             won = terminal == "reached-win"
             target = rules.win_on_reaching if won else rules.lose_on_reaching
-            kind, where = ("1", "1") if target == "one" else ("a prime", f"{n} (a prime)")
+            kind = rules.target_words(target)
+            where = "1" if target == "one" else f"{n} (a prime)"
             return (
                 f"Game over: reaching {kind} {'wins' if won else 'loses'} at once, so whoever moved to {where} has "
                 f"{'won' if won else 'lost'}: the player to move has {'lost' if won else 'won'}."
             )
-        rule = "the last player to move wins" if rules.last_mover_wins else "the last player to move loses"
-        result = "loses" if rules.last_mover_wins else "wins"
+        rule, result = rules.last_mover_rule, "loses" if rules.last_mover_wins else "wins"
         if rules.when_stuck == "pass":
             return (
                 f"{n} has no allowed divisor ({rules.divisor_words}), so the player to move must pass, and so must "
