@@ -90,9 +90,11 @@ class PerfectPlayer:
     level: str = "perfect"
 
     def __call__(self, state: GameState) -> int:
-        moves = _moves(state)
-        move = oracle(state.rules, self.table_size).best_move(state.number)
-        return moves[0] if move is None else move
+        # Never state.legal_moves here: above the table that would list every divisor of n (10**5 at 10**18).
+        move = None if state.passes >= 2 else oracle(state.rules, self.table_size).best_move(state.number)
+        if move is None:
+            raise DuelError(f"There is no legal move from {state.number}: the caller must pass or end the game.")
+        return move
 
 
 @dataclass
