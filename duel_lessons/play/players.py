@@ -17,12 +17,9 @@ from dataclasses import dataclass, field
 
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState
-from duel_lessons.engine.rules import Rules
-from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle, table_length
-from duel_lessons.solving.tables import Table
+from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle
 
 __all__ = [
-    "DEFAULT_TABLE_SIZE",
     "LEVELS",
     "CoachPlayer",
     "GreedyPlayer",
@@ -30,14 +27,7 @@ __all__ = [
     "RandomPlayer",
     "Strategy",
     "make_player",
-    "table_for",
-    "table_length",
 ]
-
-
-def table_for(rules: Rules, n: int, size: int = DEFAULT_TABLE_SIZE) -> Table | None:
-    """Deprecated, for old callers: ``oracle(rules, size).table(n)`` when n <= size, else None."""
-    return oracle(rules, size).table(n) if n <= size else None
 
 Strategy = Callable[[GameState], int]
 
