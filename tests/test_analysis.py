@@ -131,6 +131,7 @@ def test_remoteness_parity_where_it_holds() -> None:
             assert a.remoteness is not None and a.remoteness % 2 == (1 if a.outcome == "N" else 0), (rules.name, n)
     one = analyse("factor-duel", 1)
     assert (one.outcome, one.remoteness, one.grundy) == ("N", 1, 1)
+    assert "counted as one move" in one.to_text()
     # Misère play: a stuck player wins with remoteness 0, so the parity rule does not hold there.
     misere = analyse(DIVISOR_DUEL.variant(last_mover_wins=False), 7)
     assert (misere.outcome, misere.remoteness) == ("N", 0)
