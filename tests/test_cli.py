@@ -24,20 +24,9 @@ from duel_lessons.cli.console import Console
 from duel_lessons.cli.terminal import play_game
 from duel_lessons.engine.game import GameState
 
+from books import book_text
+
 ROOT = Path(__file__).resolve().parents[1]
-BOOK_DIRS = [ROOT / "docs" / "rulebooks", Path(__file__).resolve().parents[2] / "shared" / "rulebooks"]
-
-
-# -- helpers ----------------------------------------------------------------------
-
-
-def book_text(book: str) -> str:
-    """Rule book ``book`` ("000".."004"), mis-encodings repaired; skip if the books are absent."""
-    for folder in BOOK_DIRS:
-        found = sorted(folder.glob(f"{book}_*.txt"))
-        if found:
-            return found[0].read_text(encoding="utf-8").replace("รท", "÷").replace("â€”", "—")
-    pytest.skip(f"rule book {book} not found in {', '.join(map(str, BOOK_DIRS))}")
 
 
 def code_blocks(book: str) -> list[str]:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons.engine.game import GameState, IllegalMoveError
-from duel_lessons.engine.rules import DIVISION_DUEL, DIVISOR_DUEL, BadStartError, DuelError, Rules, get_rules
+from duel_lessons.engine.game import GameState, IllegalMoveError, play_out
+from duel_lessons.engine.rules import DIVISOR_DUEL, BadStartError, DuelError, Rules
 from duel_lessons.play.sums import (
     PerfectSumPlayer,
     SumMoveError,
@@ -27,15 +27,20 @@ from duel_lessons.play.sums import (
     winning_moves,
 )
 
-#: A mix of books and custom variants, including sudden endings (factor-duel) and a lose-on-reaching-1 game.
+from books import all_rules
+
+
+def _summable(rules: Rules) -> bool:
+    try:
+        grundy_value(rules, 1)
+    except DuelError:  # misère, or a lose-on-reaching-a-prime game that allows 1: refused in sums
+        return False
+    return True
+
+
+#: Every normal-play rule set the tests know (tests/books.py), plus a lose-on-reaching-1 game that allows 1.
 MIX: list[Rules] = [
-    get_rules("divisor-duel"),
-    get_rules("division-duel"),
-    get_rules("factor-duel"),
-    get_rules("number-factor"),
-    DIVISOR_DUEL.variant(divisors="even"),
-    DIVISOR_DUEL.variant(divisors="prime"),
-    DIVISION_DUEL.variant(divisors="prime"),
+    *(rules for rules in all_rules() if _summable(rules)),
     DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="one"),
 ]
 
@@ -216,3 +221,18 @@ def test_big_sums_solve_instantly() -> None:
         winning_moves(state)
         worst = max(worst, time.perf_counter() - t)
     assert worst < 0.1
+
+
+def test_play_out_drives_a_sum() -> None:
+    """SumState is a Position: play_out plays sums with the same loop as single games."""
+    perfect = PerfectSumPlayer()
+    state = new_sum([12, 18, 30])
+    assert outcome(state) == "N" and not state.must_pass
+    end = play_out(state, (perfect, lambda s: s.legal_moves[0]))
+    assert end.is_over and end.winner == 1
+    with pytest.raises(SumMoveError, match="pair"):
+        state.attempt(6)
+    with pytest.raises(SumMoveError, match="no passing"):
+        state.pass_turn()
+    with pytest.raises(SumMoveError):
+        play_out(state, (lambda s: (0, 5), perfect))  # 5 does not divide 12

@@ -41,7 +41,7 @@ import numpy as np
 from duel_lessons.engine.errors import DuelError, IllegalMoveError, PositionError, TooBigError
 from duel_lessons.engine.game import GameState, Player, other
 from duel_lessons.engine.rules import Rules, get_rules
-from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle, table_length
+from duel_lessons.solving.oracle import oracle, table_length
 from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 
 Component = tuple[Rules, int]
@@ -123,17 +123,17 @@ def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
 def grundy_value(rules: Rules | str, n: int) -> int:
     """The Grundy value of n as a sum component, from the oracle (its table, or a proved formula).
 
-    Raises TooBigError (a DuelError) where the oracle knows no value: above its table, with no
-    proved Grundy formula.
+    The oracle is asked with tables up to the solver's TABLE_LIMIT (sums need Grundy values, which
+    few closed forms give).  Raises TooBigError (a DuelError) where it knows no value.
     """
     book = _solver_rules(check_rules(rules))
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise PositionError(f"A component is a positive whole number, not {n!r}.")
-    value = oracle(book).grundy(n)
+    value = oracle(book, TABLE_LIMIT).grundy(n)  # sums read tables up to the solver's limit
     if value is None:
         raise TooBigError(
-            f"{book.title} has no proved Grundy formula, and {n:,} is above the oracle's table "
-            f"({DEFAULT_TABLE_SIZE:,}), so its Grundy value is not known here."
+            f"{book.title} has no proved Grundy formula, and {n:,} is above the largest table the solver "
+            f"builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so its Grundy value is unknown."
         )
     return value
 
@@ -260,8 +260,8 @@ class SumState:
 
         >>> from duel_lessons.engine.game import play_out
         >>> first = lambda s: s.legal_moves[0]
-        >>> play_out(new_sum([6, 4]), (first, first)).winner
-        2
+        >>> play_out(new_sum([6, 4]), (first, first)).numbers  # 6 - 2 = 4, 4 - 2 = 2, 4 - 2 = 2: no moves
+        (2, 2)
         """
         if not isinstance(move, tuple) or len(move) != 2:
             raise SumMoveError(None, move, 0, "a move in a sum is a pair (component index, divisor)")
