@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState, LostTurn, Moved, Passed
@@ -70,7 +70,7 @@ OUTPUT_LIMIT = 10_000
 LOAD_LIMIT = 10.0
 
 
-class Forfeit(Exception):  # noqa: N818 - it is an outcome, not a failure of the referee
+class Forfeit(Exception):
     """The bot loses the game: ``reason`` in words, and ``trace``, the bot's traceback if it raised."""
 
     def __init__(self, reason: str, trace: str | None = None) -> None:
@@ -165,7 +165,7 @@ class _CappedText(io.TextIOBase):
 
 def _safe(describe: Callable[[], str], fallback: str) -> str:
     try:
-        return str.__str__(describe())[:300]
+        return str.__str__(describe())[:4000]
     except BaseException:  # an evil __repr__ or __str__
         return fallback
 
@@ -222,15 +222,28 @@ def _answer(function: Callable[[GameState], object], state: GameState) -> dict[s
             what = _safe(lambda: repr(answer)[:80], "an object")
             kind = _safe(lambda: type(answer).__name__, "?")
             return {"refused": f"returned {what} ({kind}), not a whole number"}
-        move = operator.index(answer)  # an exact int (Python >= 3.10), whatever __index__ does
+        move = operator.index(answer)  # type: ignore[arg-type]  # an exact int (Python >= 3.10), whatever __index__ does
         if move.bit_length() > 64:
             return {"refused": f"returned a number of {move.bit_length()} bits, far larger than any legal move"}
         return {"move": move}
     except BaseException as error:  # the bot's failure, whatever it raised, is its forfeit
-        name = _safe(lambda: type(error).__name__, "an exception")
-        text = _safe(lambda: str(error), "(message could not be shown)")
-        trace = _safe(lambda: traceback.format_exc(), "(traceback could not be shown)")
-        return {"raised": f"raised {name}: {text}" if text else f"raised {name}", "traceback": trace[-4000:]}
+        return {"raised": f"raised {_describe(error)}", "traceback": _trace()}
+
+
+def _describe(error: BaseException) -> str:
+    """``Name: message`` of an exception, even one whose __str__ fails."""
+    name = _safe(lambda: type(error).__name__, "an exception")
+    text = _safe(lambda: str(error), "(message could not be shown)")
+    return f"{name}: {text}" if text else name
+
+
+def _trace() -> str:
+    return _safe(traceback.format_exc, "(traceback could not be shown)")[-4000:]
+
+
+def _warm_up(rules: Rules) -> None:
+    """Compute one position's moves, so imports and caches are ready before a bot's clock runs."""
+    _ = GameState(rules, max(rules.default_start, 2)).legal_moves
 
 
 def _worker(bot: Bot, rules: Rules, sock: socket.socket, memory: int, output_limit: int) -> None:
@@ -246,11 +259,10 @@ def _worker(bot: Bot, rules: Rules, sock: socket.socket, memory: int, output_lim
     sys.stdout = sys.stderr = out
     try:
         function = _load(bot)
-        GameState(rules, max(rules.default_start, 2)).legal_moves  # warm up (imports, caches) before the clock runs
+        _warm_up(rules)
     except BaseException as error:
         sys.stdout = sys.stderr = out
-        send({"seq": 0, "failed": f"could not be loaded: {_safe(lambda: f'{type(error).__name__}: {error}', '?')}",
-              "traceback": _safe(traceback.format_exc, "")[-4000:]})
+        send({"seq": 0, "failed": f"could not be loaded: {_describe(error)}", "traceback": _trace()})
         return
     send({"seq": 0, "ready": True})
     for line in reader:
@@ -324,10 +336,10 @@ class Sandbox:
             process.close()
 
     def _start(self) -> None:
-        GameState(self.rules, max(self.rules.default_start, 2)).legal_moves  # warm up here: a forked worker inherits it
+        _warm_up(self.rules)  # here too: a forked worker inherits the warm caches
         ours, theirs = socket.socketpair()
         try:
-            process = self._context.Process(
+            process = self._context.Process(  # type: ignore[attr-defined]
                 target=_worker,
                 args=(self.bot, self.rules, theirs, self.memory_limit, self.output_limit),
                 name="duel-bot",
