@@ -47,7 +47,7 @@ from duel_lessons.play.analysis import analyse
 from duel_lessons.play.players import LEVELS, make_player
 from duel_lessons.play.sums import new_sum
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, tabulate
-from duel_lessons.teaching.student_copies import answer_key, write_answer_key, write_student_copies
+from duel_lessons.teaching.student_copies import answer_key, write_student_copies
 
 #: A computer player: given the position, return the divisor to play.
 Strategy = Callable[[GameState], int]
@@ -625,13 +625,12 @@ def configure_student_copies(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``student-copies``."""
     parser.add_argument("src", metavar="SRC", help="a folder of lessons (or one notebook)")
     parser.add_argument("dest", metavar="DEST", help="the folder to write the student copies into")
-    parser.add_argument("--force", action="store_true", help="replace edited copies (a backup of each is kept)")
 
 
 def run_student_copies(args: argparse.Namespace, io: Console) -> int:
     """Write copies of the lessons without solutions and teacher notes."""
     try:
-        written = write_student_copies(args.src, args.dest, force=args.force)
+        written = write_student_copies(args.src, args.dest)
     except (OSError, ValueError) as error:
         raise DuelError(str(error)) from None
     for path in written:
@@ -643,17 +642,12 @@ def run_student_copies(args: argparse.Namespace, io: Console) -> int:
 def configure_answer_key(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``answer-key``."""
     parser.add_argument("src", metavar="SRC", help="a folder of lessons (or one notebook)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the key to FILE (atomically) instead of printing")
-    parser.add_argument("--force", action="store_true", help="replace a FILE not made by this command (backup kept)")
 
 
 def run_answer_key(args: argparse.Namespace, io: Console) -> int:
     """Print every exercise with its solution, as markdown."""
     if not Path(args.src).exists():
         raise DuelError(f"{args.src} does not exist.")
-    if args.output:
-        io.say(f"Wrote {write_answer_key(args.src, args.output, force=args.force)}")
-        return 0
     io.stdout.write(answer_key(args.src))
     return 0
 
