@@ -66,8 +66,9 @@ MAX_MESSAGE = 256_000
 #: Default caps: memory for the bot (on top of what the worker starts with), output per bot.
 MEMORY_LIMIT = 512 * 2**20
 OUTPUT_LIMIT = 10_000
-#: CPU seconds a bot file may spend loading (its imports and top-level code).
-LOAD_LIMIT = 10.0
+#: CPU seconds a bot file may spend loading (its imports and top-level code), and the wall-clock backstop.
+LOAD_LIMIT = 3.0
+LOAD_WALL_LIMIT = 20.0
 
 
 class Forfeit(Exception):
@@ -360,7 +361,7 @@ class Sandbox:
         self._cpu = self._cpu_time()
         limit = max(LOAD_LIMIT, self.time_limit)
         try:
-            reply = self._receive(0, limit, max(self.wall_limit, 3 * limit))
+            reply = self._receive(0, limit, max(self.wall_limit, LOAD_WALL_LIMIT))
         except Forfeit as failure:
             self._broken = Forfeit(f"could not be loaded: {failure.reason}")
             self.close()

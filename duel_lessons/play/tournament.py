@@ -56,8 +56,8 @@ from duel_lessons.play.players import Strategy, make_player
 from duel_lessons.play.sandbox import MEMORY_LIMIT, OUTPUT_LIMIT, BotFile, Forfeit, Sandbox, check_time_limit
 from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 
-#: Extra tries the referee makes to draw different starts before it allows repeats.
-MAX_TRIES = 10_000
+#: How many forfeits to_text lists one by one.
+MAX_LISTED = 20
 
 Entrant = Strategy | BotFile | str
 
@@ -157,8 +157,10 @@ class TournamentResult:
             lines.append(f"{a:<{width}}{row}")
         forfeits = self.forfeits()
         lines += ["", f"Forfeits: {len(forfeits)}"]
-        for g in forfeits:
+        for g in forfeits[:MAX_LISTED]:
             lines.append(f"  {g.loser} vs {g.winner}, start {g.start}, {g.first} first: {g.forfeit}")
+        if len(forfeits) > MAX_LISTED:
+            lines.append(f"  ... and {len(forfeits) - MAX_LISTED} more (bot_report() sums them up per entrant)")
         return "\n".join(lines) + "\n"
 
     def bot_report(self) -> str:
