@@ -151,7 +151,7 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
         if isinstance(metadata, dict) and isinstance(metadata.get("tags"), str):
             metadata["tags"] = [t for t in re.split(r"[\s,]+", metadata["tags"]) if t]
     try:
-        notebook = nbformat.reads(json.dumps(data), as_version=4)
+        notebook: nbformat.NotebookNode = nbformat.reads(json.dumps(data), as_version=4)  # type: ignore[no-untyped-call]
         nbformat.validate(notebook)
     except Exception as error:  # nbformat raises many kinds; each means "not a valid notebook"
         message = str(getattr(error, "message", "") or error).splitlines()
@@ -295,7 +295,7 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
     plans = []
     for path, copy in zip(notebooks, copies, strict=True):
         target = dest / path.name
-        text = nbformat.writes(nbformat.from_dict(copy)) + "\n"
+        text = nbformat.writes(nbformat.from_dict(copy)) + "\n"  # type: ignore[no-untyped-call]
         plans.append(_Plan(target, text, _plan_target(target, force)))
     dest.mkdir(parents=True, exist_ok=True)
     for plan in plans:
