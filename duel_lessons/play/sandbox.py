@@ -35,7 +35,6 @@ worker loads, so even the file's top-level code never runs in the referee).
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
 import math
@@ -48,6 +47,7 @@ import socket
 import sys
 import time
 import traceback
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,6 +187,25 @@ def _limit_resources(memory: int) -> None:
     ):
         with contextlib.suppress(OSError, ValueError):
             resource.setrlimit(limit, (value, value))
+    _drop_privileges()
+
+
+def _drop_privileges() -> None:
+    """Run as the user ``nobody`` if the referee runs as root (then the bot cannot signal the referee,
+    write the teacher's files, or start processes)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    try:
+        import pwd
+
+        entry = pwd.getpwnam("nobody")
+        uid, gid = entry.pw_uid, entry.pw_gid
+    except (ImportError, KeyError):
+        uid = gid = 65534
+    with contextlib.suppress(OSError):
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
 
 
 def _close_inherited_files(keep: int) -> None:
@@ -198,19 +217,20 @@ def _close_inherited_files(keep: int) -> None:
     os.close(null)
 
 
-def _load(bot: Bot) -> Callable[[GameState], object]:
-    if not isinstance(bot, BotFile):
+def _load(bot: Callable[[GameState], object] | tuple[str, str]) -> Callable[[GameState], object]:
+    """The bot's function; a bot file's (path, source) is run here, in the worker, as a module."""
+    if not isinstance(bot, tuple):
         return bot
-    spec = importlib.util.spec_from_file_location(f"duel_bot_{bot.name}", bot.path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"{bot.path} is not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    path, source = bot
+    module = types.ModuleType(f"duel_bot_{Path(path).stem}")
+    module.__file__ = path
+    sys.modules[module.__name__] = module
+    exec(compile(source, path, "exec"), module.__dict__)  # the student's bot file, inside its sandbox
     for name in BOT_FUNCTIONS:
         function = getattr(module, name, None)
         if callable(function):
             return function  # type: ignore[no-any-return]
-    raise LookupError(f"{bot.path.name} defines no function named {' or '.join(BOT_FUNCTIONS)}")
+    raise LookupError(f"{Path(path).name} defines no function named {' or '.join(BOT_FUNCTIONS)}")
 
 
 def _answer(function: Callable[[GameState], object], state: GameState) -> dict[str, Any]:
@@ -247,7 +267,13 @@ def _warm_up(rules: Rules) -> None:
     _ = GameState(rules, max(rules.default_start, 2)).legal_moves
 
 
-def _worker(bot: Bot, rules: Rules, sock: socket.socket, memory: int, output_limit: int) -> None:
+def _worker(
+    bot: Callable[[GameState], object] | tuple[str, str],
+    rules: Rules,
+    sock: socket.socket,
+    memory: int,
+    output_limit: int,
+) -> None:
     _close_inherited_files(sock.fileno())
     _limit_resources(memory)
     out = _CappedText(output_limit)
@@ -338,11 +364,20 @@ class Sandbox:
 
     def _start(self) -> None:
         _warm_up(self.rules)  # here too: a forked worker inherits the warm caches
+        bot: Callable[[GameState], object] | tuple[str, str]
+        if isinstance(self.bot, BotFile):
+            try:
+                bot = (str(self.bot.path), self.bot.path.read_bytes().decode("utf-8"))  # read here, run there
+            except (OSError, UnicodeDecodeError) as error:
+                self._broken = Forfeit(f"could not be loaded: {self.bot.path.name}: {error}")
+                raise self._broken from None
+        else:
+            bot = self.bot
         ours, theirs = socket.socketpair()
         try:
             process = self._context.Process(  # type: ignore[attr-defined]
                 target=_worker,
-                args=(self.bot, self.rules, theirs, self.memory_limit, self.output_limit),
+                args=(bot, self.rules, theirs, self.memory_limit, self.output_limit),
                 name="duel-bot",
                 daemon=True,
             )
