@@ -66,6 +66,9 @@ MAX_MESSAGE = 256_000
 #: Default caps: memory for the bot (on top of what the worker starts with), output per bot.
 MEMORY_LIMIT = 512 * 2**20
 OUTPUT_LIMIT = 10_000
+#: A bot stopped (time-out, crash) this many moves in a row forfeits its remaining games without being asked,
+#: so one looping bot costs a class a few seconds, not a time limit per game.
+MAX_STRIKES = 3
 #: CPU seconds a bot file may spend loading (its imports and top-level code), and the wall-clock backstop.
 LOAD_LIMIT = 3.0
 LOAD_WALL_LIMIT = 20.0
@@ -307,7 +310,8 @@ def _worker(
 class Sandbox:
     """One bot in one worker process, restarted after a crash or a time-out.
 
-    ``ask(state)`` returns the bot's move as an ``int`` (not yet checked against the rules)
+    After ``max_strikes`` stops in a row the bot is disqualified: every later ``ask`` forfeits
+    at once.  ``ask(state)`` returns the bot's move as an ``int`` (not yet checked against the rules)
     or raises :class:`Forfeit`.  Use it as a context manager, or call :meth:`close`.
     """
 
@@ -320,8 +324,10 @@ class Sandbox:
         wall_limit: float | None = None,
         memory_limit: int = MEMORY_LIMIT,
         output_limit: int = OUTPUT_LIMIT,
+        max_strikes: int = MAX_STRIKES,
     ) -> None:
         self.bot = bot
+        self.max_strikes = max_strikes
         self.rules = rules
         self.time_limit = check_time_limit(time_limit)
         self.wall_limit = check_time_limit(wall_limit if wall_limit is not None else 2 + 10 * self.time_limit)
@@ -336,6 +342,7 @@ class Sandbox:
         self._seq = 0
         self._cpu = 0.0
         self._broken: Forfeit | None = None
+        self._strikes = 0
 
     # -- life cycle --
 
@@ -418,7 +425,7 @@ class Sandbox:
     def ask(self, state: GameState) -> int:
         """The bot's answer from ``state`` as a whole number, or :class:`Forfeit`."""
         if self._broken is not None:
-            raise self._broken
+            raise Forfeit(self._broken.reason, self._broken.trace)
         try:
             if self._process is None:
                 self._start()
@@ -430,10 +437,16 @@ class Sandbox:
             except OSError:
                 raise Forfeit("its process stopped reading the referee's requests") from None
             reply = self._receive(self._seq, self.time_limit, self.wall_limit)
-        except Forfeit:
+        except Forfeit as failure:
             if self._broken is None:
-                self.close()
+                self.close()  # stopped: a fresh worker for the next move
+                self._strikes += 1
+                if self._strikes >= self.max_strikes:
+                    self._broken = Forfeit(
+                        f"disqualified after being stopped {self._strikes} times in a row (last: {failure.reason})"
+                    )
             raise
+        self._strikes = 0
         if "move" in reply:
             move = reply["move"]
             if type(move) is not int:

@@ -25,7 +25,9 @@ tournament goes on) if it
 * returns a number that is not a legal move.  This holds in every variant, also in
   Number Factor whose book only costs a turn: a program that answers illegally is broken,
 * uses more than ``time_limit`` seconds of CPU time for one move (or sits for far longer
-  than that on the clock), or exits, crashes, or runs out of memory.
+  than that on the clock), or exits, crashes, or runs out of memory.  A bot stopped three
+  moves in a row is disqualified: it forfeits its remaining games without being asked, so
+  one looping bot does not hold up the class.
 
 Forced passes (Number Factor) are played by the referee, without asking the strategy.
 The league plot is :func:`duel_lessons.views.league.league_plot`.
