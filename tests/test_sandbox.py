@@ -61,10 +61,8 @@ def test_the_state_travels_as_plain_data(start: int, seed: int) -> None:
     for _ in range(100):
         if state.is_over:
             break
-        if not state.must_pass and rng.random() < 0.2:
-            state = state.attempt(10**6 + 1)  # Number Factor: an invalid number costs the turn (LostTurn)
-        else:
-            state = state.random_move(rng)
+        lose_turn = not state.must_pass and rng.random() < 0.2  # Number Factor: an invalid number costs the turn
+        state = state.attempt(10**6 + 1) if lose_turn else state.random_move(rng)
         copy = decode_state(state.rules, encode_state(state))
         assert copy == state and copy is not state
 
