@@ -139,17 +139,23 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     except OSError as error:
         raise fail(f"cannot be read ({error.strerror or error})") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8-sig"))  # a byte-order mark (Windows editors) is harmless
     except UnicodeDecodeError:
         raise fail("is not UTF-8 text (saved in another encoding, such as Latin-1?)") from None
     except (ValueError, RecursionError) as error:
         raise fail(f"is not valid JSON ({str(error).splitlines()[0][:120]})") from None
     if not isinstance(data, dict):
         raise fail(f"is not a notebook (the file holds a JSON {type(data).__name__}, not an object)")
+    version = data.get("nbformat")
+    if type(version) is not int or version not in (3, 4):
+        raise fail(f"has nbformat version {version!r}; versions 3 and 4 can be read")
     for cell in _raw_cells(data):
         metadata = cell.get("metadata") if isinstance(cell, dict) else None
-        if isinstance(metadata, dict) and isinstance(metadata.get("tags"), str):
-            metadata["tags"] = [t for t in re.split(r"[\s,]+", metadata["tags"]) if t]
+        tags = metadata.get("tags") if isinstance(metadata, dict) else None
+        if isinstance(tags, str):  # tags typed as one string: "solution" or "parameters, solution"
+            tags = [t for t in re.split(r"[\s,]+", tags) if t]
+        if isinstance(tags, list) and isinstance(metadata, dict):
+            metadata["tags"] = list(dict.fromkeys(tags)) if all(isinstance(t, str) for t in tags) else tags
     try:
         notebook: nbformat.NotebookNode = nbformat.reads(json.dumps(data), as_version=4)  # type: ignore[no-untyped-call]
         nbformat.validate(notebook)
