@@ -249,3 +249,19 @@ def test_bot_output_is_kept_and_shown(tmp_path: object) -> None:
     assert "thinking about 12" in result.outputs["chatty"]
     assert "thinking about 12" in result._repr_html_()
     assert "chatty: 0 forfeits" in result.bot_report()
+
+
+def test_a_computer_player_that_fails_forfeits_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Level names run in the referee; even so, an error is a forfeit, not a crash of the tournament."""
+    import duel_lessons.play.tournament as tournament
+
+    def refusing(level: str, seed: int | None = None) -> object:
+        def player(state: GameState) -> int:
+            raise DuelError(f"cannot solve {state.number}")
+
+        return player
+
+    monkeypatch.setattr(tournament, "make_player", refusing)
+    result = round_robin({"perfect": "perfect", "first": lambda s: s.legal_moves[0]}, starts=[60], time_limit=0.5)
+    reasons = [g.forfeit or "" for g in result.games if g.loser == "perfect"]
+    assert len(reasons) == 2 and all(r.startswith("raised DuelError: cannot solve") for r in reasons)

@@ -401,7 +401,7 @@ class Sandbox:
         self.starts += 1
         self._cpu = 0.0
         self._cpu = self._cpu_time()
-        limit = max(LOAD_LIMIT, self.time_limit)
+        limit = max(LOAD_LIMIT * (1 if start_method() == "fork" else 5), self.time_limit)  # spawn imports afresh
         try:
             reply = self._receive(0, limit, max(self.wall_limit, LOAD_WALL_LIMIT))
         except Forfeit as failure:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import contextlib
 import operator
 import random
+import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -222,7 +223,10 @@ def _trusted(player: Strategy) -> Ask:
     """One of the package's own players, asked in the referee's process."""
 
     def ask(state: GameState) -> int:
-        answer = player(state)
+        try:
+            answer = player(state)
+        except Exception as error:  # e.g. a perfect player asked about a number too big to solve
+            raise Forfeit(f"raised {type(error).__name__}: {error}", traceback.format_exc()) from None
         if isinstance(answer, bool) or not hasattr(answer, "__index__"):
             raise Forfeit(f"returned {answer!r} ({type(answer).__name__}), not a whole number")
         return operator.index(answer)
