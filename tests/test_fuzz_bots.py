@@ -159,6 +159,13 @@ def forge_replies(state: GameState) -> object:
     return 2
 
 
+def flood_stale_answers(state: GameState) -> object:
+    """Loop for ever, sending answers to old requests: the referee must still stop it."""
+    (sock,) = sockets()
+    while True:
+        sock.sendall(b'{"seq": 0, "ready": true, "output": ""}\n')
+
+
 def send_garbage(state: GameState) -> object:
     for sock in sockets():
         sock.sendall(b"{not json at all\n")
@@ -323,6 +330,7 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
     "mutate the state it is given": (mutate_state, 2),
     "forge answers on the socket": (forge_replies, 1),  # its own answer, still checked by the referee
     "send malformed JSON": (send_garbage, "malformed"),
+    "loop sending stale answers": (flood_stale_answers, "(stopped)"),
     "send 400 kB without a newline": (send_flood, "more than"),
     "fork bomb": (fork_bomb, "raised BlockingIOError"),
     "start a spinning thread": (spinning_thread, "raised RuntimeError"),

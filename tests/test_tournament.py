@@ -227,6 +227,10 @@ def test_fixed_starts_and_bad_settings() -> None:
             round_robin(["random", "greedy"], starts=bad)  # type: ignore[arg-type]
     with pytest.raises(DuelError):
         round_robin(["random", "greedy"], rules="division-duel", starts=[60, 7])  # 7 is prime
+    with pytest.raises(DuelError, match="at most 10,000"):
+        round_robin(["random", "greedy"], starts=[60, 10**12])  # a game of up to 10**12 moves
+    far = round_robin(["random", "greedy"], rules="division-duel", starts=[10**18], time_limit=0.5)
+    assert len(far.games) == 2 and len(far.games[0].moves) < 70
     for limit in (float("nan"), float("inf"), 0, -1.0, "1"):
         with pytest.raises(DuelError, match="time limit"):
             round_robin(["random", "greedy"], starts=2, time_limit=limit)  # type: ignore[arg-type]

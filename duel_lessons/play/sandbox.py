@@ -396,7 +396,7 @@ class Sandbox:
             theirs.close()
         with contextlib.suppress(OSError, AttributeError):
             os.setpgid(process.pid, process.pid)  # also done by the worker; whichever runs first
-        ours.setblocking(False)
+        ours.settimeout(self.wall_limit)  # sendall gives up after this; reads wait in select first
         self._process, self._sock, self._buffer, self._seq = process, ours, b"", 0
         self.starts += 1
         self._cpu = 0.0
@@ -433,8 +433,8 @@ class Sandbox:
             request = json.dumps({"seq": self._seq, "state": encode_state(state)}).encode("ascii") + b"\n"
             assert self._sock is not None
             try:
-                self._sock.send(request)  # small, non-blocking: a worker that does not read gets no second chance
-            except OSError:
+                self._sock.sendall(request)
+            except OSError:  # including the time-out: the worker does not read
                 raise Forfeit("its process stopped reading the referee's requests") from None
             reply = self._receive(self._seq, self.time_limit, self.wall_limit)
         except Forfeit as failure:
@@ -461,18 +461,19 @@ class Sandbox:
         """The worker's reply to request ``seq``, read within the limits (Forfeit otherwise)."""
         assert self._sock is not None
         began = time.monotonic()
+        start_cpu = self._cpu
         tick = min(0.05, max(0.005, cpu_limit / 4))
-        while True:
+        while True:  # every pass checks both limits, whatever the worker sends
             line = self._read_line(tick)
-            used = self._cpu_time() - self._cpu
+            cpu = self._cpu_time()
+            used = cpu - start_cpu
             if line is not None:
-                self._cpu += used
                 reply = self._parse(line)
-                if reply.get("seq") != seq:
-                    continue  # a stale or invented message: ignore it
-                if used > cpu_limit:
-                    raise Forfeit(f"used {used:.2f} s of CPU time, over the time limit of {cpu_limit:g} s")
-                return reply
+                if reply.get("seq") == seq:  # else a stale or invented message: ignored
+                    self._cpu = cpu
+                    if used > cpu_limit:
+                        raise Forfeit(f"used {used:.2f} s of CPU time, over the time limit of {cpu_limit:g} s")
+                    return reply
             if used > cpu_limit:
                 raise Forfeit(f"took longer than the time limit of {cpu_limit:g} s of CPU time (stopped)")
             if time.monotonic() - began > wall_limit:
@@ -486,7 +487,7 @@ class Sandbox:
                 return None
             try:
                 chunk = self._sock.recv(65536)
-            except BlockingIOError:
+            except (BlockingIOError, TimeoutError):
                 return None
             except OSError:
                 chunk = b""

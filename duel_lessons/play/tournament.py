@@ -59,6 +59,8 @@ from duel_lessons.play.players import Strategy, make_player
 from duel_lessons.play.sandbox import MEMORY_LIMIT, OUTPUT_LIMIT, BotFile, Forfeit, Sandbox, check_time_limit
 from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 
+#: The largest start in a game that subtracts (a game lasts fewer moves than its start).
+MAX_SUBTRACT_START = 10_000
 #: How many forfeits to_text lists one by one.
 MAX_LISTED = 20
 
@@ -358,12 +360,19 @@ def tournament_starts(
     if isinstance(starts, int):
         if starts < 1:
             raise DuelError(f"A tournament needs at least one start number, not starts={starts}.")
-        return draw_starts(rules, starts, seed, start_range)
-    if isinstance(starts, str | bytes) or not isinstance(starts, Sequence):
+        numbers = draw_starts(rules, starts, seed, start_range)
+    elif isinstance(starts, str | bytes) or not isinstance(starts, Sequence):
         raise DuelError(f"starts must be a count or a list of start numbers, not {starts!r}.")
-    if not starts:
+    elif not starts:
         raise DuelError("A tournament needs at least one start number: the list of starts is empty.")
-    return tuple(rules.check_start(n) for n in starts)
+    else:
+        numbers = tuple(rules.check_start(n) for n in starts)
+    if rules.move == "subtract" and max(numbers) > MAX_SUBTRACT_START:
+        raise DuelError(
+            f"Tournament starts must be at most {MAX_SUBTRACT_START:,} in {rules.title}, not {max(numbers):,}: "
+            "a game that subtracts can last thousands of moves, each one asked of a bot in its own process."
+        )
+    return numbers
 
 
 def round_robin(
