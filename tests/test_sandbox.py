@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -197,3 +199,37 @@ def test_round_robin_with_bots_is_reproducible() -> None:
 
 def test_botfile_name() -> None:
     assert BotFile(Path("bots/alice.py")).name == "alice"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
+def test_a_worker_dies_with_its_referee(tmp_path: Path) -> None:
+    """A referee killed mid-move (a crashed kernel) leaves no looping bot behind."""
+    script = tmp_path / "referee.py"
+    script.write_text(
+        "import os, threading, time\n"
+        "from duel_lessons.engine.game import new_game\n"
+        "from duel_lessons.play.sandbox import Sandbox\n"
+        "def loop(state):\n"
+        "    while True:\n"
+        "        pass\n"
+        "box = Sandbox(loop, new_game().rules, 100.0)\n"
+        "threading.Thread(target=lambda: box.ask(new_game('divisor-duel', 12)), daemon=True).start()\n"
+        "while box._process is None:\n"
+        "    time.sleep(0.05)\n"
+        "time.sleep(1)\n"
+        "print(box._process.pid, flush=True)\n"
+        "os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=True)
+    pid = int(out.stdout.split()[-1])
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.1)
+    else:
+        psutil.Process(pid).kill()
+        pytest.fail("the bot kept running after its referee died")

@@ -191,6 +191,22 @@ def _limit_resources(memory: int) -> None:
         with contextlib.suppress(OSError, ValueError):
             resource.setrlimit(limit, (value, value))
     _drop_privileges()
+    _die_with_the_referee()
+
+
+def _die_with_the_referee() -> None:
+    """Linux: the kernel kills the worker if the referee dies (set after the change of user, which clears it)."""
+    if not sys.platform.startswith("linux"):
+        return
+    referee = os.getppid()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != referee or referee == 1:
+        os._exit(1)  # the referee is already gone
 
 
 def _drop_privileges() -> None:
