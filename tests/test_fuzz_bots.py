@@ -427,3 +427,16 @@ def test_the_referee_survives_a_tournament_of_hostile_bots() -> None:
         if game.forfeit is None:
             assert state.is_over and game.winner == game.players[(state.winner or 0) - 1]
     assert psutil.Process().children(recursive=True) == []
+
+
+def test_terminal_escape_codes_from_a_bot_are_made_harmless() -> None:
+    def bot(state: GameState) -> object:
+        print("\x1b[2J\x1b[31mI won\x07")
+        raise ValueError("\x1b]0;pwned\x07 \r fake line")
+
+    with Sandbox(bot, new_game().rules, LIMIT) as box:
+        with pytest.raises(Forfeit) as caught:
+            box.ask(new_game("divisor-duel", START))
+        shown = caught.value.reason + (caught.value.trace or "") + box.output
+    assert "I won" in shown and "pwned" in shown
+    assert not any(c in shown for c in "\x1b\x07\r")

@@ -92,7 +92,7 @@ class BotFile:
     @property
     def name(self) -> str:
         """The bot's name: the file name without ``.py``."""
-        return self.path.stem
+        return printable(self.path.stem)
 
 
 Bot = Callable[[GameState], object] | BotFile
@@ -425,7 +425,7 @@ class Sandbox:
             self.close()
             raise self._broken from None
         if "failed" in reply:
-            self._broken = Forfeit(str(reply["failed"])[:500], _text(reply.get("traceback")))
+            self._broken = Forfeit(printable(str(reply["failed"])[:500]), _text(reply.get("traceback")))
             self.close()
             raise self._broken
 
@@ -470,8 +470,8 @@ class Sandbox:
                 raise Forfeit("sent a malformed answer")
             return move
         if "raised" in reply:
-            raise Forfeit(str(reply["raised"])[:500], _text(reply.get("traceback")))
-        raise Forfeit(str(reply.get("refused", "sent a malformed answer"))[:500])
+            raise Forfeit(printable(str(reply["raised"])[:500]), _text(reply.get("traceback")))
+        raise Forfeit(printable(str(reply.get("refused", "sent a malformed answer"))[:500]))
 
     def _receive(self, seq: int, cpu_limit: float, wall_limit: float) -> dict[str, Any]:
         """The worker's reply to request ``seq``, read within the limits (Forfeit otherwise)."""
@@ -525,7 +525,7 @@ class Sandbox:
             raise Forfeit("sent a malformed answer")
         output = reply.get("output")
         if isinstance(output, str) and output and len(self.output) < self.output_limit:
-            self.output += output[: self.output_limit - len(self.output)]
+            self.output += printable(output[: self.output_limit - len(self.output)])
             if len(self.output) >= self.output_limit:
                 self.output += "\n[output cut]\n"
         return reply
@@ -546,4 +546,13 @@ class Sandbox:
 
 
 def _text(value: object) -> str | None:
-    return value[:4000] if isinstance(value, str) and value else None
+    return printable(value[:4000]) if isinstance(value, str) and value else None
+
+
+def printable(text: str) -> str:
+    """Text from a bot, safe to print on a terminal: control characters (escape codes) written as ``\\x1b``.
+
+    >>> printable("red\\x1b[31m\\nnext line")
+    'red\\\\x1b[31m\\nnext line'
+    """
+    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
