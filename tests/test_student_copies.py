@@ -318,3 +318,15 @@ def test_answer_key_writer_is_atomic_and_careful(tmp_path: Path) -> None:
     write_answer_key(teacher, notes, force=True)
     assert "answer = 4" in notes.read_text(encoding="utf-8")
     assert [p.read_text(encoding="utf-8") for p in tmp_path.glob("notes.backup-*.md")] == ["my lesson plan"]
+
+
+def test_copies_get_the_usual_permissions(tmp_path: Path) -> None:
+    import os
+
+    teacher = teacher_folder(tmp_path / "notebooks")
+    mask = os.umask(0o022)
+    try:
+        (copy, _) = write_student_copies(teacher, tmp_path / "s")
+    finally:
+        os.umask(mask)
+    assert copy.stat().st_mode & 0o777 == 0o644

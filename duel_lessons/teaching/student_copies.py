@@ -37,6 +37,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 import time
 from collections.abc import Mapping
@@ -267,14 +268,25 @@ def backup_path(path: Path) -> Path:
 
 def _keep_backup(path: Path) -> Path:
     backup = backup_path(path)
-    os.link(path, backup)  # fails rather than replace an existing file
+    try:
+        os.link(path, backup)  # fails rather than replace an existing file
+    except OSError:  # a file system without hard links (a USB stick): copy, still never replacing a file
+        with path.open("rb") as source, backup.open("xb") as copy:
+            shutil.copyfileobj(source, copy)
     return backup
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file next to ``path`` and rename it into place (a link is replaced)."""
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes 0600: give the file the usual permissions
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
             file.write(text)
             file.flush()
