@@ -371,11 +371,13 @@ def referee_is_unharmed(tmp_path: Path) -> Iterator[None]:
 
 @pytest.mark.parametrize("name", list(ATTACKS))
 @pytest.mark.usefixtures("referee_is_unharmed")
-def test_attack(name: str, capfd: pytest.CaptureFixture[str]) -> None:
+def test_attack(name: str, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     if name in NEEDS_ISOLATION and not ISOLATED:
         pytest.skip("process limits (RLIMIT_NPROC) and separate users need Linux")
     if name in NEEDS_ISOLATION and os.geteuid() != 0 and name in ("signal the referee", "write a file of the teacher"):
         pytest.skip("a bot runs as the teacher's own user unless the referee runs as root (then as nobody)")
+    if name in NEEDS_ISOLATION and os.geteuid() == 0:
+        monkeypatch.setattr(sandbox_module, "DROP_PRIVILEGES", True)  # as root: bots run as nobody
     bot, expected = ATTACKS[name]
     state = new_game("divisor-duel", START)
     began = time.monotonic()

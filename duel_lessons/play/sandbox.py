@@ -14,9 +14,10 @@ for moves over a socket.  The referee never runs bot code in its own process:
   that sleeps or stops itself.  A bot over the limit is killed (with its process group)
   and restarted for its next game, so nothing is left running.
 * In the worker: an address-space limit (``RLIMIT_AS``: allocating 10 GB raises
-  MemoryError), no core files, no new processes (``RLIMIT_NPROC``; not enforced for root),
-  small files only, every inherited file descriptor closed (a bot in a notebook cannot talk to
-  the kernel's sockets), and standard output and error captured and capped at
+  MemoryError), no core files, no new processes or threads (``RLIMIT_NPROC``; root is exempt,
+  so a root referee runs bots as ``nobody``, see :data:`DROP_PRIVILEGES`), small files only,
+  every inherited file descriptor closed (a bot in a notebook cannot talk to the kernel's
+  sockets), the worker killed if the referee dies, and standard output and error captured and capped at
   ``output_limit`` characters.  A bot that exits, crashes or kills itself forfeits.
 
 This contains crashes, loops, memory, floods and cheating at the game.  It is not a jail
@@ -35,6 +36,7 @@ worker loads, so even the file's top-level code never runs in the referee).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import math
@@ -69,6 +71,27 @@ OUTPUT_LIMIT = 10_000
 #: A bot stopped (time-out, crash) this many moves in a row forfeits its remaining games without being asked,
 #: so one looping bot costs a class a few seconds, not a time limit per game.
 MAX_STRIKES = 3
+#: When the referee runs as root, bots run as ``nobody``: True always, False never, None (the default) only
+#: when Python's own folders are readable by others (else a bot could not even ``import math``).
+DROP_PRIVILEGES: bool | None = None
+#: Modules imported in each worker before its limits start, so bots find them.
+PRELOAD = (
+    "math",
+    "cmath",
+    "random",
+    "itertools",
+    "functools",
+    "collections",
+    "fractions",
+    "statistics",
+    "bisect",
+    "heapq",
+    "operator",
+    "string",
+    "re",
+    "sympy",
+    "numpy",
+)
 #: CPU seconds a bot file may spend loading (its imports and top-level code), and the wall-clock backstop.
 LOAD_LIMIT = 3.0
 LOAD_WALL_LIMIT = 20.0
@@ -211,8 +234,10 @@ def _die_with_the_referee() -> None:
 
 def _drop_privileges() -> None:
     """Run as the user ``nobody`` if the referee runs as root (then the bot cannot signal the referee,
-    write the teacher's files, or start processes)."""
+    write the teacher's files, or start processes); see :data:`DROP_PRIVILEGES`."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    if DROP_PRIVILEGES is False or (DROP_PRIVILEGES is None and not python_is_world_readable()):
         return
     try:
         import pwd
@@ -225,6 +250,29 @@ def _drop_privileges() -> None:
         os.setgroups([])
         os.setgid(gid)
         os.setuid(uid)
+
+
+def python_is_world_readable() -> bool:
+    """Whether every folder Python imports from can be read by other users (so ``nobody`` can import)."""
+    for entry in {sys.prefix, sys.base_prefix, *(p for p in sys.path if p)}:
+        path = Path(entry).resolve()
+        if not path.exists():
+            continue
+        for folder in (path, *path.parents):
+            try:
+                mode = folder.stat().st_mode
+            except OSError:
+                return False
+            if folder.is_dir() and mode & 0o005 != 0o005:
+                return False
+    return True
+
+
+def _preload() -> None:
+    """Import what bots commonly use while the worker can still read every file."""
+    for name in PRELOAD:
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
 
 
 def _close_inherited_files(keep: int) -> None:
@@ -294,6 +342,8 @@ def _worker(
     output_limit: int,
 ) -> None:
     _close_inherited_files(sock.fileno())
+    _preload()
+    _warm_up(rules)
     _limit_resources(memory)
     out = _CappedText(output_limit)
     reader = sock.makefile("rb")
@@ -305,7 +355,6 @@ def _worker(
     sys.stdout = sys.stderr = out
     try:
         function = _load(bot)
-        _warm_up(rules)
     except BaseException as error:
         sys.stdout = sys.stderr = out
         send({"seq": 0, "failed": f"could not be loaded: {_describe(error)}", "traceback": _trace()})
