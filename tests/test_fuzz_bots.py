@@ -8,6 +8,7 @@ Run with ``-v`` to see the count of attacks and their results.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import os
@@ -25,6 +26,7 @@ import psutil
 import pytest
 
 import duel_lessons.engine.game as game_module
+import duel_lessons.play.bot_worker as worker_module
 import duel_lessons.play.sandbox as sandbox_module
 import duel_lessons.play.tournament as tournament_module
 from duel_lessons.engine.game import PASS, GameState, new_game
@@ -341,6 +343,16 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
 NEEDS_ISOLATION = {"fork bomb", "start a spinning thread", "signal the referee", "write a file of the teacher"}
 
 
+def bot_processes() -> list[psutil.Process]:
+    """Our child processes, except multiprocessing's own resource tracker (started by a spawn context)."""
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if "resource_tracker" not in " ".join(child.cmdline()):
+                found.append(child)
+    return found
+
+
 def _originals() -> dict[str, object]:
     return {
         "check": game_module.GameState.check,
@@ -348,7 +360,7 @@ def _originals() -> dict[str, object]:
         "_checked": tournament_module._checked,
         "ask": sandbox_module.Sandbox.ask,
         "decode_state": sandbox_module.decode_state,
-        "_answer": sandbox_module._answer,
+        "_answer": worker_module._answer,
     }
 
 
@@ -363,9 +375,9 @@ def referee_is_unharmed(tmp_path: Path) -> Iterator[None]:
     assert _originals() == before, "a bot reached the referee's modules"
     assert threading.active_count() == threads, "a thread was left running"
     deadline = time.monotonic() + 5
-    while psutil.Process().children(recursive=True) and time.monotonic() < deadline:
+    while bot_processes() and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert psutil.Process().children(recursive=True) == [], "a process was left running"
+    assert bot_processes() == [], "a process was left running"
     assert not TARGET.exists()
 
 
@@ -377,7 +389,7 @@ def test_attack(name: str, capfd: pytest.CaptureFixture[str], monkeypatch: pytes
     if name in NEEDS_ISOLATION and os.geteuid() != 0 and name in ("signal the referee", "write a file of the teacher"):
         pytest.skip("a bot runs as the teacher's own user unless the referee runs as root (then as nobody)")
     if name in NEEDS_ISOLATION and os.geteuid() == 0:
-        monkeypatch.setattr(sandbox_module, "DROP_PRIVILEGES", True)  # as root: bots run as nobody
+        monkeypatch.setattr(worker_module, "DROP_PRIVILEGES", True)  # as root: bots run as nobody
     bot, expected = ATTACKS[name]
     state = new_game("divisor-duel", START)
     began = time.monotonic()
@@ -428,7 +440,7 @@ def test_the_referee_survives_a_tournament_of_hostile_bots() -> None:
             state = state.play(move)  # type: ignore[arg-type]
         if game.forfeit is None:
             assert state.is_over and game.winner == game.players[(state.winner or 0) - 1]
-    assert psutil.Process().children(recursive=True) == []
+    assert bot_processes() == []
 
 
 def test_terminal_escape_codes_from_a_bot_are_made_harmless() -> None:

@@ -39,6 +39,7 @@ def table_for(rules: Rules, n: int, size: int = DEFAULT_TABLE_SIZE) -> Table | N
     """Deprecated, for old callers: ``oracle(rules, size).table(n)`` when n <= size, else None."""
     return oracle(rules, size).table(n) if n <= size else None
 
+
 Strategy = Callable[[GameState], int]
 
 
