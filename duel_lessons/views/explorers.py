@@ -52,35 +52,19 @@ PLOT_KINDS = ("number line", "hundred square", "Grundy values", "remoteness")
 
 
 def _plot_kinds() -> tuple[str, ...]:
-    from duel_lessons.views import plots
+    from duel_lessons.views.plots import PLOTS
 
-    registry = getattr(plots, "PLOTS", None)
-    if not registry:
-        return PLOT_KINDS
-    return tuple(name for name, spec in registry.items() if not getattr(spec, "many_rules", False))
+    return tuple(name for name, spec in PLOTS.items() if not spec.many_rules)
 
 
 def draw_plot(kind: str, rules: Rules, lo: int, hi: int, large: bool = False) -> Figure:
-    """One of the plots for n = lo .. hi (matplotlib is loaded only when a plot is drawn)."""
-    from duel_lessons.views import plots
+    """One of the registered plots (views.plots.PLOTS) for n = lo .. hi; matplotlib loads only when drawn."""
+    from duel_lessons.views.plots import PLOTS
 
-    registry = getattr(plots, "PLOTS", None)
-    if registry and kind in registry:
-        spec = registry[kind]
-        if hasattr(spec, "draw"):  # helper plots' PlotSpec.draw(rules, lo, hi, large=...)
-            drawn: Figure = spec.draw(rules, lo, hi, large=large)
-            return drawn
-        fig: Figure = spec.function(rules, hi, start=lo, large=large)
-        return fig
-    if kind == "number line":
-        return plots.number_line(rules, hi, lo)
-    if kind == "hundred square":
-        return plots.hundred_square(rules, lo, min(plots.MAX_ROWS, -(-(hi - lo + 1) // 10)))
-    if kind == "Grundy values":
-        return plots.grundy_plot(rules, hi, lo)
-    if kind == "remoteness":
-        return plots.remoteness_plot(rules, hi, lo)
-    raise DuelError(f"Unknown plot {kind!r}. Known: {', '.join(_plot_kinds())}.")
+    if kind not in PLOTS:
+        raise DuelError(f"Unknown plot {kind!r}. Known: {', '.join(_plot_kinds())}.")
+    drawn: Figure = PLOTS[kind].draw(rules, lo, hi, large=large)
+    return drawn
 
 
 def _container(children: list[w.Widget], css: str, large: bool) -> w.VBox:
