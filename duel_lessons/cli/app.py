@@ -24,6 +24,7 @@ from typing import TextIO
 import duel_lessons.cli.copies as copies
 import duel_lessons.cli.terminal as terminal
 import duel_lessons.cli.tools as tools
+import duel_lessons.cli.tournament as tournament
 import duel_lessons.teaching.printables as printables
 from duel_lessons.cli.console import Console, OutputError, make_safe
 from duel_lessons.cli.terminal import GameAbandoned
@@ -35,6 +36,7 @@ COMMANDS: list[ModuleType] = [
     tools,  # rules, solve, table
     copies,  # student-copies, answer-key
     printables,  # printables
+    tournament,  # tournament
 ]
 
 #: Exit statuses (see the module docstring).

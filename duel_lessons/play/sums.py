@@ -111,7 +111,6 @@ def _solver_rules(rules: Rules) -> Rules:
 # -- Grundy values -------------------------------------------------------------------------
 
 
-
 def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
     """Grundy values of n = 0 .. at least upto for sums (index 0 unused), from the solver's table."""
     book = _solver_rules(check_rules(rules))
