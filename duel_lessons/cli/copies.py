@@ -45,7 +45,9 @@ def add_parser(subparsers: Subparsers) -> None:
     copies.add_argument("src", metavar="SRC", help="a folder of lessons (or one notebook)")
     copies.add_argument("dest", metavar="DEST", help="the folder to write the student copies into")
     copies.add_argument(
-        "--force", action="store_true", help="replace edited copies and files this command did not make (a backup of each is kept)"
+        "--force",
+        action="store_true",
+        help="replace edited copies and files this command did not make (a backup of each is kept)",
     )
     copies.set_defaults(func=run_student_copies)
     summary = "print every exercise of the lessons with its solution (markdown)"
