@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from duel_lessons.engine.game import GameState, IllegalMoveError, play_out
-from duel_lessons.engine.rules import DIVISOR_DUEL, BadStartError, DuelError, Rules
+from duel_lessons.engine.rules import DIVISOR_DUEL, FACTOR_DUEL, BadStartError, DuelError, Rules
 from duel_lessons.play.sums import (
     PerfectSumPlayer,
     SumMoveError,
@@ -33,16 +33,18 @@ from books import all_rules
 def _summable(rules: Rules) -> bool:
     try:
         grundy_value(rules, 1)
-    except DuelError:  # misère, or a lose-on-reaching-a-prime game that allows 1: refused in sums
+    except DuelError:  # misère, or a game in which a move can reach a losing number: refused in sums
         return False
     return True
 
 
-#: Every normal-play rule set the tests know (tests/books.py), plus a lose-on-reaching-1 game that allows 1.
-MIX: list[Rules] = [
-    *(rules for rules in all_rules() if _summable(rules)),
-    DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="one"),
-]
+#: Every rule set the tests know (tests/books.py) that sums accept.
+MIX: list[Rules] = [rules for rules in all_rules() if _summable(rules)]
+
+
+def can_be_component(rules: Rules, n: int) -> bool:
+    """Numbers whose reaching loses (Factor Duel's 1) are not positions to play a sum from."""
+    return rules.ends_on_reaching(n) != "loss"
 
 
 @cache
@@ -73,7 +75,7 @@ def brute_grundy(rules: Rules, n: int) -> int:
     return next(g for g in range(len(seen) + 1) if g not in seen)
 
 
-component = st.tuples(st.sampled_from(MIX), st.integers(1, 30))
+component = st.tuples(st.sampled_from(MIX), st.integers(1, 30)).filter(lambda c: can_be_component(*c))
 
 
 @settings(max_examples=150, deadline=None)
@@ -85,11 +87,29 @@ def test_xor_rule_matches_brute_force(parts: list[tuple[Rules, int]]) -> None:
 
 @pytest.mark.parametrize("rules", MIX, ids=lambda r: r.name)
 def test_grundy_values_match_the_component_graph(rules: Rules) -> None:
-    assert [grundy_value(rules, n) for n in range(1, 80)] == [brute_grundy(rules, n) for n in range(1, 80)]
+    numbers = [n for n in range(1, 80) if can_be_component(rules, n)]
+    assert [grundy_value(rules, n) for n in numbers] == [brute_grundy(rules, n) for n in numbers]
+
+
+def test_one_grundy_convention_with_the_table() -> None:
+    """Sums and the single-game table agree where the game ends, Factor Duel's 1 included."""
+    from duel_lessons.solving.tables import tabulate
+
+    for rules in MIX:
+        table = tabulate(rules, 200)
+        assert [grundy_value(rules, n) for n in range(1, 201)] == [int(g) for g in table.grundy[1:201]]
+    with pytest.raises(DuelError, match="has lost already"):
+        SumState(((FACTOR_DUEL, 1), (DIVISOR_DUEL, 12)))
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(MIX[:6]), st.integers(1, 3000)), min_size=2, max_size=3))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(MIX[:6]), st.integers(1, 3000)).filter(lambda c: can_be_component(*c)),
+        min_size=2,
+        max_size=3,
+    )
+)
 def test_winning_moves_lead_to_xor_zero(parts: list[tuple[Rules, int]]) -> None:
     state = SumState(tuple(parts))
     moves = winning_moves(state)
@@ -147,8 +167,10 @@ def test_state_basics() -> None:
 def test_bad_sums_are_refused_clearly() -> None:
     with pytest.raises(DuelError, match="misère"):
         new_sum([(DIVISOR_DUEL.variant(last_mover_wins=False), 10)])
-    with pytest.raises(DuelError, match="ambiguous"):
+    with pytest.raises(DuelError, match="reaching loses"):
         grundy_value(DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="prime"), 10)
+    with pytest.raises(DuelError, match="reaching loses"):
+        new_sum([(DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="one"), 10)])
     with pytest.raises(BadStartError, match="7 is prime"):
         new_sum([12, "division-duel:7"])
     with pytest.raises(DuelError, match="not a component"):

@@ -29,6 +29,7 @@ from duel_lessons.engine.errors import PositionError, RulesError, TooBigError
 from duel_lessons.engine.numbers import MAX_NUMBER, whole_number
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
+from duel_lessons.solving.grundy_formulas import formula_for
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, tabulate
 
 #: Up to this number the oracle reads the solver's table (with remoteness and Grundy values).
@@ -184,8 +185,15 @@ class Oracle:
         """The Grundy value of n: from the table, or a proved formula; None where neither applies.
 
         In misère play the solver gives no Grundy value (None): the values exist, but they do not
-        decide misère sums, so the package does not use them.
+        decide misère sums, so the package does not use them.  Above the table, a proved Grundy
+        formula (solving.grundy_formulas) answers where there is one.
+
+        >>> oracle(get_rules("divisor-duel").variant(allow_one=True)).grundy(3 * 2**50)
+        50
         """
+        formula = formula_for(self.rules)
+        if formula is not None and self._number(n) > self.table_size:
+            return formula.value(self._number(n))
         table = self.table(n)
         if table is not None:
             value = int(table.grundy[n])
