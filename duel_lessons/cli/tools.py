@@ -119,7 +119,8 @@ examples:
   duel-lessons table divisor-duel --divisors odd --upto 100000 --output odd.csv
 
 Columns: n, outcome (P: the player to move loses; N: wins), grundy (the
-Sprague–Grundy value; -1 in misère play, which has none), remoteness (moves left
+Sprague–Grundy value; -1 in misère play, where the values exist but do not
+decide sums, so none are computed), remoteness (moves left
 with best play) and winning_moves (space-separated in CSV, a list in JSON).
 The CSV header is exactly n,outcome,grundy,remoteness,winning_moves.
 --upto may be at most {TABLE_LIMIT:,}; rows are written as they are computed.

@@ -215,7 +215,7 @@ def _extend(
     if progress is not None and start > upto:
         progress(1.0)
     if not rules.last_mover_wins:
-        # Misère play has no Sprague–Grundy value.  (When a misère table is
+        # Misère Grundy values exist but do not decide misère sums, so none are kept.  (When a misère table is
         # extended, the kernel reads these -1s as children's values: harmless,
         # because the grundy it computes is thrown away here.)
         grundy[:] = -1
