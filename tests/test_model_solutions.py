@@ -1,8 +1,7 @@
 """Every lesson's model solutions pass their own checks; check cells give nothing away; Run All answers nothing.
 
-These tests read every numbered notebook. A notebook that still uses the old
-``duel_lessons.teaching.exercises.check`` is marked as an expected failure (strict,
-so the mark must go when the lesson is converted to ``Lesson``).
+These tests read every numbered notebook; every lesson checks its exercises with
+``duel_lessons.teaching.Lesson``.
 """
 
 from __future__ import annotations
@@ -42,15 +41,12 @@ def uses_lesson(notebook: dict[str, Any]) -> bool:
 
 
 def lessons(converted_only: bool = False) -> list[Any]:
-    """The lessons as parameters; unconverted ones carry a strict xfail (or are left out)."""
-    params = []
-    for path in LESSONS:
-        if uses_lesson(load(path)):
-            params.append(pytest.param(path, id=path.stem))
-        elif not converted_only:
-            reason = f"{path.name} still uses the old exercises.check (being converted to Lesson)"
-            params.append(pytest.param(path, id=path.stem, marks=pytest.mark.xfail(reason=reason, strict=True)))
-    return params
+    """The lessons as parameters (``converted_only`` is kept for callers; every lesson uses Lesson)."""
+    return [pytest.param(path, id=path.stem) for path in LESSONS]
+
+
+def test_every_lesson_checks_with_lesson() -> None:
+    assert [p.name for p in LESSONS if not uses_lesson(load(p))] == []
 
 
 def check_calls(code: str) -> list[ast.Call]:
