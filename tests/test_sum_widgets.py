@@ -86,3 +86,13 @@ def test_computer_turn_and_bad_settings() -> None:
     friendly = SumBoard([99_999_999, 12])
     friendly.hint()
     assert "No hint here" in friendly.message_text and "above the" in friendly.message_text
+
+
+def test_hint_switch_hides_the_xor_rule() -> None:
+    board = SumBoard([12, 18], hints=False)
+    assert board.hint_button.layout.display == "none"
+    board.hint()
+    assert "XOR" not in board.message.value and "switched off" in board.message.value
+    shown = SumBoard([12, 18])
+    shown.hint()
+    assert "XOR" in shown.message.value

@@ -49,6 +49,7 @@ class SumBoard:
         seed: int | None = None,
         max_buttons: int = MAX_BUTTONS,
         *,
+        hints: bool = True,
         wording: BoardWording = DEFAULT_WORDING,
     ) -> None:
         if opponent not in ("human", "computer"):
@@ -69,6 +70,8 @@ class SumBoard:
         self.message = w.HTML().add_class("sum-message")
         self.hint_button = w.Button(description="Hint", tooltip="The XOR rule for this position, in words")
         self.hint_button.add_class("sum-hint")
+        self.hints = hints
+        self.hint_button.layout.display = None if hints else "none"  # a teacher's switch: lessons 10-11 hide it
         self.new_button = w.Button(description="New game", tooltip="Start again from the same numbers")
         self.history_html = w.HTML().add_class("sum-history")
         self.hint_button.on_click(lambda _: self.hint())
@@ -135,7 +138,10 @@ class SumBoard:
         self._refresh()
 
     def hint(self) -> None:
-        """Write the XOR explanation of this position on the board."""
+        """Write the XOR explanation of this position on the board (unless the teacher switched hints off)."""
+        if not self.hints:
+            self._show("Hints are switched off for this board.", error=True)
+            return
         try:
             self._show(hint(self.state))
         except DuelError as error:
