@@ -32,7 +32,9 @@ from duel_lessons.play import coach
 from duel_lessons.play.players import LEVELS, Strategy, make_player
 from duel_lessons.views.board_view import BoardView
 from duel_lessons.views.common import (
+    NEEDS_WIDGETS,
     WIDE,
+    TextFallback,
     button,
     grouped,
     move_words,
@@ -41,6 +43,7 @@ from duel_lessons.views.common import (
     read_box,
     rules_for,
     rules_options,
+    show_with_fallback,
 )
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
@@ -217,21 +220,36 @@ class GameBoard:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, with the position as text and HTML where widgets do not render (nbconvert, GitHub)."""
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/plain"] = self.text_summary()
-        data["text/html"] = self.html_summary()
-        return bundle
+        return TextFallback(self.widget, self.text_summary(), self.html_summary())._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        """The board, then the position as text/HTML (shown only where the board cannot run)."""
+        show_with_fallback(self.widget, self.text_summary(), self.html_summary())
 
     def text_summary(self) -> str:
-        """The position in plain text."""
-        return f"{self.state.rules.title}: current number {self.state.number}. {self.status_text}"
+        """The position in plain text.
+
+        >>> print(GameBoard("divisor-duel", 6, opponent="computer").text_summary())  # doctest: +ELLIPSIS
+        Divisor Duel: current number 6. Your turn. ...
+        Moves: 6 − 2 = 4, 6 − 3 = 3.
+        (The board is a widget: open the notebook in JupyterLab or Voilà to play.)
+        """
+        moves = self.card_labels
+        lines = [f"{self.state.rules.title}: current number {self.state.number}. {self.status_text}"]
+        if moves and not self.state.is_over:
+            lines.append(f"Moves: {', '.join(moves)}.")
+        lines.append(NEEDS_WIDGETS)
+        return "\n".join(lines)
 
     def html_summary(self) -> str:
         """The position in HTML, for pages that cannot show widgets."""
+        moves = self.card_labels if not self.state.is_over else []
+        cards = "".join(f"<li>{escape(label)}</li>" for label in moves)
         return (
             f'<div class="duel-board-text"><b>{escape(self.state.rules.title)}</b>: current number '
-            f"<b style='font-size:1.6em'>{grouped(self.state.number)}</b><br>{escape(self.status_text)}</div>"
+            f"<b style='font-size:1.6em'>{grouped(self.state.number)}</b><br>{escape(self.status_text)}"
+            + (f"<br>Moves:<ul>{cards}</ul>" if cards else "")
+            + f"<p><i>{escape(NEEDS_WIDGETS)}</i></p></div>"
         )
 
     # -- names ----------------------------------------------------------------

@@ -315,13 +315,24 @@ BOARD_CSS = r"""
 .dg-large .dg-card { font-size: 2.1rem; }
 .dg-large .dg-turn, .dg-large .dg-headline { font-size: 2rem; }
 .dg-large .dg-instruction, .dg-large .dg-message, .dg-large .dg-head, .dg-large .dg-why { font-size: 1.4rem; }
-/* A focus ring a projector shows: 4 px black, with a 4 px amber halo, on every control of the boards. */
+/* A focus ring a projector shows on every control, light or dark: 3 px white inside, 4 px black outside
+   (each ring contrasts with the other and with the control), drawn as shadows so no style hides it. */
 .duel-board :focus-visible, .sum-board :focus-visible, .duel-explorer :focus-visible,
 .duel-follow-game :focus-visible, .duel-variant-builder :focus-visible,
-.duel-board .jupyter-button:focus, .sum-board .jupyter-button:focus, .duel-board input:focus, .duel-board select:focus {
-  outline: 4px solid var(--dg-ring) !important; outline-offset: 2px !important;
-  box-shadow: 0 0 0 8px var(--dg-halo) !important;
+.duel-board .jupyter-button:focus, .sum-board .jupyter-button:focus, .duel-explorer .jupyter-button:focus,
+.duel-follow-game .jupyter-button:focus, .duel-variant-builder .jupyter-button:focus,
+.duel-board input:focus, .duel-board select:focus, .duel-explorer input:focus, .duel-explorer select:focus,
+.duel-follow-game input:focus, .duel-variant-builder input:focus, .duel-variant-builder select:focus {
+  outline: 3px solid #fff !important; outline-offset: 0 !important;
+  box-shadow: 0 0 0 3px #fff, 0 0 0 7px var(--dg-ring), 0 0 0 10px var(--dg-halo) !important;
+  position: relative; z-index: 1;
 }
+/* The text fallback (views.common.show_with_fallback) is for pages where widgets do not run: hidden here. */
+.duel-fallback { display: none !important; }
+.jp-OutputArea-child:has(.duel-fallback), .output_area:has(.duel-fallback) { display: none !important; }
+/* Plots at their natural size (at most 820 px wide, text 10 px or more): never shrunk; a narrow window scrolls. */
+.duel-plot { overflow-x: auto; max-width: 100%; }
+.duel-plot img { max-width: none !important; height: auto !important; }
 .duel-board .duel-coach, .duel-board .duel-history-box { font-size: 1.05rem; line-height: 1.45; }
 .duel-coach-text p { margin: 0 0 0.5em; white-space: normal; overflow-wrap: normal; word-break: normal; }
 .duel-coach-text .duel-old { color: #444; border-top: 1px solid #bbb; padding-top: 4px; }

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+import struct
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DIVISOR_DUEL",
+    "NEEDS_WIDGETS",
     "PROGRESS_FROM",
+    "TextFallback",
     "figure_output",
     "grouped",
     "html_message",
@@ -40,6 +43,7 @@ __all__ = [
     "prose",
     "read_box",
     "rules_options",
+    "show_with_fallback",
     "tabulate_with_progress",
 ]
 
@@ -117,11 +121,62 @@ def html_message(text: str, error: bool = False, label: str = "Problem:") -> str
 
 
 def figure_output(fig: Figure, alt: str) -> dict[str, Any]:
-    """A display_data output holding the figure as PNG, with ``alt`` as its text."""
+    """A display_data output holding the figure as PNG at its natural size, with ``alt`` as its text.
+
+    The PNG is saved at the figure's own dpi (the plots are made at most 820 px wide, with
+    text of at least 10 px at that size); its pixel width goes in the metadata, and the
+    explorers' CSS stops the notebook from shrinking it (a narrow window scrolls instead).
+    """
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    png = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return {"output_type": "display_data", "data": {"image/png": png, "text/plain": alt}, "metadata": {}}
+    fig.savefig(buffer, format="png", dpi=fig.dpi, bbox_inches="tight")
+    data = buffer.getvalue()
+    width, height = struct.unpack(">II", data[16:24])  # the PNG's IHDR chunk
+    png = base64.b64encode(data).decode("ascii")
+    return {
+        "output_type": "display_data",
+        "data": {"image/png": png, "text/plain": alt},
+        "metadata": {"image/png": {"width": width, "height": height}},
+    }
+
+
+#: The last line of a board's text fallback.
+NEEDS_WIDGETS = "(The board is a widget: open the notebook in JupyterLab or Voilà to play.)"
+
+
+def show_with_fallback(widget: w.Widget, text: str, html: str) -> None:
+    """Display ``widget``, then the same content as text and HTML for pages that cannot run widgets.
+
+    nbconvert's HTML and GitHub show a widget as an empty box (its code comes from a CDN, if
+    at all), so a second output carries ``text`` and ``html``.  Where the widget renders, the
+    boards' CSS (views.board_view.BOARD_CSS) hides that second output.
+    """
+    from IPython.display import display
+
+    display(widget)
+    display({"text/plain": text, "text/html": f'<div class="duel-fallback">{html}</div>'}, raw=True)
+
+
+class TextFallback:
+    """A widget that shows itself with a text and HTML fallback (see :func:`show_with_fallback`).
+
+    >>> shown = TextFallback(w.Label("hello"), "Plain hello", "<b>hello</b>")
+    >>> sorted(shown._repr_mimebundle_()[0])
+    ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain']
+    """
+
+    def __init__(self, widget: w.Widget, text: str, html: str | None = None) -> None:
+        self.widget, self.text, self.html = widget, text, html if html is not None else f"<p>{escape(text)}</p>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, tuple):
+            bundle = (bundle, {})
+        bundle[0]["text/plain"] = self.text
+        bundle[0]["text/html"] = self.html
+        return bundle
+
+    def _ipython_display_(self) -> None:
+        show_with_fallback(self.widget, self.text, self.html)
 
 
 def say(out: w.Output, text: str) -> None:

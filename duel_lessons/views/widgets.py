@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from duel_lessons.views.board import MAX_BUTTONS, PN_TOOLTIP, GameBoard
 from duel_lessons.views.common import (
+    TextFallback,
     grouped,
     html_message,
     move_words,
@@ -34,6 +35,7 @@ __all__ = [
     "MAX_BUTTONS",
     "PLOT_KINDS",
     "PN_TOOLTIP",
+    "TextFallback",
     "BoardWording",
     "FollowGame",
     "GameBoard",
