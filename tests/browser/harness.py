@@ -24,6 +24,36 @@ def notebook(*cells: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+KEYBOARD_START = 30  # against the perfect computer, the winner plays 5 moves from 30
+SUM_START = [12, 18]  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
+LESSON_02 = "02-play-divisor-duel.ipynb"
+
+#: The Lab test notebook: boards (keyboard, mouse with P/N, Number Factor in large type), explorers, the builder,
+#: and a sum board, all in one kernel and one page.
+BOARD_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect", delay=0.3)'),
+    code('board = GameBoard("divisor-duel", 60, opponent="computer", level="perfect", delay=0.2)', "board"),
+    code('GameBoard("number-factor", 30, opponent="computer", first=2, large=True)'),
+    code("PNExplorer()"),
+    code("FollowGame()"),
+    code("VariantBuilder(board)"),
+    code(f'SumBoard({SUM_START}, opponent="computer", level="perfect")'),
+)  # fmt: skip
+
+#: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
+LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK}
+LAB_OPENED = ("board.ipynb", LESSON_02)
+#: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
+KEYBOARD_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import GameBoard", "",
+         f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect")'),
+)  # fmt: skip
+VOILA_NOTEBOOKS: dict[str, Any] = {"keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb"}
+
+
 def run_all(page: Any) -> None:
     """Run every cell: click a cell, open the Run menu, click "Run All Cells"."""
     page.locator(".jp-Cell").first.click()

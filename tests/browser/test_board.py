@@ -6,21 +6,19 @@ Key presses are counted: a 5-move game (Divisor Duel from 30 against the perfect
 
 from __future__ import annotations
 
-import json
 import time
-from pathlib import Path
 from typing import Any
 
 from duel_lessons.engine.game import GameState
 from duel_lessons.engine.rules import DIVISOR_DUEL
 from duel_lessons.play import coach
+from duel_lessons.solving.oracle import oracle
 
-from conftest import Lab
+from conftest import Voila
 from harness import (
+    KEYBOARD_START,
+    SIZES,
     Keys,
-    code,
-    notebook,
-    open_and_run,
     play_by_keyboard,
     play_to_a_win,
     screenshots,
@@ -28,29 +26,16 @@ from harness import (
     tab_to_board,
 )
 
-APP = Path(__file__).resolve().parents[2] / "notebooks" / "play.ipynb"
-KEYBOARD_START = 30  # against the perfect computer, the winner plays 5 moves from 30
-
 
 def shortest_win(n: int) -> int:
     """The winning divisor with the fewest digits (fewest key presses)."""
     return min(coach.winning_moves(GameState(DIVISOR_DUEL, n)), key=lambda d: (len(str(d)), d))
 
 
-KEYBOARD_NOTEBOOK = notebook(
-    code("from duel_lessons.views.widgets import GameBoard", "",
-         f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect")'),
-)
-
-LAB_NOTEBOOK = notebook(
-    code("from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder", "",
-         f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect", delay=0.3)'),
-    code('board = GameBoard("divisor-duel", 60, opponent="computer", level="perfect", delay=0.2)', "board"),
-    code('GameBoard("number-factor", 30, opponent="computer", first=2, large=True)'),
-    code("PNExplorer()"),
-    code("FollowGame()"),
-    code("VariantBuilder(board)"),
-)
+def quickest_win(n: int) -> int:
+    """The winning divisor that ends the game soonest against best defence (the fewest moves to click)."""
+    table = oracle(DIVISOR_DUEL)
+    return min(coach.winning_moves(GameState(DIVISOR_DUEL, n)), key=lambda d: (table.remoteness(n - d), d))
 
 
 def keyboard_game(page: Any, board: Any, where: str) -> tuple[int, int]:
@@ -66,10 +51,8 @@ def keyboard_game(page: Any, board: Any, where: str) -> tuple[int, int]:
     return moves, keys.count
 
 
-def test_board_in_lab_mouse_and_keyboard(lab: Lab, page: Any) -> None:
-    t0 = time.monotonic()
-    (lab.root / "board.ipynb").write_text(json.dumps(LAB_NOTEBOOK))
-    open_and_run(lab, page, "board.ipynb")
+def test_board_in_lab_mouse_and_keyboard(lab_board: Any) -> None:
+    t0, page = time.monotonic(), lab_board
     boards = page.locator(".duel-board")
     first = boards.nth(0)
     first.locator(".dg-card").first.wait_for()
@@ -104,7 +87,15 @@ def test_board_in_lab_mouse_and_keyboard(lab: Lab, page: Any) -> None:
     nf.locator(".dg-turn", has_text="Your turn").wait_for()
     screenshots(page, "lab-number-factor-large", nf)
 
-    page.locator(".duel-plot img").wait_for()
+    # The explorer shows the plot at its natural size (fits Lab's 848 px output at 1280, text >= 10 px): never shrunk.
+    plot = page.locator(".duel-plot img")
+    plot.scroll_into_view_if_needed()
+    plot.wait_for()
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        shown, natural = plot.evaluate("img => [img.getBoundingClientRect().width, img.naturalWidth]")
+        assert natural <= 848 and abs(shown - natural) <= 1, f"plot shown {shown} px wide, drawn {natural} px"
+    page.set_viewport_size({"width": 1280, "height": 720})
     screenshots(page, "lab-explorer", page.locator(".duel-explorer"))
 
     # The builder: misère Divisor Duel plays on the board above.
@@ -119,11 +110,9 @@ def test_board_in_lab_mouse_and_keyboard(lab: Lab, page: Any) -> None:
           f"mouse: {mouse_moves} moves; total {time.monotonic() - t0:.1f} s")
 
 
-def test_keyboard_game_in_voila(voila_server: Any, page: Any, tmp_path: Path) -> None:
+def test_keyboard_game_in_voila(voila: Voila, page: Any) -> None:
     t0 = time.monotonic()
-    path = tmp_path / "keyboard.ipynb"
-    path.write_text(json.dumps(KEYBOARD_NOTEBOOK))
-    page.goto(voila_server(path) + "/")
+    page.goto(voila.page_url("keyboard.ipynb"))
     board = page.locator(".duel-board").first
     board.locator(".dg-card").first.wait_for(timeout=90_000)
     assert shown_number(board) == KEYBOARD_START
@@ -132,15 +121,15 @@ def test_keyboard_game_in_voila(voila_server: Any, page: Any, tmp_path: Path) ->
     print(f"\nVoilà keyboard: {moves} moves in {presses} key presses, {time.monotonic() - t0:.1f} s")
 
 
-def test_play_app_in_voila_by_mouse(voila_server: Any, page: Any) -> None:
+def test_play_app_in_voila_by_mouse(voila: Voila, page: Any) -> None:
     t0 = time.monotonic()
-    page.goto(voila_server(APP) + "/")
+    page.goto(voila.page_url("play.ipynb"))
     board = page.locator(".duel-board").first
     board.locator(".dg-card").first.wait_for(timeout=90_000)
     text = page.locator("body").inner_text()
     assert "import" not in text, "Voilà shows code"
     assert "open it with Voil" not in text
     screenshots(page, "voila-app-start")
-    moves = play_to_a_win(board, lambda n: coach.winning_moves(GameState(DIVISOR_DUEL, n))[0])
+    moves = play_to_a_win(board, quickest_win)
     screenshots(page, "voila-app-won", board.locator(".dg-result"))
     print(f"\nVoilà app: won in {moves} moves by mouse, {time.monotonic() - t0:.1f} s")

@@ -9,9 +9,8 @@ from duel_lessons.engine.rules import DIVISOR_DUEL
 from duel_lessons.solving.closed_forms import closed_form
 
 from conftest import Lab
+from harness import LESSON_02 as LESSON
 from harness import open_and_run, play_to_a_win, screenshot, shown_number
-
-LESSON = "02-play-divisor-duel.ipynb"
 
 
 def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
