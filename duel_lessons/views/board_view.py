@@ -330,9 +330,10 @@ BOARD_CSS = r"""
 /* The text fallback (views.common.show_with_fallback) is for pages where widgets do not run: hidden here. */
 .duel-fallback { display: none !important; }
 .jp-OutputArea-child:has(.duel-fallback), .output_area:has(.duel-fallback) { display: none !important; }
-/* Plots at their natural size (at most 820 px wide, text 10 px or more): never shrunk; a narrow window scrolls. */
+/* Plots at their natural size, shrunk in a narrow window only while their text stays 10 px or more
+   (views.common.figure_output); narrower still, the plot scrolls sideways. */
 .duel-plot { overflow-x: auto; max-width: 100%; }
-.duel-plot img { max-width: none !important; height: auto !important; }
+.duel-plot .jp-RenderedHTMLCommon { padding-right: 0; }
 .duel-board .duel-coach, .duel-board .duel-history-box { font-size: 1.05rem; line-height: 1.45; }
 .duel-coach-text p { margin: 0 0 0.5em; white-space: normal; overflow-wrap: normal; word-break: normal; }
 .duel-coach-text .duel-old { color: #444; border-top: 1px solid #bbb; padding-top: 4px; }

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
 import struct
 from html import escape
@@ -120,21 +121,35 @@ def html_message(text: str, error: bool = False, label: str = "Problem:") -> str
     return f'<div class="duel-info" role="status" style="padding:4px 10px">{escape(prose(text))}</div>'
 
 
-def figure_output(fig: Figure, alt: str) -> dict[str, Any]:
-    """A display_data output holding the figure as PNG at its natural size, with ``alt`` as its text.
+#: The smallest text a plot may show, in screen px: a figure is shrunk only as far as keeps its text this size.
+MIN_TEXT_PX = 10.0
 
-    The PNG is saved at the figure's own dpi (the plots are made at most 820 px wide, with
-    text of at least 10 px at that size); its pixel width goes in the metadata, and the
-    explorers' CSS stops the notebook from shrinking it (a narrow window scrolls instead).
+
+def figure_output(fig: Figure, alt: str) -> dict[str, Any]:
+    """A display_data output holding the figure as PNG, shown at its natural size, with ``alt`` as its text.
+
+    The PNG is saved at the figure's own dpi (the plots are made at most about 820 px wide, with
+    text of at least 12 px at that size).  The HTML shows it at that width where there is room;
+    in a narrower window it shrinks only as far as keeps its smallest text at MIN_TEXT_PX, and
+    beyond that the explorer scrolls sideways (CSS ``.duel-plot``).
     """
+    from matplotlib.text import Text
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=fig.dpi, bbox_inches="tight")
     data = buffer.getvalue()
     width, height = struct.unpack(">II", data[16:24])  # the PNG's IHDR chunk
+    sizes = [float(t.get_fontsize()) for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    smallest = min(sizes, default=10.0) * fig.dpi / 72
+    min_width = min(width, math.ceil(width * MIN_TEXT_PX / smallest))
     png = base64.b64encode(data).decode("ascii")
+    html = (
+        f'<img class="duel-figure" src="data:image/png;base64,{png}" alt="{escape(alt, quote=True)}" '
+        f'width="{width}" style="width:100%;max-width:{width}px;min-width:{min_width}px;height:auto">'
+    )
     return {
         "output_type": "display_data",
-        "data": {"image/png": png, "text/plain": alt},
+        "data": {"text/html": html, "image/png": png, "text/plain": alt},
         "metadata": {"image/png": {"width": width, "height": height}},
     }
 

@@ -13,6 +13,7 @@ from duel_lessons.engine.game import GameState
 from duel_lessons.engine.rules import DIVISOR_DUEL
 from duel_lessons.play import coach
 from duel_lessons.solving.oracle import oracle
+from duel_lessons.views.plot_style import DPI, NORMAL
 
 from conftest import Voila
 from harness import (
@@ -54,17 +55,18 @@ def keyboard_game(page: Any, board: Any, where: str) -> tuple[int, int]:
 def test_board_in_lab_mouse_and_keyboard(lab_board: Any) -> None:
     t0, page = time.monotonic(), lab_board
     boards = page.locator(".duel-board")
-    first = boards.nth(0)
-    first.locator(".dg-card").first.wait_for()
+    keyboard_board = boards.nth(2)  # the last cell: Run All leaves it the active cell, in command mode
+    keyboard_board.locator(".dg-card").first.wait_for()
     t_rendered = time.monotonic()
+    assert "JupyterLab or Voil" not in page.locator(".jp-Notebook").inner_text(), "the text fallback shows"
 
-    # Keyboard only: from the notebook, Tab to the first board and win a 5-move game.
-    first.locator(".dg-number").click()  # a student clicks the board once; then only keys
-    moves, presses = keyboard_game(page, first, "Lab")
-    screenshots(page, "lab-board-keyboard-won", first.locator(".dg-result"))
+    # Keyboard only, from command mode: Tab (past the cell's toolbar) to the board, and win a 5-move game.
+    assert "jp-mod-active" in page.evaluate("document.activeElement.className"), "the last cell has the focus"
+    moves, presses = keyboard_game(page, keyboard_board, "Lab")
+    screenshots(page, "lab-board-keyboard-won", keyboard_board.locator(".dg-result"))
 
-    # Mouse: the second board, with P/N shown; the winning card is labelled P, as the coach says.
-    board = boards.nth(1)
+    # Mouse: the first board, with P/N shown; the winning card is labelled P, as the coach says.
+    board = boards.nth(0)
     board.scroll_into_view_if_needed()
     board.locator(".duel-pn").click()
     board.locator(".dg-tag-P").first.wait_for()
@@ -82,19 +84,23 @@ def test_board_in_lab_mouse_and_keyboard(lab_board: Any) -> None:
     screenshots(page, "lab-board-won", board.locator(".dg-result"))
 
     # Number Factor in large type: the computer moved first; the board waits for the student.
-    nf = boards.nth(2)
+    nf = boards.nth(1)
     nf.scroll_into_view_if_needed()
     nf.locator(".dg-turn", has_text="Your turn").wait_for()
     screenshots(page, "lab-number-factor-large", nf)
 
-    # The explorer shows the plot at its natural size (fits Lab's 848 px output at 1280, text >= 10 px): never shrunk.
+    # The explorer shows the plot at its natural size where there is room (Lab's output is 848 px wide at 1280),
+    # and in a narrow window shrinks it only while its smallest text stays 10 px or more (then it scrolls).
     plot = page.locator(".duel-plot img")
     plot.scroll_into_view_if_needed()
     plot.wait_for()
+    smallest_px = NORMAL.small * DPI / 72
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         shown, natural = plot.evaluate("img => [img.getBoundingClientRect().width, img.naturalWidth]")
-        assert natural <= 848 and abs(shown - natural) <= 1, f"plot shown {shown} px wide, drawn {natural} px"
+        if width == 1280:
+            assert natural <= 848 and abs(shown - natural) <= 1, f"plot shown {shown} px wide, drawn {natural} px"
+        assert smallest_px * shown / natural >= 9.95, f"{width} px: plot text {smallest_px * shown / natural:.1f} px"
     page.set_viewport_size({"width": 1280, "height": 720})
     screenshots(page, "lab-explorer", page.locator(".duel-explorer"))
 
@@ -128,6 +134,7 @@ def test_play_app_in_voila_by_mouse(voila: Voila, page: Any) -> None:
     board.locator(".dg-card").first.wait_for(timeout=90_000)
     text = page.locator("body").inner_text()
     assert "import" not in text, "Voilà shows code"
+    assert "JupyterLab or Voil" not in text, "the text fallback shows where the widgets run"
     assert "open it with Voil" not in text
     screenshots(page, "voila-app-start")
     moves = play_to_a_win(board, quickest_win)

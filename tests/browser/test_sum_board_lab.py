@@ -8,7 +8,7 @@ from typing import Any
 
 from duel_lessons.play.sums import new_sum, outcome, winning_moves
 
-from harness import SUM_START, screenshots
+from harness import SUM_START, screenshots, switch_to
 
 START = SUM_START  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
 
@@ -45,7 +45,7 @@ def wait_for_reply(board: Any, played: int) -> list[int]:
 def test_beat_the_perfect_computer_on_a_sum(lab_board: Any) -> None:
     """The sum board is the last cell of harness.BOARD_NOTEBOOK (same Lab page as the game boards)."""
     t0, page = time.monotonic(), lab_board
-    cell = page.locator(".jp-CodeCell", has_text="SumBoard([")
+    cell = switch_to(page, "board.ipynb").locator(".jp-CodeCell", has_text="SumBoard([")
     cell.scroll_into_view_if_needed()  # Lab renders only the cells near the view
     board = cell.locator(".sum-board").first
     board.wait_for()
