@@ -315,24 +315,29 @@ BOARD_CSS = r"""
 .dg-large .dg-card { font-size: 2.1rem; }
 .dg-large .dg-turn, .dg-large .dg-headline { font-size: 2rem; }
 .dg-large .dg-instruction, .dg-large .dg-message, .dg-large .dg-head, .dg-large .dg-why { font-size: 1.4rem; }
-/* A focus ring a projector shows on every control, light or dark: 3 px white inside, 4 px black outside
-   (each ring contrasts with the other and with the control), drawn as shadows so no style hides it. */
+/* A focus ring a projector shows on every control, light or dark: 3 px white next to the control, then 4 px
+   black, then 3 px amber (each ring contrasts with its neighbours, so one of them stands out on any colour).
+   Shadows, not outlines, so every browser draws the same widths; the transparent outline is what Windows'
+   high-contrast mode shows instead. Containers keep 12 px of room so no edge clips the ring. */
 .duel-board :focus-visible, .sum-board :focus-visible, .duel-explorer :focus-visible,
 .duel-follow-game :focus-visible, .duel-variant-builder :focus-visible,
 .duel-board .jupyter-button:focus, .sum-board .jupyter-button:focus, .duel-explorer .jupyter-button:focus,
 .duel-follow-game .jupyter-button:focus, .duel-variant-builder .jupyter-button:focus,
 .duel-board input:focus, .duel-board select:focus, .duel-explorer input:focus, .duel-explorer select:focus,
 .duel-follow-game input:focus, .duel-variant-builder input:focus, .duel-variant-builder select:focus {
-  outline: 3px solid #fff !important; outline-offset: 0 !important;
+  outline: 3px solid transparent !important; outline-offset: 0 !important;
   box-shadow: 0 0 0 3px #fff, 0 0 0 7px var(--dg-ring), 0 0 0 10px var(--dg-halo) !important;
   position: relative; z-index: 1;
 }
+.duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder { padding: 0 12px 12px; }
+.duel-board .widget-box, .sum-board .widget-box, .duel-explorer .widget-box, .duel-follow-game .widget-box,
+.duel-variant-builder .widget-box { overflow: visible; }
 /* The text fallback (views.common.show_with_fallback) is for pages where widgets do not run: hidden here. */
 .duel-fallback { display: none !important; }
 .jp-OutputArea-child:has(.duel-fallback), .output_area:has(.duel-fallback) { display: none !important; }
 /* Plots at their natural size, shrunk in a narrow window only while their text stays 10 px or more
    (views.common.figure_output); narrower still, the plot scrolls sideways. */
-.duel-plot { overflow-x: auto; max-width: 100%; }
+.duel-plot { overflow-x: auto; margin: 0 -12px; }  /* the full width: no focus ring to make room for */
 .duel-plot .jp-RenderedHTMLCommon { padding-right: 0; }
 .duel-board .duel-coach, .duel-board .duel-history-box { font-size: 1.05rem; line-height: 1.45; }
 .duel-coach-text p { margin: 0 0 0.5em; white-space: normal; overflow-wrap: normal; word-break: normal; }

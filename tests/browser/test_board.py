@@ -64,6 +64,17 @@ def test_board_in_lab_mouse_and_keyboard(lab_board: Any) -> None:
     assert "jp-mod-active" in page.evaluate("document.activeElement.className"), "the last cell has the focus"
     moves, presses = keyboard_game(page, keyboard_board, "Lab")
     screenshots(page, "lab-board-keyboard-won", keyboard_board.locator(".dg-result"))
+    # The focus ring (3 px white, 4 px black, 3 px amber) on the dark New game button and on a plain widget button.
+    for css in ("dg-again", "duel-hint"):
+        for _ in range(8):
+            if css in Keys(page).focused():
+                break
+            page.keyboard.press("Tab")
+        assert css in Keys(page).focused()
+        ring = page.evaluate("getComputedStyle(document.activeElement).boxShadow")
+        assert all(f"{colour} 0px 0px 0px {px}px" in ring for colour, px in
+                   (("rgb(255, 255, 255)", 3), ("rgb(0, 0, 0)", 7), ("rgb(255, 191, 0)", 10))), ring  # fmt: skip
+        screenshots(page, f"lab-focus-ring-{css}", keyboard_board.locator(".dg-result"))
 
     # Mouse: the first board, with P/N shown; the winning card is labelled P, as the coach says.
     board = boards.nth(0)
