@@ -226,29 +226,36 @@ class GameBoard:
         """The board, then the position as text/HTML (shown only where the board cannot run)."""
         show_with_fallback(self.widget, self.text_summary(), self.html_summary())
 
+    def _summary(self) -> tuple[str, list[str]]:
+        """Whose turn it is (or the result) and the moves, for pages without widgets (no "click a card")."""
+        frame = self._frame(self.state)
+        if frame["result"]:
+            return f"{frame['result']['headline']} {frame['result']['why']}", []
+        return f"{frame['turn']}.", self.card_labels
+
     def text_summary(self) -> str:
         """The position in plain text.
 
-        >>> print(GameBoard("divisor-duel", 6, opponent="computer").text_summary())  # doctest: +ELLIPSIS
-        Divisor Duel: current number 6. Your turn. ...
+        >>> print(GameBoard("divisor-duel", 6, opponent="computer").text_summary())
+        Divisor Duel: current number 6. Your turn.
         Moves: 6 − 2 = 4, 6 − 3 = 3.
         (The board is a widget: open the notebook in JupyterLab or Voilà to play.)
         """
-        moves = self.card_labels
-        lines = [f"{self.state.rules.title}: current number {self.state.number}. {self.status_text}"]
-        if moves and not self.state.is_over:
+        status, moves = self._summary()
+        lines = [f"{self.state.rules.title}: current number {self.state.number}. {status}"]
+        if moves:
             lines.append(f"Moves: {', '.join(moves)}.")
         lines.append(NEEDS_WIDGETS)
         return "\n".join(lines)
 
     def html_summary(self) -> str:
         """The position in HTML, for pages that cannot show widgets."""
-        moves = self.card_labels if not self.state.is_over else []
-        cards = "".join(f"<li>{escape(label)}</li>" for label in moves)
+        status, moves = self._summary()
+        cards = " &nbsp;·&nbsp; ".join(f"<span style='white-space:nowrap'>{escape(m)}</span>" for m in moves)
         return (
             f'<div class="duel-board-text"><b>{escape(self.state.rules.title)}</b>: current number '
-            f"<b style='font-size:1.6em'>{grouped(self.state.number)}</b><br>{escape(self.status_text)}"
-            + (f"<br>Moves:<ul>{cards}</ul>" if cards else "")
+            f"<b style='font-size:1.6em'>{grouped(self.state.number)}</b><br>{escape(status)}"
+            + (f"<br>Moves: {cards}" if cards else "")
             + f"<p><i>{escape(NEEDS_WIDGETS)}</i></p></div>"
         )
 

@@ -339,6 +339,10 @@ BOARD_CSS = r"""
    (views.common.figure_output); narrower still, the plot scrolls sideways. */
 .duel-plot { overflow-x: auto; margin: 0 -12px; }  /* the full width: no focus ring to make room for */
 .duel-plot .jp-RenderedHTMLCommon { padding-right: 0; }
+/* The app's tabs (notebooks/play.ipynb): labels as large as the board's buttons. */
+.duel-app .lm-TabBar-tab { font-size: 1.05rem; min-height: 2.2em; line-height: 2em; }
+/* Hint, Explain, Show P/N and the settings' buttons: readable from the back of the room, not 13 px grey chips. */
+.duel-board .jupyter-button { font-size: 1.05rem; height: auto; min-height: 2.2em; padding: 2px 14px; }
 .duel-board .duel-coach, .duel-board .duel-history-box { font-size: 1.05rem; line-height: 1.45; }
 .duel-coach-text p { margin: 0 0 0.5em; white-space: normal; overflow-wrap: normal; word-break: normal; }
 .duel-coach-text .duel-old { color: #444; border-top: 1px solid #bbb; padding-top: 4px; }
