@@ -175,7 +175,8 @@ def servers(jupyter_env: dict[str, str], tmp_path_factory: pytest.TempPathFactor
                 f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False", "--allow-root",
                 f"--ServerApp.root_dir={lab_root}"],
         "voila": [sys.executable, "-m", "voila", str(voila_root), "--no-browser", f"--port={voila_port}",
-                  "--Voila.ip=127.0.0.1", "--preheat_kernel=True", "--pool_size=1"],
+                  "--Voila.ip=127.0.0.1", "--preheat_kernel=True", "--pool_size=1",
+                  "--VoilaKernelManager.fill_delay=3600"],  # each page opened once: no second kernel per notebook
     }  # fmt: skip
     procs, files = [], []
     try:

@@ -77,7 +77,6 @@ def screenshots(page: Any, name: str, target: Any = None) -> None:
     old = page.viewport_size
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)
         if target is not None:
             target.scroll_into_view_if_needed()
         screenshot(page, f"{name}-{width}x{height}")

@@ -87,8 +87,7 @@ def test_board_in_lab_mouse_and_keyboard(lab_board: Any) -> None:
         if played == 1:
             screenshots(page, "lab-board-playing", board)
 
-    mouse_moves = play_to_a_win(board, lambda n: coach.winning_moves(GameState(DIVISOR_DUEL, n))[0],
-                                check_and_photograph)  # fmt: skip
+    mouse_moves = play_to_a_win(board, quickest_win, check_and_photograph)
     assert "You 1 – 0 Computer" in board.locator(".dg-score").inner_text()
     board.locator(".duel-explain").click()
     board.locator(".duel-coach", has_text="Explain").wait_for()
