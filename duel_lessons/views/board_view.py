@@ -318,13 +318,10 @@ BOARD_CSS = r"""
 /* A focus ring a projector shows on every control, light or dark: 3 px white next to the control, then 4 px
    black, then 3 px amber (each ring contrasts with its neighbours, so one of them stands out on any colour).
    Shadows, not outlines, so every browser draws the same widths; the transparent outline is what Windows'
-   high-contrast mode shows instead. Containers keep 12 px of room so no edge clips the ring. */
+   high-contrast mode shows instead. :focus-visible: after a keyboard move, not after every click (text boxes
+   and menus show it on click too). Containers keep 12 px of room so no edge clips the ring. */
 .duel-board :focus-visible, .sum-board :focus-visible, .duel-explorer :focus-visible,
-.duel-follow-game :focus-visible, .duel-variant-builder :focus-visible,
-.duel-board .jupyter-button:focus, .sum-board .jupyter-button:focus, .duel-explorer .jupyter-button:focus,
-.duel-follow-game .jupyter-button:focus, .duel-variant-builder .jupyter-button:focus,
-.duel-board input:focus, .duel-board select:focus, .duel-explorer input:focus, .duel-explorer select:focus,
-.duel-follow-game input:focus, .duel-variant-builder input:focus, .duel-variant-builder select:focus {
+.duel-follow-game :focus-visible, .duel-variant-builder :focus-visible, .duel-app :focus-visible {
   outline: 3px solid transparent !important; outline-offset: 0 !important;
   box-shadow: 0 0 0 3px #fff, 0 0 0 7px var(--dg-ring), 0 0 0 10px var(--dg-halo) !important;
   position: relative; z-index: 1;
