@@ -150,7 +150,10 @@ function render({ model, el: host }) {
         m.setAttribute("role", "alert");
         m.append(el("b", "", (f.words && f.words.problem) || "Problem:"), document.createTextNode(" "));
       }
-      m.append(document.createTextNode(f.message.text));
+      // A move ("30 ÷ 6 = 5") never breaks across lines.
+      f.message.text.split(/(\d[\d\u2009,]* [\u2212\u00f7\u00d7+] \d[\d\u2009,]* = \d[\d\u2009,]*)/).forEach((part, i) => {
+        m.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
+      });
       message.append(m);
     }
     const old = cardButtons();
@@ -307,6 +310,7 @@ BOARD_CSS = r"""
 .dg-pass[disabled] { opacity: 0.55; cursor: default; }
 .dg-again { background: var(--dg-turn); color: #fff; }
 .dg-message { font-size: 1.05rem; max-width: 46rem; }
+.dg-nowrap { white-space: nowrap; }
 .dg-error { border-left: 6px solid #b00020; padding: 4px 10px; color: #8a0018; background: #fff0f2; margin: 4px 0; }
 .dg-info { padding: 4px 10px; margin: 4px 0; }
 .dg-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
@@ -339,7 +343,8 @@ BOARD_CSS = r"""
 /* The app's tabs (notebooks/play.ipynb): labels as large as the board's buttons. */
 .duel-app .lm-TabBar-tab { font-size: 1.05rem; min-height: 2.2em; line-height: 2em; }
 /* Hint, Explain, Show P/N and the settings' buttons: readable from the back of the room, not 13 px grey chips. */
-.duel-board .jupyter-button { font-size: 1.05rem; height: auto; min-height: 2.2em; padding: 2px 14px; }
+.duel-board .jupyter-button, .duel-explorer .jupyter-button, .duel-follow-game .jupyter-button,
+.duel-variant-builder .jupyter-button { font-size: 1.05rem; height: auto; min-height: 2.2em; padding: 2px 14px; }
 .duel-board .duel-coach, .duel-board .duel-history-box { font-size: 1.05rem; line-height: 1.45; }
 .duel-coach-text p { margin: 0 0 0.5em; white-space: normal; overflow-wrap: normal; word-break: normal; }
 .duel-coach-text .duel-old { color: #444; border-top: 1px solid #bbb; padding-top: 4px; }

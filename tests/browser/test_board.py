@@ -97,6 +97,7 @@ def test_board_in_lab_mouse_and_keyboard(lab_board: Any) -> None:
     nf = boards.nth(1)
     nf.scroll_into_view_if_needed()
     nf.locator(".dg-turn", has_text="Your turn").wait_for()
+    nf.locator(".dg-message .dg-nowrap", has_text="30 ÷ ").wait_for()  # the computer's move never breaks mid-line
     screenshots(page, "lab-number-factor-large", nf)
 
     # The explorer shows the plot at its natural size where there is room (Lab's output is 848 px wide at 1280),
