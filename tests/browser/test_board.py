@@ -39,9 +39,11 @@ def quickest_win(n: int) -> int:
     return min(coach.winning_moves(GameState(DIVISOR_DUEL, n)), key=lambda d: (table.remoteness(n - d), d))
 
 
-def keyboard_game(page: Any, board: Any, where: str) -> tuple[int, int]:
-    """Reach the board with Tab, win by typing; (moves, key presses)."""
+def keyboard_game(page: Any, board: Any, where: str, first: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Press the keys ``first``, reach the board with Tab, win by typing; (moves, key presses)."""
     keys = Keys(page)
+    for key in first:
+        keys.press(key)
     tab_to_board(keys)
     tabs = keys.count
     moves = play_by_keyboard(board, keys, shortest_win)
@@ -60,9 +62,14 @@ def test_board_in_lab_mouse_and_keyboard(lab_board: Any) -> None:
     t_rendered = time.monotonic()
     assert "JupyterLab or Voil" not in page.locator(".jp-Notebook").inner_text(), "the text fallback shows"
 
-    # Keyboard only, from command mode: Tab (past the cell's toolbar) to the board, and win a 5-move game.
+    # Keyboard only, as the docs tell a student: run the board's cell with Ctrl+Enter (it stays selected), Esc for
+    # command mode, Tab past the cell's toolbar to the cards; then win a 5-move game by typing.
     assert "jp-mod-active" in page.evaluate("document.activeElement.className"), "the last cell has the focus"
-    moves, presses = keyboard_game(page, keyboard_board, "Lab")
+    keyboard_board.locator(".dg-root").evaluate("root => root.classList.add('stale')")
+    page.keyboard.press("Control+Enter")
+    keyboard_board = page.locator(".duel-board").nth(2)
+    keyboard_board.locator(".dg-root:not(.stale) .dg-card").first.wait_for()
+    moves, presses = keyboard_game(page, keyboard_board, "Lab", first=("Escape",))
     screenshots(page, "lab-board-keyboard-won", keyboard_board.locator(".dg-result"))
     # The focus ring (3 px white, 4 px black, 3 px amber) on the dark New game button and on a plain widget button.
     for css in ("dg-again", "duel-hint"):
