@@ -32,12 +32,13 @@ from duel_lessons.play import coach
 from duel_lessons.play.players import LEVELS, Strategy, make_player
 from duel_lessons.views.board_view import BoardView
 from duel_lessons.views.common import (
-    NEEDS_WIDGETS,
     WIDE,
     TextFallback,
     button,
     grouped,
     move_words,
+    position_html,
+    position_text,
     prose,
     prose_html,
     read_box,
@@ -100,6 +101,12 @@ class GameBoard:
     Teacher switches: ``hints``, ``explain`` and ``show_pn`` (the coach's buttons), ``large``
     (large type for a projector), ``delay`` (seconds before the computer's move is shown)
     and ``wording`` (every phrase on the board).
+
+    Keyboard only: type a divisor and press Enter (arrow keys move between the cards); the
+    focus stays on the board after every move, and on "New game" at the end.  To reach the
+    board in JupyterLab without the mouse, run its cell with Ctrl+Enter (the cell stays
+    selected), press Esc, then Tab twice (past the cell's toolbar).  In Voilà, Tab reaches it.
+    Where widgets do not run (nbconvert HTML, GitHub), the board shows its position as text.
     """
 
     def __init__(
@@ -241,23 +248,11 @@ class GameBoard:
         Moves: 6 − 2 = 4, 6 − 3 = 3.
         (The board is a widget: open the notebook in JupyterLab or Voilà to play.)
         """
-        status, moves = self._summary()
-        lines = [f"{self.state.rules.title}: current number {self.state.number}. {status}"]
-        if moves:
-            lines.append(f"Moves: {', '.join(moves)}.")
-        lines.append(NEEDS_WIDGETS)
-        return "\n".join(lines)
+        return position_text(self.state.rules.title, self.state.number, *self._summary())
 
     def html_summary(self) -> str:
         """The position in HTML, for pages that cannot show widgets."""
-        status, moves = self._summary()
-        cards = " &nbsp;·&nbsp; ".join(f"<span style='white-space:nowrap'>{escape(m)}</span>" for m in moves)
-        return (
-            f'<div class="duel-board-text"><b>{escape(self.state.rules.title)}</b>: current number '
-            f"<b style='font-size:1.6em'>{grouped(self.state.number)}</b><br>{escape(status)}"
-            + (f"<br>Moves: {cards}" if cards else "")
-            + f"<p><i>{escape(NEEDS_WIDGETS)}</i></p></div>"
-        )
+        return position_html(self.state.rules.title, self.state.number, *self._summary())
 
     # -- names ----------------------------------------------------------------
 

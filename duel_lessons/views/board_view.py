@@ -151,7 +151,8 @@ function render({ model, el: host }) {
         m.append(el("b", "", (f.words && f.words.problem) || "Problem:"), document.createTextNode(" "));
       }
       // A move ("30 ÷ 6 = 5") never breaks across lines.
-      f.message.text.split(/(\d[\d\u2009,]* [\u2212\u00f7\u00d7+] \d[\d\u2009,]* = \d[\d\u2009,]*)/).forEach((part, i) => {
+      const move = /(\d[\d\u2009,]* [\u2212\u00f7\u00d7+] \d[\d\u2009,]* = \d[\d\u2009,]*)/;
+      f.message.text.split(move).forEach((part, i) => {
         m.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
       });
       message.append(m);

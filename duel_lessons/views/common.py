@@ -40,6 +40,8 @@ __all__ = [
     "html_message",
     "move_words",
     "output_text",
+    "position_html",
+    "position_text",
     "progress_bar",
     "prose",
     "read_box",
@@ -156,6 +158,25 @@ def figure_output(fig: Figure, alt: str) -> dict[str, Any]:
 
 #: The last line of a board's text fallback.
 NEEDS_WIDGETS = "(The board is a widget: open the notebook in JupyterLab or Voilà to play.)"
+
+
+def position_text(title: str, number: int, status: str, moves: list[str]) -> str:
+    """A board's position as plain text, for pages where widgets do not run."""
+    lines = [f"{title}: current number {number}. {status}"]
+    if moves:
+        lines.append(f"Moves: {', '.join(moves)}.")
+    return "\n".join([*lines, NEEDS_WIDGETS])
+
+
+def position_html(title: str, number: int, status: str, moves: list[str]) -> str:
+    """A board's position as HTML (the number large, the moves on one wrapping line)."""
+    cards = " &nbsp;·&nbsp; ".join(f"<span style='white-space:nowrap'>{escape(m)}</span>" for m in moves)
+    return (
+        f'<div class="duel-board-text"><b>{escape(title)}</b>: current number '
+        f"<b style='font-size:1.6em'>{grouped(number)}</b><br>{escape(status)}"
+        + (f"<br>Moves: {cards}" if cards else "")
+        + f"<p><i>{escape(NEEDS_WIDGETS)}</i></p></div>"
+    )
 
 
 def show_with_fallback(widget: w.Widget, text: str, html: str) -> None:
