@@ -2,6 +2,12 @@
 
 See shared/browser-testing.md for why each flag is here. Without Chromium the tests
 are skipped with that reason, except under CI=true, where they fail instead.
+
+Speed on a 2-core machine: one Lab and one Voilà server for the whole session, started side by
+side; the test notebooks (harness.LAB_NOTEBOOKS, VOILA_NOTEBOOKS) are written before they start,
+so Lab kernels are created by REST and Voilà pre-heats its kernels (each notebook has run before
+its page is asked for) while Chromium loads Lab; every kernel imports the widgets at start-up.
+The Lab tests share one page (``lab_board``); nothing waits a fixed time.
 """
 
 from __future__ import annotations
