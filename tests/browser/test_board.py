@@ -157,4 +157,18 @@ def test_play_app_in_voila_by_mouse(voila: Voila, page: Any) -> None:
     screenshots(page, "voila-app-start")
     moves = play_to_a_win(board, quickest_win)
     screenshots(page, "voila-app-won", board.locator(".dg-result"))
+    # The app's P/N explorer tab: the plot whole and unshrunk at 1280, shrunk to fit at 800 with text >= 10 px.
+    page.locator(".lm-TabBar-tab", has_text="P/N explorer").click()
+    plot = page.locator(".duel-plot img")
+    plot.wait_for()
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        shown, natural, room = plot.evaluate(
+            "img => [img.getBoundingClientRect().width, img.naturalWidth, img.closest('.duel-plot').clientWidth]")
+        assert shown <= room + 1, f"{width} px: the plot ({shown} px) is cut off ({room} px of room)"
+        assert NORMAL.small * DPI / 72 * shown / natural >= 9.95
+        if width == 1280:
+            assert abs(shown - natural) <= 1
+    page.set_viewport_size({"width": 1280, "height": 720})
+    screenshots(page, "voila-app-explorer", plot)
     print(f"\nVoilà app: won in {moves} moves by mouse, {time.monotonic() - t0:.1f} s")
