@@ -181,7 +181,9 @@ def test_number_factor_invalid_typed_move_loses_the_turn() -> None:
     assert "an invalid move loses the turn" in board.message_text and "Player 2's turn" in board.message_text
     assert "Invalid move: Player 1 loses the turn." in board.history_html.value
     board.play_typed("5")
-    assert board.state.number == 6 and board.state.to_move == 1
+    assert board.state.number == 6
+    player: int = board.state.to_move  # not narrowed by the assert above: the move changed it
+    assert player == 1
 
 
 @pytest.mark.parametrize("typed", ["7", "abc", "", "²", "2²", "⑧", "１２", "١٢", "1.5", "99999999999999999999"])
@@ -450,3 +452,98 @@ def test_follow_game_number_factor_passes() -> None:
     events = [s.history[-1] for s in follow.states[1:]]
     assert [type(e).__name__ for e in events] == ["Moved", "Passed", "Passed"]
     assert follow.states[-1].winner == new_game("number-factor", 30).to_move
+
+
+# -- where widgets do not run (nbconvert HTML, GitHub): a text and HTML fallback ---------------------------
+
+
+def displayed(obj: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What ``obj._ipython_display_()`` passes to IPython's display, in order."""
+    import IPython.display
+
+    seen: list[Any] = []
+    monkeypatch.setattr(IPython.display, "display", lambda item, **_: seen.append(item))
+    obj._ipython_display_()
+    return seen
+
+
+@pytest.mark.parametrize("make", [
+    lambda: board_of("divisor-duel", 30, opponent="computer"),
+    lambda: PNExplorer("divisor-duel", 1, 30),
+    lambda: FollowGame("divisor-duel", 12),
+    lambda: VariantBuilder(),
+])  # fmt: skip
+def test_views_carry_text_and_html_for_pages_without_widgets(make: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = make()
+    data = view._repr_mimebundle_()[0]
+    assert {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"} <= set(data)
+    assert "JupyterLab or Voilà" in data["text/plain"]
+    # Displayed in a notebook: the widget, then a separate text/HTML output (hidden by CSS where widgets run).
+    widget, fallback = displayed(view, monkeypatch)
+    assert widget is view.widget
+    assert fallback["text/plain"] == data["text/plain"]
+    assert 'class="duel-fallback"' in fallback["text/html"]
+    from duel_lessons.views.board_view import BOARD_CSS
+
+    assert ".duel-fallback { display: none" in BOARD_CSS
+
+
+def test_board_fallback_shows_the_position_and_the_moves() -> None:
+    board = board_of("divisor-duel", 12, opponent="computer")
+    text = board._repr_mimebundle_()[0]["text/plain"]
+    assert "current number 12" in text and "Your turn" in text
+    for d in (2, 3, 4, 6):  # the proper divisors of 12, as cards
+        assert f"12 − {d} = {12 - d}" in text
+    board.choose(2)  # 12 − 2 = 10, the computer answers
+    assert f"current number {board.state.number}" in board._repr_mimebundle_()[0]["text/plain"]
+
+
+def test_nbconvert_html_shows_the_board_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outputs a board cell stores, exported by nbconvert: the position is readable without widgets."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    new_output: Any = nbformat.v4.new_output
+    new_cell: Any = nbformat.v4.new_code_cell
+    new_notebook: Any = nbformat.v4.new_notebook
+    exporter: Any = HTMLExporter
+    board = board_of("divisor-duel", 30, opponent="computer")
+    outputs = []
+    for item in displayed(board, monkeypatch):
+        data = item._repr_mimebundle_() if hasattr(item, "_repr_mimebundle_") else item
+        outputs.append(new_output("display_data", data=data))
+    cell = new_cell("GameBoard('divisor-duel', 30)", outputs=outputs)
+    html, _ = exporter().from_notebook_node(new_notebook(cells=[cell]))
+    assert "Divisor Duel</b>: current number" in html
+    assert "30 − 15 = 15" in html
+
+
+def test_explorer_shows_the_plot_at_natural_size_and_shrinks_only_to_10_px_text() -> None:
+    import base64
+    import re
+    import struct
+
+    from duel_lessons.views.plot_style import DPI, NORMAL
+
+    explorer = PNExplorer("divisor-duel", 1, 60)
+    data = explorer.out.outputs[0]["data"]
+    width = struct.unpack(">I", base64.b64decode(data["image/png"])[16:20])[0]
+    style = re.search(r'style="([^"]+)"', data["text/html"])
+    assert style is not None
+    assert f"max-width:{width}px" in style.group(1) and "width:100%" in style.group(1)
+    floor = int(re.search(r"min-width:(\d+)px", style.group(1)).group(1))  # type: ignore[union-attr]
+    smallest = NORMAL.small * DPI / 72  # the plots' smallest text, in px at natural size
+    assert smallest * floor / width >= 10 > smallest * (floor - 2) / width
+
+
+def test_explorer_offers_every_single_rules_plot_of_the_registry() -> None:
+    from duel_lessons.views.explorers import _plot_kinds
+    from duel_lessons.views.plots import PLOTS
+    from duel_lessons.views.widgets import PLOT_KINDS
+
+    assert PLOT_KINDS == _plot_kinds() == tuple(n for n, spec in PLOTS.items() if not spec.many_rules)
+    explorer = PNExplorer("divisor-duel", 1, 30)
+    for kind in PLOT_KINDS:
+        explorer.plot_box.value = kind
+        assert explorer.message.value == "", explorer.message.value
+        assert kind in explorer.out.outputs[0]["data"]["text/plain"]

@@ -33,14 +33,18 @@ from duel_lessons.play.players import LEVELS, Strategy, make_player
 from duel_lessons.views.board_view import BoardView
 from duel_lessons.views.common import (
     WIDE,
+    TextFallback,
     button,
     grouped,
     move_words,
+    position_html,
+    position_text,
     prose,
     prose_html,
     read_box,
     rules_for,
     rules_options,
+    show_with_fallback,
 )
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
@@ -97,6 +101,12 @@ class GameBoard:
     Teacher switches: ``hints``, ``explain`` and ``show_pn`` (the coach's buttons), ``large``
     (large type for a projector), ``delay`` (seconds before the computer's move is shown)
     and ``wording`` (every phrase on the board).
+
+    Keyboard only: type a divisor and press Enter (arrow keys move between the cards); the
+    focus stays on the board after every move, and on "New game" at the end.  To reach the
+    board in JupyterLab without the mouse, run its cell with Ctrl+Enter (the cell stays
+    selected), press Esc, then Tab twice (past the cell's toolbar).  In Voilà, Tab reaches it.
+    Where widgets do not run (nbconvert HTML, GitHub), the board shows its position as text.
     """
 
     def __init__(
@@ -217,22 +227,32 @@ class GameBoard:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, with the position as text and HTML where widgets do not render (nbconvert, GitHub)."""
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/plain"] = self.text_summary()
-        data["text/html"] = self.html_summary()
-        return bundle
+        return TextFallback(self.widget, self.text_summary(), self.html_summary())._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        """The board, then the position as text/HTML (shown only where the board cannot run)."""
+        show_with_fallback(self.widget, self.text_summary(), self.html_summary())
+
+    def _summary(self) -> tuple[str, list[str]]:
+        """Whose turn it is (or the result) and the moves, for pages without widgets (no "click a card")."""
+        frame = self._frame(self.state)
+        if frame["result"]:
+            return f"{frame['result']['headline']} {frame['result']['why']}", []
+        return f"{frame['turn']}.", self.card_labels
 
     def text_summary(self) -> str:
-        """The position in plain text."""
-        return f"{self.state.rules.title}: current number {self.state.number}. {self.status_text}"
+        """The position in plain text.
+
+        >>> print(GameBoard("divisor-duel", 6, opponent="computer").text_summary())
+        Divisor Duel: current number 6. Your turn.
+        Moves: 6 − 2 = 4, 6 − 3 = 3.
+        (The board is a widget: open the notebook in JupyterLab or Voilà to play.)
+        """
+        return position_text(self.state.rules.title, self.state.number, *self._summary())
 
     def html_summary(self) -> str:
         """The position in HTML, for pages that cannot show widgets."""
-        return (
-            f'<div class="duel-board-text"><b>{escape(self.state.rules.title)}</b>: current number '
-            f"<b style='font-size:1.6em'>{grouped(self.state.number)}</b><br>{escape(self.status_text)}</div>"
-        )
+        return position_html(self.state.rules.title, self.state.number, *self._summary())
 
     # -- names ----------------------------------------------------------------
 

@@ -150,7 +150,11 @@ function render({ model, el: host }) {
         m.setAttribute("role", "alert");
         m.append(el("b", "", (f.words && f.words.problem) || "Problem:"), document.createTextNode(" "));
       }
-      m.append(document.createTextNode(f.message.text));
+      // A move ("30 ÷ 6 = 5") never breaks across lines.
+      const move = /(\d[\d\u2009,]* [\u2212\u00f7\u00d7+] \d[\d\u2009,]* = \d[\d\u2009,]*)/;
+      f.message.text.split(move).forEach((part, i) => {
+        m.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
+      });
       message.append(m);
     }
     const old = cardButtons();
@@ -307,6 +311,7 @@ BOARD_CSS = r"""
 .dg-pass[disabled] { opacity: 0.55; cursor: default; }
 .dg-again { background: var(--dg-turn); color: #fff; }
 .dg-message { font-size: 1.05rem; max-width: 46rem; }
+.dg-nowrap { white-space: nowrap; }
 .dg-error { border-left: 6px solid #b00020; padding: 4px 10px; color: #8a0018; background: #fff0f2; margin: 4px 0; }
 .dg-info { padding: 4px 10px; margin: 4px 0; }
 .dg-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
@@ -315,13 +320,32 @@ BOARD_CSS = r"""
 .dg-large .dg-card { font-size: 2.1rem; }
 .dg-large .dg-turn, .dg-large .dg-headline { font-size: 2rem; }
 .dg-large .dg-instruction, .dg-large .dg-message, .dg-large .dg-head, .dg-large .dg-why { font-size: 1.4rem; }
-/* A focus ring a projector shows: 4 px black, with a 4 px amber halo, on every control of the boards. */
+/* A focus ring a projector shows on every control, light or dark: 3 px white next to the control, then 4 px
+   black, then 3 px amber (each ring contrasts with its neighbours, so one of them stands out on any colour).
+   Shadows, not outlines, so every browser draws the same widths; the transparent outline is what Windows'
+   high-contrast mode shows instead. :focus-visible: after a keyboard move, not after every click (text boxes
+   and menus show it on click too). Containers keep 12 px of room so no edge clips the ring. */
 .duel-board :focus-visible, .sum-board :focus-visible, .duel-explorer :focus-visible,
-.duel-follow-game :focus-visible, .duel-variant-builder :focus-visible,
-.duel-board .jupyter-button:focus, .sum-board .jupyter-button:focus, .duel-board input:focus, .duel-board select:focus {
-  outline: 4px solid var(--dg-ring) !important; outline-offset: 2px !important;
-  box-shadow: 0 0 0 8px var(--dg-halo) !important;
+.duel-follow-game :focus-visible, .duel-variant-builder :focus-visible, .duel-app :focus-visible {
+  outline: 3px solid transparent !important; outline-offset: 0 !important;
+  box-shadow: 0 0 0 3px #fff, 0 0 0 7px var(--dg-ring), 0 0 0 10px var(--dg-halo) !important;
+  position: relative; z-index: 1;
 }
+.duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder { padding: 0 12px 12px; }
+.duel-board .widget-box, .sum-board .widget-box, .duel-explorer .widget-box, .duel-follow-game .widget-box,
+.duel-variant-builder .widget-box { overflow: visible; }
+/* The text fallback (views.common.show_with_fallback) is for pages where widgets do not run: hidden here. */
+.duel-fallback { display: none !important; }
+.jp-OutputArea-child:has(.duel-fallback), .output_area:has(.duel-fallback) { display: none !important; }
+/* Plots at their natural size, shrunk in a narrow window only while their text stays 10 px or more
+   (views.common.figure_output); narrower still, the plot scrolls sideways. */
+.duel-plot { overflow-x: auto; margin: 0 -12px; }  /* the full width: no focus ring to make room for */
+.duel-plot .jp-RenderedHTMLCommon { padding-right: 0; }
+/* The app's tabs (notebooks/play.ipynb): labels as large as the board's buttons. */
+.duel-app .lm-TabBar-tab { font-size: 1.05rem; min-height: 2.2em; line-height: 2em; }
+/* Hint, Explain, Show P/N and the settings' buttons: readable from the back of the room, not 13 px grey chips. */
+.duel-board .jupyter-button, .duel-explorer .jupyter-button, .duel-follow-game .jupyter-button,
+.duel-variant-builder .jupyter-button { font-size: 1.05rem; height: auto; min-height: 2.2em; padding: 2px 14px; }
 .duel-board .duel-coach, .duel-board .duel-history-box { font-size: 1.05rem; line-height: 1.45; }
 .duel-coach-text p { margin: 0 0 0.5em; white-space: normal; overflow-wrap: normal; word-break: normal; }
 .duel-coach-text .duel-old { color: #444; border-top: 1px solid #bbb; padding-top: 4px; }

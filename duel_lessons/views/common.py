@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
+import struct
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -30,16 +32,21 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DIVISOR_DUEL",
+    "NEEDS_WIDGETS",
     "PROGRESS_FROM",
+    "TextFallback",
     "figure_output",
     "grouped",
     "html_message",
     "move_words",
     "output_text",
+    "position_html",
+    "position_text",
     "progress_bar",
     "prose",
     "read_box",
     "rules_options",
+    "show_with_fallback",
     "tabulate_with_progress",
 ]
 
@@ -116,12 +123,96 @@ def html_message(text: str, error: bool = False, label: str = "Problem:") -> str
     return f'<div class="duel-info" role="status" style="padding:4px 10px">{escape(prose(text))}</div>'
 
 
+#: The smallest text a plot may show, in screen px: a figure is shrunk only as far as keeps its text this size.
+MIN_TEXT_PX = 10.0
+
+
 def figure_output(fig: Figure, alt: str) -> dict[str, Any]:
-    """A display_data output holding the figure as PNG, with ``alt`` as its text."""
+    """A display_data output holding the figure as PNG, shown at its natural size, with ``alt`` as its text.
+
+    The PNG is saved at the figure's own dpi (the plots are made at most about 820 px wide, with
+    text of at least 12 px at that size).  The HTML shows it at that width where there is room;
+    in a narrower window it shrinks only as far as keeps its smallest text at MIN_TEXT_PX, and
+    beyond that the explorer scrolls sideways (CSS ``.duel-plot``).
+    """
+    from matplotlib.text import Text
+
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    png = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return {"output_type": "display_data", "data": {"image/png": png, "text/plain": alt}, "metadata": {}}
+    fig.savefig(buffer, format="png", dpi=fig.dpi, bbox_inches="tight")
+    data = buffer.getvalue()
+    width, height = struct.unpack(">II", data[16:24])  # the PNG's IHDR chunk
+    sizes = [float(t.get_fontsize()) for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    smallest = min(sizes, default=10.0) * fig.dpi / 72
+    min_width = min(width, math.ceil(width * MIN_TEXT_PX / smallest))
+    png = base64.b64encode(data).decode("ascii")
+    html = (
+        f'<img class="duel-figure" src="data:image/png;base64,{png}" alt="{escape(alt, quote=True)}" '
+        f'width="{width}" style="width:100%;max-width:{width}px;min-width:{min_width}px;height:auto">'
+    )
+    return {
+        "output_type": "display_data",
+        "data": {"text/html": html, "image/png": png, "text/plain": alt},
+        "metadata": {"image/png": {"width": width, "height": height}},
+    }
+
+
+#: The last line of a board's text fallback.
+NEEDS_WIDGETS = "(The board is a widget: open the notebook in JupyterLab or Voilà to play.)"
+
+
+def position_text(title: str, number: int, status: str, moves: list[str]) -> str:
+    """A board's position as plain text, for pages where widgets do not run."""
+    lines = [f"{title}: current number {number}. {status}"]
+    if moves:
+        lines.append(f"Moves: {', '.join(moves)}.")
+    return "\n".join([*lines, NEEDS_WIDGETS])
+
+
+def position_html(title: str, number: int, status: str, moves: list[str]) -> str:
+    """A board's position as HTML (the number large, the moves on one wrapping line)."""
+    cards = " &nbsp;·&nbsp; ".join(f"<span style='white-space:nowrap'>{escape(m)}</span>" for m in moves)
+    return (
+        f'<div class="duel-board-text"><b>{escape(title)}</b>: current number '
+        f"<b style='font-size:1.6em'>{grouped(number)}</b><br>{escape(status)}"
+        + (f"<br>Moves: {cards}" if cards else "")
+        + f"<p><i>{escape(NEEDS_WIDGETS)}</i></p></div>"
+    )
+
+
+def show_with_fallback(widget: w.Widget, text: str, html: str) -> None:
+    """Display ``widget``, then the same content as text and HTML for pages that cannot run widgets.
+
+    nbconvert's HTML and GitHub show a widget as an empty box (its code comes from a CDN, if
+    at all), so a second output carries ``text`` and ``html``.  Where the widget renders, the
+    boards' CSS (views.board_view.BOARD_CSS) hides that second output.
+    """
+    from IPython.display import display
+
+    display(widget)
+    display({"text/plain": text, "text/html": f'<div class="duel-fallback">{html}</div>'}, raw=True)
+
+
+class TextFallback:
+    """A widget that shows itself with a text and HTML fallback (see :func:`show_with_fallback`).
+
+    >>> shown = TextFallback(w.Label("hello"), "Plain hello", "<b>hello</b>")
+    >>> sorted(shown._repr_mimebundle_()[0])
+    ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain']
+    """
+
+    def __init__(self, widget: w.Widget, text: str, html: str | None = None) -> None:
+        self.widget, self.text, self.html = widget, text, html if html is not None else f"<p>{escape(text)}</p>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if not isinstance(bundle, tuple):
+            bundle = (bundle, {})
+        bundle[0]["text/plain"] = self.text
+        bundle[0]["text/html"] = self.html
+        return bundle
+
+    def _ipython_display_(self) -> None:
+        show_with_fallback(self.widget, self.text, self.html)
 
 
 def say(out: w.Output, text: str) -> None:

@@ -28,10 +28,12 @@ from duel_lessons.views.common import (
     PROGRESS_FROM,
     TICK,
     WIDE,
+    TextFallback,
     button,
     figure_output,
     html_message,
     move_words,
+    output_text,
     progress_bar,
     prose,
     read_box,
@@ -47,8 +49,8 @@ __all__ = ["MAX_FOLLOW", "PLOT_KINDS", "FollowGame", "PNExplorer", "VariantBuild
 
 #: FollowGame stops after this many moves (games from huge numbers can be very long).
 MAX_FOLLOW = 500
-#: The P/N explorer's pictures (the plot registry's names once helper plots adds it).
-PLOT_KINDS = ("number line", "hundred square", "Grundy values", "remoteness")
+#: The P/N explorer's pictures: every plot of the registry (views.plots.PLOTS) that draws one rule set.
+PLOT_KINDS = ("number line", "hundred square", "Grundy values", "remoteness", "game graph")
 
 
 def _plot_kinds() -> tuple[str, ...]:
@@ -58,17 +60,27 @@ def _plot_kinds() -> tuple[str, ...]:
 
 
 def draw_plot(kind: str, rules: Rules, lo: int, hi: int, large: bool = False) -> Figure:
-    """One of the registered plots (views.plots.PLOTS) for n = lo .. hi; matplotlib loads only when drawn."""
+    """``PLOTS[kind]`` for n = lo .. hi (matplotlib is loaded only when a plot is drawn).
+
+    The hundred square shows at most its ``max_upto`` numbers from ``lo``; a bad range raises
+    a DuelError (plots.PlotError) with the reason.
+    """
     from duel_lessons.views.plots import PLOTS
 
-    if kind not in PLOTS:
+    spec = PLOTS.get(kind)
+    if spec is None or spec.many_rules:
         raise DuelError(f"Unknown plot {kind!r}. Known: {', '.join(_plot_kinds())}.")
-    drawn: Figure = PLOTS[kind].draw(rules, lo, hi, large=large)
-    return drawn
+    if kind == "hundred square":
+        hi = min(hi, lo + spec.max_upto - 1)
+    return spec.draw(rules, lo, hi, large=large)
+
+
+#: The last line of an explorer's text fallback.
+EXPLORER_NEEDS_WIDGETS = "(This explorer is a widget: open the notebook in JupyterLab or Voilà to use it.)"
 
 
 def _container(children: list[w.Widget], css: str, large: bool) -> w.VBox:
-    box = w.VBox([Styles(), *children], layout=w.Layout(max_width="64em")).add_class(css)
+    box = w.VBox([Styles(), *children], layout=w.Layout(max_width="68em")).add_class(css)
     return box.add_class("duel-large-type") if large else box
 
 
@@ -113,7 +125,22 @@ class PNExplorer:
         self.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self._fallback()._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        self._fallback()._ipython_display_()
+
+    def _fallback(self) -> TextFallback:
+        """The explorer, with its picture as a plain image where widgets do not run."""
+        text = f"P/N explorer: {output_text(self.out).strip() or 'no picture'}. {EXPLORER_NEEDS_WIDGETS}"
+        html = f"<p>{escape(text)}</p>"
+        for item in self.out.outputs:
+            png = item.get("data", {}).get("image/png")
+            if png:
+                alt = escape(str(item["data"].get("text/plain", "")), quote=True)
+                note = escape(EXPLORER_NEEDS_WIDGETS)
+                html = f'<img src="data:image/png;base64,{png}" alt="{alt}"><p><i>{note}</i></p>'
+        return TextFallback(self.widget, text, html)
 
     def _largest_changed(self, change: Any) -> None:
         lo, hi = self.range_slider.value
@@ -169,7 +196,15 @@ class FollowGame:
         self.compute()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self._fallback()._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        self._fallback()._ipython_display_()
+
+    def _fallback(self) -> TextFallback:
+        """Best play as HTML where widgets do not run."""
+        html = self.view.value + f"<p><i>{escape(EXPLORER_NEEDS_WIDGETS)}</i></p>"
+        return TextFallback(self.widget, f"Best play from {self.start_box.value}. {EXPLORER_NEEDS_WIDGETS}", html)
 
     def compute(self) -> None:
         """Play the whole game with best play from the start in the box (engine.game.play_out)."""
@@ -307,7 +342,13 @@ class VariantBuilder:
         self._menus_from_base()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self._fallback()._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        self._fallback()._ipython_display_()
+
+    def _fallback(self) -> TextFallback:
+        return TextFallback(self.widget, f"Variant builder. {EXPLORER_NEEDS_WIDGETS}")
 
     @property
     def base(self) -> Rules:

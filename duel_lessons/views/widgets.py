@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from duel_lessons.views.board import MAX_BUTTONS, PN_TOOLTIP, GameBoard
 from duel_lessons.views.common import (
+    TextFallback,
     grouped,
     html_message,
     move_words,
@@ -38,6 +39,7 @@ __all__ = [
     "FollowGame",
     "GameBoard",
     "PNExplorer",
+    "TextFallback",
     "VariantBuilder",
     "draw_plot",
     "grouped",

@@ -24,9 +24,40 @@ def notebook(*cells: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_all(page: Any) -> None:
-    """Run every cell: click a cell, open the Run menu, click "Run All Cells"."""
-    page.locator(".jp-Cell").first.click()
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+KEYBOARD_START = 30  # against the perfect computer, the winner plays 5 moves from 30
+SUM_START = [12, 18]  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
+LESSON_02 = "02-play-divisor-duel.ipynb"
+
+#: The Lab test notebook: boards (mouse with P/N, Number Factor in large type), explorers, the builder, a sum
+#: board, and last the keyboard board (Run All leaves the last cell active, so Tab from there reaches it), all in
+#: one kernel and one page.
+BOARD_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         'board = GameBoard("divisor-duel", 60, opponent="computer", level="perfect", delay=0.2)', "board"),
+    code('GameBoard("number-factor", 30, opponent="computer", first=2, large=True)'),
+    code("PNExplorer()"),
+    code("FollowGame()"),
+    code("VariantBuilder(board)"),
+    code(f'SumBoard({SUM_START}, opponent="computer", level="perfect")'),
+    code(f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect", delay=0.3)'),
+)  # fmt: skip
+
+#: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
+LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK}
+LAB_OPENED = ("board.ipynb", LESSON_02)
+#: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
+KEYBOARD_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import GameBoard", "",
+         f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect")'),
+)  # fmt: skip
+VOILA_NOTEBOOKS: dict[str, Any] = {"keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb"}
+
+
+def run_all(page: Any, panel: Any = None) -> None:
+    """Run every cell: click a cell (of ``panel``, the notebook shown), open the Run menu, click "Run All Cells"."""
+    (panel if panel is not None else page).locator(".jp-Cell").first.click()
     dialog = page.locator(".jp-Dialog button.jp-mod-accept")
     if dialog.count():
         dialog.first.click()
@@ -46,7 +77,6 @@ def screenshots(page: Any, name: str, target: Any = None) -> None:
     old = page.viewport_size
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)
         if target is not None:
             target.scroll_into_view_if_needed()
         screenshot(page, f"{name}-{width}x{height}")
@@ -138,6 +168,23 @@ def play_by_keyboard(board: Any, keys: Keys, choose: Any) -> int:
         assert moves < 30, "the game did not end"
     assert "You win!" in board.locator(".dg-result").inner_text()
     return moves
+
+
+def notebook_panel(page: Any) -> Any:
+    """The notebook in Lab's current tab (other notebooks stay in the page, hidden)."""
+    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+
+
+def switch_to(page: Any, name: str) -> Any:
+    """Open notebook ``name`` in the Lab page already loaded (a double-click in the file browser, or its tab);
+    its panel once it shows."""
+    tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=name)
+    if tab.count():
+        tab.first.click()
+    else:
+        page.locator(".jp-DirListing-item", has_text=name).first.dblclick()
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for()
+    return notebook_panel(page)
 
 
 def open_and_run(lab: Any, page: Any, name: str) -> None:

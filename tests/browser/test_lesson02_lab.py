@@ -9,18 +9,19 @@ from duel_lessons.engine.rules import DIVISOR_DUEL
 from duel_lessons.solving.closed_forms import closed_form
 
 from conftest import Lab
-from harness import open_and_run, play_to_a_win, screenshot, shown_number
+from harness import LESSON_02 as LESSON
+from harness import play_to_a_win, run_all, screenshot, shown_number, switch_to
 
-LESSON = "02-play-divisor-duel.ipynb"
 
-
-def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
-    t0 = time.monotonic()
+def test_lesson02_beat_the_perfect_computer(lab: Lab, lab_board: Any) -> None:
+    """Opened from the file browser of the Lab page the board tests use (its kernel started with the server)."""
+    t0, page = time.monotonic(), lab_board
     assert (lab.root / LESSON).is_file(), "the lab fixture copies notebooks/ at session start"
-    open_and_run(lab, page, LESSON)
+    panel = switch_to(page, LESSON)
+    run_all(page, panel)
 
     # The lesson shows two boards: first the hot-seat one (a friend), then the computer.
-    boards = page.locator(".duel-board")
+    boards = panel.locator(".duel-board")
     computer = boards.nth(1)
     computer.wait_for()
     assert boards.count() == 2
@@ -40,7 +41,7 @@ def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
     screenshot(page, "lesson02-won")
 
     # The lesson's replay of book 000's example game printed its record, ending as the book does.
-    cell = page.locator(".jp-CodeCell", has_text="for d in [15, 15, 15, 5, 5]")
+    cell = panel.locator(".jp-CodeCell", has_text="for d in [15, 15, 15, 5, 5]")
     cell.scroll_into_view_if_needed()  # Lab renders only the cells near the view
     replay = cell.locator(".jp-OutputArea-output", has_text="Subtracting 5 from 10. New N is 5.")
     replay.wait_for()

@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
 
 from duel_lessons.play.sums import new_sum, outcome, winning_moves
 
-from conftest import Lab
-from harness import open_and_run, screenshots
+from harness import SUM_START, screenshots, switch_to
 
-START = [12, 18]  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
-
-
-def code(*lines: str) -> dict[str, Any]:
-    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "\n".join(lines)}
-
-
-NOTEBOOK = {
-    "cells": [
-        code("from duel_lessons.views.sum_widgets import SumBoard", "",
-             f'SumBoard({START}, opponent="computer", level="perfect")'),
-    ],
-    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-    "nbformat": 4,
-    "nbformat_minor": 4,
-}
+START = SUM_START  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
 
 
 def shown_numbers(board: Any) -> list[int]:
@@ -59,11 +42,12 @@ def wait_for_reply(board: Any, played: int) -> list[int]:
     raise AssertionError(f"The sum board did not answer: {board.locator('.sum-status').inner_text()!r}")
 
 
-def test_beat_the_perfect_computer_on_a_sum(lab: Lab, page: Any) -> None:
-    t0 = time.monotonic()
-    (lab.root / "sum_board.ipynb").write_text(json.dumps(NOTEBOOK))
-    open_and_run(lab, page, "sum_board.ipynb")
-    board = page.locator(".sum-board").first
+def test_beat_the_perfect_computer_on_a_sum(lab_board: Any) -> None:
+    """The sum board is the last cell of harness.BOARD_NOTEBOOK (same Lab page as the game boards)."""
+    t0, page = time.monotonic(), lab_board
+    cell = switch_to(page, "board.ipynb").locator(".jp-CodeCell", has_text="SumBoard([")
+    cell.scroll_into_view_if_needed()  # Lab renders only the cells near the view
+    board = cell.locator(".sum-board").first
     board.wait_for()
     board.locator(".sum-status", has_text="Your turn").wait_for()
     board.locator(".sum-row-label").nth(len(START) - 1).wait_for()
