@@ -32,3 +32,26 @@ def test_partial_feedback_names_at_most_ten_wrong_numbers() -> None:
 
 def test_show_is_capped() -> None:
     assert len(show(list(range(10**4)))) <= MAX_SHOWN
+
+
+class _EqualToAll:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+
+class _StrEqualToAll(str):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = str.__hash__
+
+
+def test_an_object_equal_to_everything_does_not_pass_a_choice_check() -> None:
+    from duel_lessons.teaching.feedback import expect_choice
+
+    assert expect_choice(_EqualToAll(), "P", ("P", "N")).kind == "format"
+    assert not expect_choice(_StrEqualToAll("zzz"), "P", ("P", "N")).right
+    assert expect_choice("P", "P", ("P", "N")).right

@@ -307,7 +307,7 @@ def expect_choice(
     """
     if is_unanswered(answer):
         return unanswered()
-    if answer == correct:
+    if isinstance(answer, str) and str.__eq__(answer, correct) is True:  # str's own ==: an object equal to all fails
         return right()
     if isinstance(answer, str) and answer.strip().upper() == correct.upper():
         return Verdict(
