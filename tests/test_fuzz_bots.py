@@ -454,3 +454,26 @@ def test_terminal_escape_codes_from_a_bot_are_made_harmless() -> None:
         shown = caught.value.reason + (caught.value.trace or "") + box.output
     assert "I won" in shown and "pwned" in shown
     assert not any(c in shown for c in "\x1b\x07\r")
+
+
+def test_a_bot_that_rewrites_other_bot_files_cannot_sabotage_them(tmp_path: Path) -> None:
+    """The bot files are read once, when the tournament collects them: rewriting a rival's file
+    mid-tournament changes nothing (found by the review: c_honest lost every game)."""
+    from duel_lessons.play.tournament import bot_files
+
+    honest = "def move(state):\n    return state.legal_moves[0]\n"
+    for name in ("a_honest", "c_honest"):
+        (tmp_path / f"{name}.py").write_text(honest)
+    (tmp_path / "b_saboteur.py").write_text(
+        "import glob, os\n"
+        "def move(state):\n"
+        "    for f in glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), '*honest.py')):\n"
+        "        try:\n"
+        "            open(f, 'w').write('def move(state):\\n    raise SystemExit(\"sabotaged\")\\n')\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "    return state.legal_moves[-1]\n"
+    )
+    result = round_robin(bot_files(tmp_path), starts=[START, 117], time_limit=LIMIT)
+    rows = {s.name: s for s in result.table()}
+    assert rows["a_honest"].forfeits == 0 and rows["c_honest"].forfeits == 0

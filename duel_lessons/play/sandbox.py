@@ -46,7 +46,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,17 @@ class BotFile:
     """A bot in a ``.py`` file: the worker loads it and uses its function ``move`` (or ``strategy``)."""
 
     path: Path
+    #: The file's text, read once when the tournament collects the bots, so that a bot that
+    #: rewrites another bot's file mid-tournament changes nothing (None: read when first started).
+    source: str | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def snapshot(cls, path: Path) -> BotFile:
+        """The bot in ``path`` with its text read now (left unread if it cannot be: it forfeits later)."""
+        try:
+            return cls(path, path.read_bytes().decode("utf-8"))
+        except (OSError, UnicodeDecodeError):
+            return cls(path)
 
     @property
     def name(self) -> str:
@@ -190,7 +201,10 @@ class Sandbox:
         bot: Callable[[GameState], object] | tuple[str, str]
         if isinstance(self.bot, BotFile):
             try:
-                bot = (str(self.bot.path), self.bot.path.read_bytes().decode("utf-8"))  # read here, run there
+                source = self.bot.source
+                if source is None:
+                    source = self.bot.path.read_bytes().decode("utf-8")
+                bot = (str(self.bot.path), source)  # read here, run there
             except (OSError, UnicodeDecodeError) as error:
                 self._broken = Forfeit(f"could not be loaded: {self.bot.path.name}: {error}")
                 raise self._broken from None

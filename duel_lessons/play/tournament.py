@@ -424,4 +424,4 @@ def bot_files(folder: Path | str) -> list[BotFile]:
     path = Path(folder)
     if not path.is_dir():
         raise DuelError(f"{path} is not a folder of bot files.")
-    return [BotFile(p) for p in sorted(path.glob("*.py")) if not p.name.startswith("_") and p.is_file()]
+    return [BotFile.snapshot(p) for p in sorted(path.glob("*.py")) if not p.name.startswith("_") and p.is_file()]

@@ -27,8 +27,9 @@ contains the answer: the helpers only ever put the *student's* values into words
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Literal
 
 Kind = Literal["unanswered", "right", "format", "partial", "misconception", "miss"]
@@ -66,6 +67,12 @@ def unanswered() -> Verdict:
     return Verdict("unanswered")
 
 
+#: The longest list a check reads (a generator that never ends must not hang the kernel).
+MAX_ITEMS = 10_000
+#: The longest text of a student's value that feedback shows.
+MAX_SHOWN = 200
+
+
 def is_unanswered(answer: object) -> bool:
     """Whether the student has not answered yet (``...`` or ``None``).
 
@@ -81,7 +88,8 @@ def show(value: object) -> str:
     >>> show([3, 1]), show("P")
     ('[3, 1]', "'P'")
     """
-    return repr(sorted(value) if isinstance(value, (set, frozenset)) else value)
+    text = repr(sorted(value) if isinstance(value, (set, frozenset)) else value)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -156,7 +164,9 @@ def _text_number(value: object) -> float | None:
 def _whole_list(answer: object) -> list[int] | None:
     if isinstance(answer, (str, bytes, Mapping)) or not isinstance(answer, Iterable):
         return None
-    items = list(answer)
+    items = list(islice(answer, MAX_ITEMS + 1))  # bounded: itertools.count() must not hang the check
+    if len(items) > MAX_ITEMS:
+        return None
     wholes = [as_whole(x) for x in items]
     return None if any(w is None for w in wholes) else [w for w in wholes if w is not None]
 
@@ -191,6 +201,12 @@ def expect_list(
     elif isinstance(answer, str) and _text_number(answer) is not None:
         return Verdict("format", 'Give whole numbers, not text: write 7, not "7".', key="format:text")
     else:
+        if isinstance(answer, Iterator):  # read a generator once, then compare the numbers it gave
+            answer = list(islice(answer, MAX_ITEMS + 1))
+        if isinstance(answer, Sized) and not isinstance(answer, (str, bytes)) and len(answer) > MAX_ITEMS:
+            return Verdict(
+                "format", f"That is more than {MAX_ITEMS:,} numbers: give only the ones asked for.", key="format:long"
+            )
         listed_or_none = _whole_list(answer)
         if listed_or_none is None:
             return Verdict(
@@ -221,7 +237,7 @@ def expect_list(
         if not bad:
             message = f"{len(good)} of the {len(set(want))} {what}: some are missing."
         else:
-            wrong = ", ".join(str(x) for x in bad)
+            wrong = ", ".join(str(x) for x in bad[:10]) + (", ..." if len(bad) > 10 else "")
             message = f"{parts}, but {wrong} {'is' if len(bad) == 1 else 'are'} not one of them."
         return Verdict("partial", message, hint, stronger or hint, f"partial:{sorted(set(listed))}")
     return _miss(answer, hint, stronger or hint)
@@ -291,7 +307,7 @@ def expect_choice(
     """
     if is_unanswered(answer):
         return unanswered()
-    if answer == correct:
+    if isinstance(answer, str) and str.__eq__(answer, correct) is True:  # str's own ==: an object equal to all fails
         return right()
     if isinstance(answer, str) and answer.strip().upper() == correct.upper():
         return Verdict(
