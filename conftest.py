@@ -10,9 +10,14 @@ compares it with what the cell produces.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+
+# A lesson's model solution that fails its own check is an error under the test suite
+# (duel_lessons.teaching.lesson.STRICT_SOLUTIONS); nbval's kernels inherit this.
+os.environ["DUEL_LESSONS_STRICT_SOLUTIONS"] = "1"
 
 
 def reference_outputs(expected: dict[str, str]) -> list[dict[str, Any]]:

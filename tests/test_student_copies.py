@@ -226,7 +226,7 @@ def test_unchanged_copies_are_refreshed_edited_ones_kept(tmp_path: Path) -> None
     assert snapshot(dest) == before
     # --force replaces it and keeps a backup with the student's answer
     write_student_copies(teacher, dest, force=True)
-    backups = sorted(dest.glob("01-a.backup-*.ipynb"))
+    backups = sorted(dest.glob("01-a.ipynb.backup-*"))
     assert len(backups) == 1 and "my answer" in backups[0].read_text(encoding="utf-8")
     assert "my answer" not in first[0].read_text(encoding="utf-8")
     assert "new = ..." in (dest / "02-b.ipynb").read_text(encoding="utf-8")
@@ -317,7 +317,7 @@ def test_answer_key_writer_is_atomic_and_careful(tmp_path: Path) -> None:
     assert notes.read_text(encoding="utf-8") == "my lesson plan"
     write_answer_key(teacher, notes, force=True)
     assert "answer = 4" in notes.read_text(encoding="utf-8")
-    assert [p.read_text(encoding="utf-8") for p in tmp_path.glob("notes.backup-*.md")] == ["my lesson plan"]
+    assert [p.read_text(encoding="utf-8") for p in tmp_path.glob("notes.md.backup-*")] == ["my lesson plan"]
 
 
 def test_copies_get_the_usual_permissions(tmp_path: Path) -> None:
@@ -330,3 +330,17 @@ def test_copies_get_the_usual_permissions(tmp_path: Path) -> None:
     finally:
         os.umask(mask)
     assert copy.stat().st_mode & 0o777 == 0o644
+
+
+def test_an_untagged_model_solution_is_still_removed(tmp_path: Path) -> None:
+    """A solution cell whose tag was forgotten must not reach the students."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("answer_1 = ..."), nbformat.v4.new_code_cell("lesson.solution(1, [512])")]
+    src = tmp_path / "src"
+    src.mkdir()
+    nbformat.write(nb, src / "01-a.ipynb")
+    write_student_copies(src, tmp_path / "out")
+    copied = (tmp_path / "out" / "01-a.ipynb").read_text(encoding="utf-8")
+    assert "answer_1" in copied and "512" not in copied and "lesson.solution" not in copied

@@ -253,3 +253,18 @@ def test_a_rule_left_as_dots_is_not_answered() -> None:
 
     holds, lines = lesson("04").test_lines(my_rule)
     assert not holds and "Not answered yet" in lines[0]
+
+
+def test_a_changed_parameter_gives_a_notice_not_a_crash(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a classroom (not strict), a model written for other parameters is reported, and the lesson runs on."""
+    monkeypatch.delenv("DUEL_LESSONS_STRICT_SOLUTIONS", raising=False)
+    les = lesson("04")
+    les.check(3, 512)
+    les.solution(3, [256])
+    out = capsys.readouterr().out
+    assert "original parameters" in out and "256" not in out
+    monkeypatch.setenv("DUEL_LESSONS_STRICT_SOLUTIONS", "1")
+    with pytest.raises(LessonError, match="fails its own check"):
+        les.solution(3, [256])

@@ -169,6 +169,9 @@ def _save(pages: list[Figure], target: Path) -> None:
         with PdfPages(temporary, metadata={"Title": target.stem, "Creator": "duel-lessons"}) as pdf:
             for page in pages:
                 pdf.savefig(page)
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)  # mkstemp makes 0600: give the PDF the usual permissions
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -83,12 +83,18 @@ def _tags(cell: Mapping[str, Any]) -> set[str]:
     return words | {w[:-1] for w in words if w.endswith("s")}
 
 
+#: A call that shows a lesson's model solution: removed from student copies even without its tag.
+MODEL_SOLUTION = re.compile(r"\blesson\.solution\s*\(")
+
+
 def is_removed(cell: Mapping[str, Any]) -> bool:
     """Whether a cell (parsed JSON or nbformat node) holds a solution or a teacher note."""
     if _tags(cell) & REMOVED_TAGS:
         return True
     lines = _source(cell).lstrip().splitlines()
     if cell.get("cell_type") == "code":
+        if MODEL_SOLUTION.search(_source(cell)):
+            return True  # a model solution, even if its tag was forgotten
         for line in lines:
             stripped = line.strip()
             if stripped and not stripped.startswith("#"):
@@ -256,11 +262,15 @@ def _plan_target(target: Path, force: bool) -> bool:
 
 
 def backup_path(path: Path) -> Path:
-    """A free name for a backup of ``path``: ``NAME.backup-YYYYmmdd-HHMMSS[-k].SUFFIX``."""
+    """A free name for a backup of ``path``: ``NAME.SUFFIX.backup-YYYYmmdd-HHMMSS[-k]``.
+
+    The name does not end in ``.ipynb``, so a backup is never taken for a lesson when the folder
+    is copied again.
+    """
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for k in range(1, 10_000):
         extra = "" if k == 1 else f"-{k}"
-        candidate = path.with_name(f"{path.stem}.backup-{stamp}{extra}{path.suffix}")
+        candidate = path.with_name(f"{path.name}.backup-{stamp}{extra}")
         if not candidate.exists() and not candidate.is_symlink():
             return candidate
     raise CopyError(f"No free name for a backup of {path}.")
