@@ -133,8 +133,10 @@ def smallest_result(answer: object, p: Params) -> Verdict:
     """A whole number bigger than 1 is at least 2."""
     return expect_number(
         answer, 2,
-        misconceptions=[Misconception("one", 1, "The result is bigger than 1, so it cannot be 1.")],
+        misconceptions=[Misconception("one", 1, "The result is bigger than 1, so it cannot be 1.",
+                                      "List the whole numbers bigger than 1, in order. Which comes first?")],
         hint="Which is the smallest whole number that is bigger than 1?",
+        stronger="Try N = 2 × 3: divide by 3. How small can the result of a move be?",
     )
 
 
@@ -144,19 +146,35 @@ def careful_first(answer: object, p: Params) -> Verdict:
     return expect_number(
         answer, 0, tolerance=1e-9,
         misconceptions=[Misconception("half", 0.5, "Who wins in one move from a composite start? "
-                                                   "Does the careless player ever get a turn?")],
+                                                   "Does the careless player ever get a turn?",
+                                       "The careful player divides by N/p and leaves a prime p. Then both players "
+                                       "pass. Who moved last?")],
         hint="The careful player faces a composite number first. What does lesson 5 say happens?",
+        stronger="The careful player never slips, and wins from a composite start in one move. How often does "
+                 "the careless player win then?",
     )
 
 
 @SPEC.check("proof-3")
 def careless_first(answer: object, p: Params) -> Verdict:
-    """If the careless player moves first, they win exactly when their first try is right: 1 - q = 0.5."""
+    """If the careless player moves first, they win exactly when their first try is right: 1 - q = 0.75."""
     return expect_number(
-        answer, 0.5, tolerance=1e-9,
-        misconceptions=[Misconception("one", 1, "That is the ask-again rule. Under book 004, what happens after a "
-                                                "slip on the first turn?")],
-        hint="They win only if their very first try is right. What is the chance of that when q = 0.5?",
+        answer, 0.75, tolerance=1e-9,
+        misconceptions=[
+            Misconception("one", 1, "That is the ask-again rule. Under book 004, what happens after a "
+                                    "slip on the first turn?",
+                          "After a slip the careful player moves, from a composite number. Can the careless "
+                          "player still win then?"),
+            Misconception("q", 0.25, "0.25 is q, the chance of a slip. Does a slip on the first turn win or lose?",
+                          "A slip hands the careful player the turn, and the careful player never misses. "
+                          "So the careless player wins when the first try is NOT a slip."),
+            Misconception("average", 0.375, "That is the average over all games. This question is only about "
+                                            "the games the careless player starts.",
+                          "Only the careless player's first try matters in these games. What is the chance "
+                          "that it is right?"),
+        ],
+        hint="They win only if their very first try is right. What is the chance of that when q = 0.25?",
+        stronger="A slip happens with chance q = 0.25. What is the chance of NO slip?",
     )
 
 
@@ -172,11 +190,15 @@ def long_run(answer: object, p: Params) -> Verdict:
         misconceptions=[
             Misconception("one-minus-q", lambda a: abs(float(a) - (1 - q)) < 1e-9,
                           "That is the chance of winning a game the careless player starts. "
-                          "What about the games the careful player starts?"),
+                          "What about the games the careful player starts?",
+                          "The careless player wins none of the games the careful player starts. Average the "
+                          "two halves."),
             Misconception("q-half", lambda a: abs(float(a) - q / 2) < 1e-9,
-                          "q is the chance of a slip. Does a slip help the careless player?"),
+                          "q is the chance of a slip. Does a slip help the careless player?",
+                          "A slip loses the game. Use the chance of NOT slipping, as in proof question 3."),
         ],
         hint="Split the games: half the careless player starts, half the careful player starts.",
+        stronger="Proof questions 2 and 3 give the two halves: average them, with EX_Q instead of 0.25.",
     )
 
 
@@ -189,8 +211,11 @@ def count_p(answer: object, p: Params) -> Verdict:
     return expect_number(
         answer, count,
         misconceptions=[Misconception("forgot-one", primes if primes != count else -1,
-                                      "That counts the primes. Is there another number with no allowed divisor?")],
+                                      "That counts the primes. Is there another number with no allowed divisor?",
+                                      "Look at the smallest number of all: which divisors does it allow?")],
         hint="The P-positions are the numbers with no move. Which are they? Count them up to UPTO.",
+        stronger="Every composite number wins in one move. So count the numbers up to UPTO that are not "
+                 "composite.",
     )
 
 
@@ -208,6 +233,7 @@ def refused_start(answer: object, p: Params) -> Verdict:
         answer, refused,
         hint="Which of them has no allowed divisor? Then nobody could ever move, and nobody would be "
              "'the last player who moved'.",
+        stronger="Write the divisors between 1 and N of 28, 29 and 30. One of the lists is empty.",
     )
 
 
@@ -220,11 +246,24 @@ def ask_again_exact(answer: object, p: Params) -> Verdict:
     if isinstance(answer, Fraction):
         value = float(answer)
     if isinstance(answer, str) and "/" in answer:
-        return Verdict("format", "Right idea to give a fraction: write it without quotes, like 3/5.",
-                       key="format:text-fraction")
+        try:
+            written = Fraction(answer.strip())
+        except (ValueError, ZeroDivisionError):
+            written = None
+        if written == exact:
+            return Verdict("format", "Right idea to give a fraction: write it without quotes, like 3/5.",
+                           key="format:text-fraction")
+        value = float(written) if written is not None else answer
     return expect_number(
         value, float(exact), tolerance=1e-9,
-        misconceptions=[Misconception("half", 0.5, "Exactly half only when the number of games is even. "
-                                                   "Count the games the careless player starts.")],
+        misconceptions=[
+            Misconception("half", 0.5, "Exactly half only when the number of games is even. "
+                                       "Count the games the careless player starts.",
+                          "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?"),
+            Misconception("other-player", lambda a: abs(float(a) - (games // 2) / games) < 1e-9,
+                          "That is the share of the games the careful player starts.",
+                          "The careless player starts game 1, then every other game. Count those."),
+        ],
         hint="Under the ask-again rule the careless player wins exactly the games they start. How many is that?",
+        stronger="The careless player starts games 1, 3, 5, ... How many of those are there among EX_GAMES games?",
     )
