@@ -1,7 +1,7 @@
 """Checks for lesson 07, "Which rules of Number Factor matter?" (book 004), and its seeded simulation.
 
->>> p = {"rules": "number-factor", "start": 30, "upto": 100, "ex_q": 0.2, "ex_games": 7}
->>> SPEC.checks["1"](0.4, p).kind, SPEC.checks["1"]("40%", p).kind, SPEC.checks["1"](0.8, p).kind
+>>> p = {"rules": "number-factor", "start": 30, "upto": 100, "ex_rate": 0.3, "ex_games": 7}
+>>> SPEC.checks["1"](0.4, p).kind, SPEC.checks["1"]("40%", p).kind, SPEC.checks["1"](0.35, p).kind
 ('right', 'format', 'misconception')
 >>> SPEC.checks["4"](0.5, p).kind
 'misconception'
@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import sympy
@@ -31,7 +31,7 @@ from duel_lessons.teaching.feedback import (
     show,
 )
 
-SPEC = register(LessonSpec("07", needs=("rules", "start", "upto", "ex_q", "ex_games")))
+SPEC = register(LessonSpec("07", needs=("rules", "start", "upto", "ex_rate", "ex_games")))
 
 
 # -- the simulation of section 6 -------------------------------------------------------------------
@@ -183,22 +183,29 @@ def careless_first(answer: object, p: Params) -> Verdict:
 
 @SPEC.check(1)
 def long_run(answer: object, p: Params) -> Verdict:
-    """(1 - q)/2 for q = EX_Q."""
-    q = float(p["ex_q"])
+    """The slip rate q with (1 - q)/2 = EX_RATE, so q = 1 - 2 * EX_RATE."""
+    rate = float(p["ex_rate"])
+    q = 1 - 2 * rate
+
+    def near(x: float) -> Callable[[object], bool]:
+        return lambda a: abs(float(a) - x) < 1e-9 and abs(x - q) > 1e-9  # type: ignore[arg-type]
+
     return expect_number(
-        answer, (1 - q) / 2, tolerance=1e-9,
+        answer, q, tolerance=1e-9,
         misconceptions=[
-            Misconception("one-minus-q", lambda a: abs(float(a) - (1 - q)) < 1e-9,
-                          "That is the chance of winning a game the careless player starts. "
-                          "What about the games the careful player starts?",
-                          "The careless player wins none of the games the careful player starts. Average the "
-                          "two halves."),
-            Misconception("q-half", lambda a: abs(float(a) - q / 2) < 1e-9,
-                          "q is the chance of a slip. Does a slip help the careless player?",
-                          "A slip loses the game. Use the chance of NOT slipping, as in proof question 3."),
+            Misconception("forward", near((1 - rate) / 2),
+                          "That puts EX_RATE into the formula (1 - q)/2 as if it were q. Here the win rate is "
+                          "given and q is unknown.",
+                          "Write (1 - q)/2 = EX_RATE and solve for q: first multiply both sides by 2."),
+            Misconception("no-halving", near(1 - rate),
+                          "That would be right if the careless player started every game. They start only half.",
+                          "The win rate is (1 - q)/2, not 1 - q. Solve (1 - q)/2 = EX_RATE."),
+            Misconception("no-slip", near(2 * rate),
+                          "That is 1 - q, the chance of NOT slipping. The question asks for q.",
+                          "You found 1 - q. Subtract it from 1."),
         ],
-        hint="Split the games: half the careless player starts, half the careful player starts.",
-        stronger="Proof questions 2 and 3 give the two halves: average them, with EX_Q instead of 0.25.",
+        hint="The long-run win rate is (1 - q)/2 (section 6). Which q makes it equal to EX_RATE?",
+        stronger="Solve (1 - q)/2 = EX_RATE step by step: multiply both sides by 2, then find q.",
     )
 
 
