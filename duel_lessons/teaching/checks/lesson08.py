@@ -112,8 +112,12 @@ def half_game(answer: object, p: Params) -> Verdict:
     return expect_choice(
         answer, "odd", ("odd", "even"),
         misconceptions=[Misconception("even", "EVEN", "From an even m you may subtract 1. What kind of number is "
-                                                      "left, and who is in trouble then?")],
+                                                      "left, and who is in trouble then?",
+                                                      "Try m = 3: its only move is 3 - 1 = 2. Then m = 2: "
+                                                      "its only move is 2 - 1 = 1, where the player is stuck. "
+                                                      "Which of 2 and 3 loses?")],
         hint="In the half game 1 is allowed. Remember lesson 6: what does subtracting 1 do to an even number?",
+        stronger="An odd m has only odd divisors. Odd minus odd is ...? And from an even m, subtract 1.",
     )
 
 
@@ -123,8 +127,11 @@ def subtract_two(answer: object, p: Params) -> Verdict:
     return expect_number(
         answer, 2,
         misconceptions=[Misconception("one", 1, "1 is odd, so it is not allowed in Even-only Duel. "
-                                                "A move e in the half game is the move 2e in the real game.")],
+                                                "A move e in the half game is the move 2e in the real game.",
+                                                "In the half game the winning move is e = 1. "
+                                                "Double it.")],
         hint="A move e in the half game is the move 2e in the real game.",
+        stronger="Which e is the half game's winning move? The real game's move is twice that.",
     )
 
 
@@ -138,33 +145,43 @@ def even_winning_move(answer: object, p: Params) -> Verdict:
         answer, moves, what="divisor",
         misconceptions=[
             Misconception("odd-divisor", lambda a: isinstance(a, int) and a % 2 == 1 and a > 0,
-                          "Only even divisors are allowed in this variant."),
+                          "Only even divisors are allowed in this variant.",
+                          "List the even divisors of EX_EVEN below EX_EVEN, and try each one."),
             Misconception("losing-move", lambda a: a in legal,
-                          "That is a legal move, but it leaves a multiple of 4 (or an even number your opponent can "
-                          "halve): look at what it leaves."),
+                          "That is a legal move, but it leaves a multiple of 4: look at what your opponent can do "
+                          "from there.",
+                          "Your opponent wins from a multiple of 4. Choose a divisor that leaves a number which "
+                          "is NOT a multiple of 4."),
         ],
-        hint="Leave a number that is 2 more than a multiple of 4. (If EX_EVEN is not a multiple of 4, there is no "
-             "winning move at all: answer 0.)",
+        hint="Which numbers lose in Even-only Duel (your even rule)? Hand your opponent one of them. (If there is "
+             "no such move, answer 0.)",
+        stronger="Leave a number that is 2 more than a multiple of 4. (If EX_EVEN is not a multiple of 4, there is "
+                 "no winning move at all: answer 0.)",
     )
 
 
-def _p_or_n(rules: Rules, n: int, answer: object, hint: str) -> Verdict:
+def _p_or_n(rules: Rules, n: int, answer: object, hint: str, stronger: str) -> Verdict:
     form = closed_form(rules)
     assert form is not None
     right = "P" if form.is_p(n) else "N"
-    return expect_choice(answer, right, ("P", "N"), hint=hint)
+    return expect_choice(answer, right, ("P", "N"), hint=hint, stronger=stronger)
 
 
 @SPEC.check(2)
 def odd_p_or_n(answer: object, p: Params) -> Verdict:
     """P or N for EX_ODD, odd divisors only."""
-    return _p_or_n(ODD, int(p["ex_odd"]), answer, "Is it odd? Is it a power of 2? If neither, subtract its odd part.")
+    return _p_or_n(ODD, int(p["ex_odd"]), answer,
+                   "Look at the odd-only row of the picture, or at the reveal after your odd rule: "
+                   "which kind of number is EX_ODD?",
+                   "Is it odd? Is it a power of 2? If neither, subtract its largest odd divisor: what is left?")
 
 
 @SPEC.check(3)
 def prime_p_or_n(answer: object, p: Params) -> Verdict:
     """P or N for EX_PRIME, prime divisors only."""
     return _p_or_n(PRIME, int(p["ex_prime"]), answer,
+                   "Look at the prime-only row of the picture, or at the reveal after your prime rule: which "
+                   "kind of number is EX_PRIME?",
                    "If it is a power of 2, its only prime divisor is 2. Where does subtracting 2 lead, and what "
                    "can the opponent do from there?")
 
@@ -194,5 +211,8 @@ def misere_odd_rule(answer: object, p: Params) -> Verdict:
     hint = ("Look at the powers of 2 (lesson 4)." if powers
             else "Look at the list of P-positions above: what do they have in common, and which even numbers are "
                  "missing?")
+    stronger = ("A power of 2 has no odd divisor except 1, so the player to move there cannot move. In misère "
+                "play, is that good or bad for them?" if powers
+                else "Every P-position in the list above is even. Which even numbers up to 40 are not in it?")
     return Verdict("miss", f"First counterexample: n = {n}. Your rule says {'P' if said else 'N'}, the table says "
-                           f"{'P' if really else 'N'}.", hint, hint, f"miss:{n}")
+                           f"{'P' if really else 'N'}.", hint, stronger, f"miss:{n}")

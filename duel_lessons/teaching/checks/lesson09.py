@@ -211,9 +211,13 @@ def mirror(answer: object, p: Params) -> Verdict:
         return Verdict("right")
     if sorted(heaps) in ([0, 3], [1, 3], [2, 3]):
         return Verdict("misconception", f"Your answer was {list(heaps)}.",
-                       "Copy your opponent: make the two heaps equal again.", key="not-equal")
+                       "Copy your opponent: make the two heaps equal again.",
+                       "Your opponent took 2 from one heap. Take the same number from the other heap.",
+                       key="not-equal")
     return Verdict("miss", f"Your answer was {list(heaps)}.", "After your opponent's move the heaps are [3, 5]. "
-                   "Which move makes them equal?", key=f"miss:{heaps}")
+                   "Which move makes them equal?",
+                   "Your opponent took 2 from heap 1. Copy: take 2 from heap 2. Which heaps are left?",
+                   key=f"miss:{heaps}")
 
 
 @SPEC.check("nim-rule", label="Your Nim rule")
@@ -239,7 +243,10 @@ def nim_rule(answer: object, p: Params) -> Verdict:
             return Verdict("miss", f"First counterexample: heaps {[a, b, c]}. The player to move {word} there, but "
                            f"your rule says {'loses' if said else 'wins'}.",
                            "Write the three heaps of each P-position in binary, one under the other, and count the "
-                           "1s in each column.", key=f"miss:{a},{b},{c}")
+                           "1s in each column.",
+                           "Look at one column at a time in the P-positions above: how many 1s are in the fours "
+                           "column of each? In the twos? In the ones? (a & 4, a & 2 and a & 1 test a column.)",
+                           key=f"miss:{a},{b},{c}")
     return Verdict("right", f"Your rule is right for every position with heaps up to {upto}. Now: why?")
 
 
@@ -272,7 +279,9 @@ def _move_verdict(answer: object, heaps: Heaps, good: list[tuple[int, int]]) -> 
     left = after(heaps, move)
     return Verdict("miss", f"That leaves {list(left)}, and your opponent can win from there.",
                    "Write the heaps in binary. Which heap has a 1 in the leftmost column whose count is odd? "
-                   "Change that heap so every column is even.", key=f"miss:{move}")
+                   "Change that heap so every column is even.",
+                   "Find the nim-sum s of the heaps (section 4's `^`). A heap h with h ^ s smaller than h can be "
+                   "reduced to h ^ s: take h - (h ^ s) counters from it.", key=f"miss:{move}")
 
 
 @SPEC.check("proof-3")
@@ -295,7 +304,8 @@ def largest_heap_flaw(answer: object, p: Params) -> Verdict:
         return Verdict("right", f"From {list(heaps)} the only winning moves are in a smaller heap.")
     return Verdict("miss", f"From {list(heaps)} a largest heap does have a winning move.",
                    "Try positions where two heaps are small and the largest has no 1 in the leftmost odd column.",
-                   "Try [3, 4, 6].", key=f"miss:{heaps}")
+                   "Aim for a nim-sum of 1: then only a heap with a 1 in the ones column (an odd heap) can balance. "
+                   "Make the largest heap even.", key=f"miss:{heaps}")
 
 
 @SPEC.check(1)
@@ -303,7 +313,9 @@ def p_or_n(answer: object, p: Params) -> Verdict:
     """P or N for the Nim position EX_NIM."""
     heaps = tuple(int(h) for h in p["ex_nim"])
     return expect_choice(answer, nim_outcome(heaps), ("P", "N"),
-                         hint="Write each heap in binary, one under the other, and count the 1s in each column.")
+                         hint="Write each heap in binary, one under the other, and count the 1s in each column.",
+                         stronger="Use the columns 8, 4, 2, 1. A column with an odd number of 1s makes the "
+                                  "position unbalanced. Balanced = P.")
 
 
 @SPEC.check(2)
@@ -328,9 +340,13 @@ def all_winning_moves(answer: object, p: Params) -> Verdict:
         return Verdict("partial", f"{len(right)} of the {len(good)} winning moves" +
                        (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."),
                        "Check every heap: can changing it make every binary column even?",
+                       "Compute the nim-sum s. Every heap h with h ^ s smaller than h gives a winning move: "
+                       "take h - (h ^ s) from it.",
                        key=f"partial:{sorted(moves)}")
     return Verdict("miss", "None of those moves wins.", "Find the nim-sum s of the heaps. A heap h can be changed to "
-                   "h ^ s if that is smaller than h.", key=f"miss:{sorted(moves)}")
+                   "h ^ s if that is smaller than h.",
+                   "Write the heaps in binary. After a winning move every column has an even number of 1s: check "
+                   "each of your moves that way.", key=f"miss:{sorted(moves)}")
 
 
 @SPEC.check(3)
@@ -341,8 +357,12 @@ def subtraction_move(answer: object, p: Params) -> Verdict:
     good = [m for m in moves if m <= n and subtraction_outcome(n - m, moves) == "P"] or [0]
     return expect_number(answer, good[0],
                          misconceptions=[Misconception("not-allowed", lambda a: a not in moves and a != 0,
-                                                       f"You may only take {list(moves)} counters.")],
-                         hint="Which pile sizes lose for the player to move? Leave one of those.")
+                                                       f"You may only take {list(moves)} counters.",
+                                                       f"Take one of {list(moves)}. Which of them leaves a losing "
+                                                       "pile size?")],
+                         hint="Which pile sizes lose for the player to move? Leave one of those.",
+                         stronger="Your rule from section 5 says which sizes lose. Try each allowed move from "
+                                  "EX_SUB and see which leaves a losing size.")
 
 
 @SPEC.check(4)
@@ -353,6 +373,10 @@ def other_subtraction(answer: object, p: Params) -> Verdict:
     return expect_list(answer, losing, what="losing sizes",
                        misconceptions=[Misconception("copy-rule", multiples,
                                                      "Those lose when you may take 1, 2 or 3. Here the moves are "
-                                                     "1, 3 and 4: work up from 0 again.")],
-                       hint="Fill in a table from 0 up: a size loses when every move leads to a winning size.")
+                                                     "1, 3 and 4: work up from 0 again.",
+                                                     "0 loses, 1 wins (take 1). Does 2 win? Its only move is to "
+                                                     "1. Carry on like that up to 20.")],
+                       hint="Fill in a table from 0 up: a size loses when every move leads to a winning size.",
+                       stronger="Write 0 to 20 in a row. 0 loses. For each size, look back 1, 3 and 4 places: if "
+                                "any of those loses, this size wins.")
 

@@ -147,7 +147,9 @@ def partner_reveal(rule: object, p: Params) -> str:
 def same_value(answer: object, p: Params) -> Verdict:
     """A move never keeps the Grundy value of a part."""
     return expect_choice(answer, "no", ("yes", "no"),
-                         hint="g(n) is the smallest value that NO move reaches. Can a move reach g(n) itself?")
+                         hint="g(n) is the smallest value that NO move reaches. Can a move reach g(n) itself?",
+                         stronger="Take 12, with g(12) = mex{1, 0, 0, 2} = 3. Its moves reach the values 1, 0, 0 "
+                                  "and 2. Is 3 among them? Could it ever be, for any n?")
 
 
 @SPEC.check("proof-2")
@@ -159,8 +161,12 @@ def copy_move(answer: object, p: Params) -> Verdict:
     return expect_member(
         answer, good, what="divisor",
         misconceptions=[Misconception("not-divisor", lambda a: isinstance(a, int) and a not in rules.divisors_of(12),
-                                      "That is not a divisor you may subtract from 12: use 2, 3, 4 or 6.")],
-        hint="Which number of value 1 can 12 reach? The moves of 12 go to 10, 9, 8 and 6.",
+                                      "That is not a divisor you may subtract from 12: use 2, 3, 4 or 6.",
+                                      "The divisors you may subtract from 12 are 2, 3, 4 and 6. Which one leaves "
+                                      "a number of value 1?")],
+        hint="Copying means making the two values equal again. Which value must the 12 part get? Which move "
+             "of 12 reaches it?",
+        stronger="The moves of 12 go to 10, 9, 8 and 6. Which of them has value 1 (your Grundy table)?",
     )
 
 
@@ -174,8 +180,10 @@ def mex_of(answer: object, p: Params) -> Verdict:
         answer, right,
         misconceptions=[Misconception("max-plus-one", above if above != right else -1,
                                       "That is one more than the largest. The mex is the SMALLEST missing "
-                                      "whole number, starting from 0.")],
+                                      "whole number, starting from 0.",
+                                      "Is 0 in the set? Is 1? Is 2? Stop at the first answer 'no'.")],
         hint="Go through 0, 1, 2, 3, ... and stop at the first one that is not in the set.",
+        stronger="Write 0, 1, 2, 3, 4 in a row and cross out the numbers in EX_SET. Which is the first left?",
     )
 
 
@@ -191,8 +199,11 @@ def grundy_of(answer: object, p: Params) -> Verdict:
         answer, right,
         misconceptions=[Misconception("max", biggest if biggest != right else -1,
                                       "That is the largest reachable value. The mex is the smallest value NOT "
-                                      "reached.")],
+                                      "reached.",
+                                      "Is 0 reached? 1? 2? ... The first value that is not reached is g.")],
         hint="List the values the moves reach, then go through 0, 1, 2, ... to find the first one missing.",
+        stronger="Write 0, 1, 2, 3, 4, 5 in a row and cross out every value a move reaches. Which is the first "
+                 "left?",
     )
 
 
@@ -212,7 +223,9 @@ def partners(answer: object, p: Params) -> Verdict:
         answer, right, what="numbers",
         misconceptions=[Misconception("wrong-value", lambda a: wrong_values(a) and not set(right) <= set(a),
                                       "Some of your numbers do not have the same Grundy value as PARTNER. Compute "
-                                      "g(n) for each of them with the mex rule or grundy_value.")],
+                                      "g(n) for each of them with the mex rule or grundy_value.",
+                                      "Check each number of your list with grundy_value(rules, n): keep only those "
+                                      "with the value of PARTNER.")],
         hint="PARTNER + n is P exactly when g(n) = g(PARTNER). Which n from 13 to 50 have that value?",
         stronger="Compute grundy_value(rules, n) for every n from 13 to 50 (a loop) and compare with g(PARTNER).",
     )
@@ -223,4 +236,6 @@ def pair(answer: object, p: Params) -> Verdict:
     """P or N for the sum EX_PAIR."""
     rules = rules_of(p)
     right = brute(rules, [int(n) for n in p["ex_pair"]])
-    return expect_choice(answer, right, ("P", "N"), hint="Compare the Grundy values of the two parts.")
+    return expect_choice(answer, right, ("P", "N"), hint="Compare the Grundy values of the two parts.",
+                         stronger="Two parts make a P-position exactly when their Grundy values are equal "
+                                  "(section 5). Find both values with grundy_value.")

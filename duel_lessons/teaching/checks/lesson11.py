@@ -88,8 +88,13 @@ def never_same(answer: object, p: Params) -> Verdict:
     """Step 1 uses: a move never reaches the same value."""
     return expect_choice(answer, "b", ("a", "b", "c"),
                          misconceptions=[Misconception("c", "C", "True, but the parts need not be odd. What must be "
-                                                                 "different after a move, for the XOR to change?")],
-                         hint="For the XOR to change, the value of the part that moved must change.")
+                                                                 "different after a move, for the XOR to change?",
+                                                                 "(c) is true, but a move in an even part is not "
+                                                                 "about odd numbers at all. Which fact says the "
+                                                                 "moved part's value is different afterwards?")],
+                         hint="For the XOR to change, the value of the part that moved must change.",
+                         stronger="XOR one number with two different values and you get two different results. "
+                                  "So which fact guarantees that the moved part's value is different?")
 
 
 @SPEC.check("proof-2")
@@ -101,8 +106,10 @@ def balance_twelve(answer: object, p: Params) -> Verdict:
         answer, good, what="number",
         misconceptions=[Misconception("divisor", lambda a: a in [12 - n for n in good],
                                       "That is the divisor you subtract. The question asks for the number you "
-                                      "move 12 to.")],
+                                      "move 12 to.",
+                                      "The answer is a number that 12 can become: 12 minus a divisor.")],
         hint="The moves from 12 go to 10, 9, 8 and 6. Which of them have value 3 XOR 3 = 0?",
+        stronger="Look up the values of 10, 9, 8 and 6 in section 1's list (odd numbers have value 0).",
     )
 
 
@@ -124,7 +131,9 @@ def even_sum_flaw(answer: object, p: Params) -> Verdict:
         return Verdict("right", f"Values {values}: the sum {sum(values)} is {'even' if sum(values) % 2 == 0 else 'odd'}"
                                 f", but the position is {'P' if really else 'N'}.")
     return Verdict("miss", f"For {show(list(numbers))} the values are {values}, and the conjecture happens to be "
-                   "right there.", "Try values whose ordinary sum is even but whose XOR is not 0, such as 1, 1, 2.",
+                   "right there.", "Look for values whose ordinary sum is even but whose XOR is not 0.",
+                   "Two equal values cancel in the XOR but add up to an even number. Add a third part with an even, "
+                   "nonzero value, and find numbers with those values in section 1's list.",
                    key=f"miss:{numbers}")
 
 
@@ -133,7 +142,9 @@ def p_or_n(answer: object, p: Params) -> Verdict:
     """P or N for EX_SUM."""
     rules = rules_of(p)
     return expect_choice(answer, brute(rules, [int(n) for n in p["ex_sum"]]), ("P", "N"),
-                         hint="Find the Grundy values, write them in binary, and XOR them.")
+                         hint="Find the Grundy values, write them in binary, and XOR them.",
+                         stronger="Balanced (XOR 0) = P. Look the three values up with grundy_value, then compute "
+                                  "a ^ b ^ c.")
 
 
 def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
@@ -159,9 +170,9 @@ def winning_moves(answer: object, p: Params) -> Verdict:
             if isinstance(m, (list, tuple)) and len(m) == 2 and all(as_whole(x) is not None for x in m):
                 pairs.append((int(m[0]), int(m[1])))
             else:
-                return Verdict("format", "Each move is a pair (component, divisor), like (0, 3).", key="format:pair")
+                return Verdict("format", "Each move is a pair (component, divisor), like (0, 2).", key="format:pair")
     else:
-        return Verdict("format", "Give a list of moves, like [(0, 3), (2, 2)].", key="format:list")
+        return Verdict("format", "Give a list of moves, like [(0, 2), (1, 3)].", key="format:list")
     moves = set(pairs)
     if moves == good:
         return Verdict("right")
@@ -176,9 +187,13 @@ def winning_moves(answer: object, p: Params) -> Verdict:
         text += f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."
         return Verdict("partial", text, "Check each component: which value would make the XOR 0, and can that "
                        "part reach a number with that value? It may be a LARGER value.",
+                       "For each part, list every move with grundy_value(rules, n - d) and keep the moves that make "
+                       "the XOR 0. Do it for all three parts.",
                        key=f"partial:{missing}:{extra}")
-    return Verdict("miss", "None of those moves wins.", "The XOR of the values is 3. For each part with value g, "
-                   "you need a move to a number with value g XOR 3.", key=f"miss:{sorted(moves)}")
+    return Verdict("miss", "None of those moves wins.", "Find the XOR s of the three values. For each part with "
+                   "value g, you need a move to a number with value g XOR s.",
+                   "Write the three values and s. For each part, which value makes the XOR 0? Then list that "
+                   "part's moves and their values.", key=f"miss:{sorted(moves)}")
 
 
 @SPEC.check(3)
@@ -189,8 +204,12 @@ def third_number(answer: object, p: Params) -> Verdict:
     good = [n for n in range(1, 61) if brute(rules, (*pair, n)) == "P"]
     return expect_member(answer, good, misconceptions=[
         Misconception("equal-to-part", lambda a: a in pair, "Adding a copy of one part cancels that part only. "
-                                                            "What about the other one?")],
-        hint="XOR the values of the two given parts. Which n has exactly that value?")
+                                                            "What about the other one?",
+                                                            "The third part must cancel BOTH given parts: its value "
+                                                            "must be g(first) XOR g(second).")],
+        hint="XOR the values of the two given parts. Which n has exactly that value?",
+        stronger="Compute g(a) ^ g(b) for EX_PAIR = [a, b], then look for an n up to 60 with "
+                 "grundy_value(rules, n) equal to it.")
 
 
 @SPEC.reveal("box")

@@ -147,12 +147,17 @@ def twins_first_wins(answer: object, p: Params) -> Verdict:
         answer, 2 * n_starts,
         misconceptions=[
             Misconception("once", n_starts if n_starts else -1, "Each start is played twice: once with each twin "
-                                                                 "moving first."),
+                                                                 "moving first.",
+                          "Count the N-starts, then remember: each start gives two twin games, and in both the "
+                          "first player wins."),
             Misconception("p-starts", 2 * (len(starts) - n_starts) if len(starts) != 2 * n_starts else -1,
-                          "Those are the starts where the first player LOSES (P-positions)."),
+                          "Those are the starts where the first player LOSES (P-positions).",
+                          "From a P-start the first player loses. Count the other starts, the N-starts."),
         ],
         hint="The first player wins exactly from the N-starts. Which of result.starts are N? (Lesson 4: odd numbers "
              "and 2, 8, 32, 128 are P.)",
+        stronger="Go through result.starts one by one: odd, or 2, 8, 32, 128 means P. Count the others, then "
+                 "double: each start is played twice.",
     )
 
 
