@@ -46,10 +46,23 @@ def allowed_divisors(answer: object, p: Params) -> Verdict:
         what="allowed divisors",
         misconceptions=[
             Misconception(
-                "all-divisors", every, "The rules leave some divisors out. Read the rule: which d are allowed?"
+                "all-divisors",
+                every,
+                "The rules leave some divisors out. Read the rule: which d are allowed?",
+                "Allowed divisors d satisfy 1 < d < N. Cross out 1 and the number itself from your list.",
             ),
-            Misconception("with-n", sorted({*right, n}), "Can you take away the whole number? Read the rule again."),
-            Misconception("with-1", sorted({*right, 1}), "Is 1 allowed in this game? Read the rule again."),
+            Misconception(
+                "with-n",
+                sorted({*right, n}),
+                "Can you take away the whole number? Read the rule again.",
+                "The rule is 1 < d < N: d must be smaller than the number. Cross the number itself off your list.",
+            ),
+            Misconception(
+                "with-1",
+                sorted({*right, 1}),
+                "Is 1 allowed in this game? Read the rule again.",
+                "The rule is 1 < d < N: d must be bigger than 1. Cross 1 off your list.",
+            ),
         ],
         hint=f"Try each number from 2 upwards: does it go into {n} exactly? Stop before {n} itself.",
         stronger=f"Write {n} = a × b in every way you can; each a and b (except 1 and {n}) is an allowed divisor.",
@@ -79,11 +92,13 @@ def primes(answer: object, p: Params) -> Verdict:
                 "one-is-prime",
                 lambda a: isinstance(a, list) and 1 in a and 1 not in right,
                 "1 has only one divisor (itself), so it is not a prime.",
+                "A prime has exactly two different divisors. 1 has just one, so leave it out.",
             ),
             Misconception(
                 "two-is-not-prime",
                 lambda a: isinstance(a, list) and 2 in right and 2 not in a and set(a) == set(right) - {2},
                 "Which divisors does 2 have? Count them.",
+                "2 has exactly two divisors, 1 and 2: that is what a prime is. Is 2 on your list?",
             ),
         ],
         hint="A prime has exactly two divisors: 1 and itself.",
@@ -112,6 +127,8 @@ def whose_turn(answer: object, p: Params) -> Verdict:
             )
         ],
         hint="Answer 1 or 2.",
+        stronger="Write the moves in a column: move 1 by Player 1, move 2 by Player 2, move 3 by "
+        "Player 1. Who moves next?",
     )
 
 

@@ -67,16 +67,29 @@ def allowed(answer: object, p: Params) -> Verdict:
         what="allowed divisors",
         misconceptions=[
             Misconception(
-                "all-divisors", every, "Not every divisor is allowed. Check the table of rule books about 1 and N."
+                "all-divisors",
+                every,
+                "Not every divisor is allowed. Check the table of rule books about 1 and N.",
+                "Look at the row for this rule book in the table of section 2: which of 1 and N does it leave out?",
             ),
             Misconception(
-                "with-1", sorted({*right, 1}), "Does this rule book allow 1? Look at the table in section 2."
+                "with-1",
+                sorted({*right, 1}),
+                "Does this rule book allow 1? Look at the table in section 2.",
+                "Find this rule book in the table of section 2 and read its 'allowed divisors d' "
+                "column: is d = 1 allowed?",
             ),
             Misconception(
-                "without-1", sorted(set(right) - {1}), "Does this rule book allow 1? Look at the table in section 2."
+                "without-1",
+                sorted(set(right) - {1}),
+                "Does this rule book allow 1? Look at the table in section 2.",
+                "Find this rule book in the table of section 2 and read its 'allowed divisors d' "
+                "column: is d = 1 allowed?",
             ),
         ],
         hint=f"List every divisor of {n}, then use the table in section 2 to see which ones this rule book allows.",
+        stronger="Write the number as a × b in every way you can. Every a and b is a divisor; then"
+        " keep only those the rule allows.",
     )
 
 
@@ -127,12 +140,28 @@ def divisor_count(answer: object, p: Params) -> Verdict:
         right,
         misconceptions=[
             Misconception(
-                "product-of-powers", product, "Each prime's power can be 0 too: 2⁰ = 1. How many choices is that?"
+                "product-of-powers",
+                product,
+                "Each prime's power can be 0 too: 2⁰ = 1. How many choices is that?",
+                "For 60 = 2² × 3 × 5 the power of 2 can be 0, 1 or 2: that is 3 choices, one more"
+                " than the power. Do the same here.",
             ),
-            Misconception("sum", total, "You choose a power of EVERY prime at once: multiply the numbers of choices."),
-            Misconception("inner-only", right - 2, f"This time count 1 and {n} too."),
+            Misconception(
+                "sum",
+                total,
+                "You choose a power of EVERY prime at once: multiply the numbers of choices.",
+                "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
+            ),
+            Misconception(
+                "inner-only",
+                right - 2,
+                f"This time count 1 and {n} too.",
+                "The question counts every divisor, 1 and the number itself included: add them back.",
+            ),
         ],
         hint=f"Look at sympy.factorint({n}). Each prime can appear 0, 1, ... up to its power times.",
+        stronger="Follow section 6: for each prime in sympy.factorint, the number of choices is "
+        "its power plus one. Multiply the choices.",
     )
 
 
@@ -154,7 +183,14 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
                 two_primes,
                 "All of yours are a prime times a different prime. Is there another shape? "
                 "Try powers of a single prime.",
-            )
+                "8 = 2 × 2 × 2 has divisors 2 and 4 between 1 and 8: exactly two. Which other numbers have that shape?",
+            ),
+            Misconception(
+                "one-inner",
+                lambda a: isinstance(a, list) and bool(a) and all(len(DIVISOR_DUEL.divisors_of(k)) == 1 for k in a),
+                "Those have exactly ONE divisor between 1 and n (like exercise 2). This time you need TWO.",
+                "4 has only 2 between 1 and 4. Which numbers have two, such as 6 (2 and 3)?",
+            ),
         ],
         hint="Try 6 (its inner divisors are 2 and 3). Check every number up to the limit, or write a loop.",
         stronger="A loop helps: [n for n in range(1, UPTO + 1) if len(...) == 2]. What goes in the brackets?",
@@ -169,8 +205,19 @@ def partner(answer: object, p: Params) -> Verdict:
         "B",
         ("A", "B", "C", "D"),
         misconceptions=[
-            Misconception("one", "A", "n ÷ d = 1 would mean d = n. But d is smaller than n."),
-            Misconception("n", "C", "n ÷ d = n would mean d = 1. But d is bigger than 1."),
+            Misconception(
+                "one",
+                "A",
+                "n ÷ d = 1 would mean d = n. But d is smaller than n.",
+                "If n ÷ d were 1, then d would be n. Is d allowed to be n?",
+            ),
+            Misconception(
+                "n",
+                "C",
+                "n ÷ d = n would mean d = 1. But d is bigger than 1.",
+                "If n ÷ d were n, then d would be 1. Is d allowed to be 1?",
+            ),
         ],
         hint="n ÷ d is also a divisor between 1 and n, and there is only one such divisor.",
+        stronger="n ÷ d is a divisor between 1 and n, and d is the ONLY such divisor. So n ÷ d must be which divisor?",
     )

@@ -48,10 +48,15 @@ def reachable(answer: object, p: Params) -> Verdict:
         what="numbers",
         misconceptions=[
             Misconception(
-                "divisors", divisors, "Those are the divisors you may take away. Where does each move leave the number?"
+                "divisors",
+                divisors,
+                "Those are the divisors you may take away. Where does each move leave the number?",
+                "A move from N to N − d. Work out N − d for each allowed divisor d: those are the"
+                " numbers you can reach.",
             )
         ],
         hint=f"List the divisors you may use from {game.number}, then take each one away from {game.number}.",
+        stronger="For each allowed divisor d, write down N − d. Check you used every allowed divisor once.",
     )
 
 
@@ -74,11 +79,14 @@ def quick_win(answer: object, p: Params) -> Verdict:
                 "result",
                 lambda a: a in results and a not in right,
                 "That is the number the move leaves. Which divisor do you take away to get there?",
+                "The answer is a divisor you take away, not the number left behind. Which divisor"
+                " takes you to that number?",
             ),
             Misconception(
                 "illegal",
                 lambda a: isinstance(a, int) and a not in moves,
                 f"That is not a move you may play from {n}. Which divisors are allowed?",
+                "List the allowed divisors first (1 < d < N, d divides N). Your answer must be one of them.",
             ),
         ],
         hint="Which move leaves your opponent a number they cannot move from?",
@@ -92,6 +100,7 @@ def always_wins(answer: object, p: Params) -> Verdict:
     starts = [int(n) for n in p["starts"]]
     right = first_player_wins(p)
     even = [n for n in starts if n % 2 == 0]
+    lost = [n for n in starts if n not in right]
     return expect_list(
         answer,
         right,
@@ -109,6 +118,15 @@ def always_wins(answer: object, p: Params) -> Verdict:
                 starts,
                 "Can the first player really win from every start? Try the ones with "
                 "the fewest moves first, and check every move.",
+                f"Try {lost[0] if lost else starts[0]} yourself: list every move from it and what the other player "
+                "can reply. Can the first player win?",
+            ),
+            Misconception(
+                "lost-starts",
+                lost if lost else [-1],
+                "Those are the starts where the first player LOSES. The question asks where the first player "
+                "can always win.",
+                "Read the question again: which starts can the first player always win? Not the ones they lose.",
             ),
         ],
         hint="Work up from small numbers. You win from a start if ONE of your moves leaves a number the other player "
@@ -132,7 +150,9 @@ def answer_from_six(answer: object, p: Params) -> Verdict:
                 "result",
                 lambda a: a in {rules.result(6, d) for d in right} and a not in right,
                 "That is where the move leaves the number. Which divisor do you take?",
+                "The answer is the divisor taken away from 6, not the number that is left.",
             )
         ],
         hint="From 6 you may take 2 or 3. Which one leaves a number with no move?",
+        stronger="6 − 2 = 4 and 6 − 3 = 3. Which of 4 and 3 has no allowed divisor?",
     )

@@ -81,9 +81,13 @@ def winning_moves(answer: object, p: Params) -> Verdict:
                 "results",
                 lambda a: isinstance(a, list) and bool(a) and set(a) <= set(reached) and not set(a) & set(right),
                 "That is where a move leaves the number. Give the divisors you take away.",
+                "The answer is the divisor d you subtract, not the number left. For each "
+                "P-position you listed, which d gets you there?",
             )
         ],
         hint=f"List {n} - d for every divisor d you may use, and keep the moves whose result is a P-position.",
+        stronger=f"Write a line for each allowed divisor d: d, then {n} − d, then P or N from your "
+        f"table. Keep the d whose result is P.",
     )
 
 
@@ -97,8 +101,17 @@ def count_p(answer: object, p: Params) -> Verdict:
     return expect_number(
         answer,
         right,
-        misconceptions=[Misconception("only-odd", odd, "Are all the P-positions odd? Look at the even numbers again.")],
+        misconceptions=[
+            Misconception(
+                "only-odd",
+                odd,
+                "Are all the P-positions odd? Look at the even numbers again.",
+                "Look at the even numbers in the hundred square: some of them are dark too. Count those and add them.",
+            )
+        ],
         hint="Count in the hundred square: count whole columns first, then add the P-positions outside them.",
+        stronger="Count the odd numbers up to the limit first (how many are there?), then add each"
+        " even P-position you can see.",
     )
 
 
@@ -116,6 +129,8 @@ def remoteness(answer: object, p: Params) -> Verdict:
                 "hurry-delay",
                 wrong_way,
                 "Who is to move at this number: the winner or the loser? The winner hurries, the loser delays.",
+                "This number is a P-position, so the player to move loses and plays to make the "
+                "game last as LONG as possible.",
             )
         ]
         if wrong_way != right
@@ -126,6 +141,8 @@ def remoteness(answer: object, p: Params) -> Verdict:
         right,
         misconceptions=misconceptions,
         hint="Remoteness is 1 + the remoteness of the position the best move reaches.",
+        stronger="Write the moves from this number, with the remoteness of each number reached. Is"
+        " the player to move winning or losing? Then take the smallest or the largest.",
     )
 
 
@@ -140,10 +157,21 @@ def even_p(answer: object, p: Params) -> Verdict:
         right,
         what="number",
         misconceptions=[
-            Misconception("two", 2, "2 is too small: look from 3 upwards."),
-            Misconception("odd", lambda a: isinstance(a, int) and a % 2 == 1, "That number is odd."),
+            Misconception(
+                "two",
+                2,
+                "2 is too small: the question starts at 4.",
+                "The question wants an even P-position of 4 or more. Look at the even numbers in the hundred square.",
+            ),
+            Misconception(
+                "odd",
+                lambda a: isinstance(a, int) and a % 2 == 1,
+                "That number is odd.",
+                "Look only at the even numbers: which even numbers are dark in the hundred square?",
+            ),
         ],
         hint="Look at the even numbers in the hundred square: which dark ones are even?",
+        stronger="Go along the even columns of the hundred square and look for a dark, hatched square.",
     )
 
 
@@ -156,4 +184,5 @@ def parity(answer: object, p: Params) -> Verdict:
         ("even", "odd"),
         hint="At a P-position the player to move loses, so the OTHER player makes the last move. "
         "Count the moves: who makes move 1, move 2, ...?",
+        stronger="Try a small P-position, such as 9 (9 → 6 → 3): count the moves. Is that number even or odd?",
     )

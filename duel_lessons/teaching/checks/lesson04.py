@@ -84,10 +84,23 @@ def odd_factor(answer: object, p: Params) -> Verdict:
         "B",
         ("A", "B", "C", "D"),
         misconceptions=[
-            Misconception("even", "A", "Being even does not stop a number being a power of 2: 8 is even."),
-            Misconception("smaller", "D", "Being smaller than N says nothing about powers of 2."),
+            Misconception(
+                "even",
+                "A",
+                "Being even does not stop a number being a power of 2: 8 is even.",
+                "A power of 2 can still be even (8 is). Which option talks about a factor that a "
+                "power of 2 cannot have?",
+            ),
+            Misconception(
+                "smaller",
+                "D",
+                "Being smaller than N says nothing about powers of 2.",
+                "Smaller numbers can be powers of 2 too (8 < 9). Which option talks about a "
+                "factor that a power of 2 cannot have?",
+            ),
         ],
         hint="Look at N - d = d × (N/d - 1). What kind of factor is d, and how big is it?",
+        stronger="The only factors of a power of 2 are powers of 2. Which option gives N − d a factor that is not one?",
     )
 
 
@@ -100,10 +113,14 @@ def fails_for_eight(answer: object, p: Params) -> Verdict:
         ("A", "B", "C", "D"),
         misconceptions=[
             Misconception(
-                "odd-minus-odd", "B", "Odd minus odd is always even. Try it with 8's moves: what is the odd part of 8?"
+                "odd-minus-odd",
+                "B",
+                "Odd minus odd is always even. Try it with 8's moves: what is the odd part of 8?",
+                "From 8, the odd part is 1, since 8 = 2³ × 1. Is subtracting 1 allowed in Divisor Duel?",
             )
         ],
         hint="Halve 8 until it is odd. Is the number you reach an allowed move?",
+        stronger="The odd part of 8 is 1. Which of the options says something about the odd part?",
     )
 
 
@@ -119,9 +136,11 @@ def flaw(answer: object, p: Params) -> Verdict:
                 "looks-fine",
                 "D",
                 "Test each sentence of the proof on the hundred square. Is every sentence true for every number?",
+                "The 'proof' says 'even numbers are N-positions'. Is 8 an N-position? Look at the hundred square.",
             )
         ],
         hint="Which sentence of the 'proof' claims something about ALL even numbers? Is it true?",
+        stronger="Find 8 in the hundred square. Is it an N-position? Which sentence of the 'proof' does that break?",
     )
 
 
@@ -142,15 +161,31 @@ def winning_move(answer: object, p: Params) -> Verdict:
                 "half",
                 n // 2 if n // 2 not in right else -1,
                 "Halving is a move, but what does it hand over? Is that number odd?",
+                f"Halving {n} leaves {n // 2}, which is even and not a power of 2: an N-position "
+                f"for your opponent. Hand over an ODD number.",
             ),
             Misconception(
                 "power-of-2",
                 power if power in legal and power not in right else -1,
                 "You took away the power of 2. Take away the other factor: halve until the number is odd.",
+                "Taking away the power of 2 leaves an even number. You want to hand over an odd "
+                "number: take away the odd part.",
             ),
-            Misconception("illegal", lambda a: isinstance(a, int) and a not in legal, "That is not an allowed move."),
+            Misconception(
+                "result",
+                lambda a: a in {n - d for d in right} and a not in legal,
+                "That is the number the move leaves. The answer is the divisor you subtract.",
+                f"Which divisor d gives {n} − d = your number?",
+            ),
+            Misconception(
+                "illegal",
+                lambda a: isinstance(a, int) and a not in legal,
+                "That is not an allowed move.",
+                "A move must be a divisor d of the number with 1 < d < N. Is your answer one of them?",
+            ),
         ],
         hint=f"Halve {n} until you reach an odd number. What does taking that number away leave?",
+        stronger=f"Write {n} = 2ᵏ × m with m odd. Subtract m: what kind of number is left?",
     )
 
 
@@ -168,9 +203,11 @@ def power_outcome(answer: object, p: Params) -> Verdict:
                 "even-wins",
                 "N" if right == "P" and n % 2 == 0 else "-",
                 "Even numbers usually win, but powers of 2 are special. Go back to 2, 4, 8, 16.",
+                "Is this number a power of 2? If so, look at its exponent: 2 = 2¹ is P, 4 = 2² is N, 8 = 2³ is P, ...",
             )
         ],
         hint=f"Write {n} as a power of 2. Powers of 2 alternate: 2, 4, 8, 16, ... What does the exponent tell you?",
+        stronger="Write the number as 2 to some power. Is the exponent odd or even? 2¹ and 2³ lose, 2² and 2⁴ win.",
     )
 
 
@@ -183,8 +220,18 @@ def all_winning(answer: object, p: Params) -> Verdict:
         answer,
         right,
         what="winning moves",
-        misconceptions=[Misconception("none", [], "Is this number really a P-position? Work out its exponent.")],
+        misconceptions=[
+            Misconception(
+                "none",
+                [],
+                "Is this number really a P-position? Work out its exponent.",
+                "Powers of 2 with an EVEN exponent are N-positions, so there is a winning move. "
+                "Halving is the only move to a power of 2.",
+            )
+        ],
         hint="Taking 2^i from 2^k leaves 2^i × (2^(k-i) - 1). When is that a power of 2, and which powers lose?",
+        stronger="From 2ᵏ only halving reaches a power of 2; every other move hands over an "
+        "N-position. Does halving hand over a P?",
     )
 
 
@@ -200,8 +247,21 @@ def count_losers(answer: object, p: Params) -> Verdict:
         answer,
         right,
         misconceptions=[
-            Misconception("only-odd", odd, "That counts the odd numbers. Which even numbers lose?"),
-            Misconception("all-powers", odd + len(powers), "Do ALL powers of 2 lose? Check 4 and 16."),
+            Misconception(
+                "only-odd",
+                odd,
+                "That counts the odd numbers. Which even numbers lose?",
+                "2, 8 and 32 are even and P. Which other powers of 2 below the limit lose? Add "
+                "them to the odd numbers.",
+            ),
+            Misconception(
+                "all-powers",
+                odd + len(powers),
+                "Do ALL powers of 2 lose? Check 4 and 16.",
+                "Only the powers of 2 with an ODD exponent lose: 2¹, 2³, 2⁵, ... Count only those.",
+            ),
         ],
         hint="Count the odd numbers from 1 to the limit, then add the even numbers that lose.",
+        stronger="Count the odd numbers up to the limit, then list 2¹, 2³, 2⁵, ... up to the limit"
+        " and add how many there are.",
     )

@@ -83,10 +83,10 @@ def hand_over(guess: object, p: Params) -> str:
     big = tabulate(rules_of(p), upto)
     composite_p = [n for n in range(4, upto + 1) if not sympy.isprime(n) and big.is_p(n)]
     tail = (
-        " In fact, from every composite number up to UPTO the player to move wins:"
+        f" In fact, from every composite number up to {upto} the player to move wins:"
         " the P-positions are 1 and the primes."
         if not composite_p
-        else f" The composite P-positions up to UPTO start {composite_p[:5]}."
+        else f" The composite P-positions up to {upto} start {composite_p[:5]}."
     )
     return picks_text(guess, HAND_OVER, losing) + tail + " Section 5 asks: why, for every composite number?"
 
@@ -128,10 +128,19 @@ def proof_1(answer: object, p: Params) -> Verdict:
         answer,
         start // primes[-1],
         misconceptions=[
-            Misconception("result-not-divisor", primes[-1],
-                          "That is the number you want to leave. The move is the divisor you divide by."),
-            Misconception("smallest-prime", start // primes[0],
-                          "That divisor leaves the smallest prime factor. The question asks for the largest."),
+            Misconception(
+                "result-not-divisor",
+                primes[-1],
+                "That is the number you want to leave. The move is the divisor you divide by.",
+                "Proof question 1 asks for the move, that is the divisor d with START ÷ d = that "
+                "prime. Work out START ÷ prime.",
+            ),
+            Misconception(
+                "smallest-prime",
+                start // primes[0],
+                "That divisor leaves the smallest prime factor. The question asks for the largest.",
+                "Find the largest prime in sympy.factorint(START), then the divisor d with START ÷ d = that prime.",
+            ),
         ],
         hint="You want START ÷ d to be the largest prime factor. Solve for d.",
         stronger="If START = d × p, then START ÷ d = p. Which d goes with the largest p?",
@@ -142,13 +151,31 @@ def proof_1(answer: object, p: Params) -> Verdict:
 def proof_2(answer: object, p: Params) -> Verdict:
     """Which divisor leaves the prime factor p: (b) N / p."""
     return expect_choice(
-        answer, "b", ("a", "b", "c", "d"),
+        answer,
+        "b",
+        ("a", "b", "c", "d"),
         misconceptions=[
-            Misconception("c", "C", "Dividing by p leaves N / p. Is that a prime? Try N = 60, p = 5."),
-            Misconception("a", "A", "This game divides; it does not subtract."),
-            Misconception("d", "D", "N · p is bigger than N, so it is not a divisor you may play."),
+            Misconception(
+                "c",
+                "C",
+                "Dividing by p leaves N / p. Is that a prime? Try N = 60, p = 5.",
+                "Take N = 60 and p = 5: 60 ÷ 5 = 12. Is 12 prime? We want a move that LEAVES p.",
+            ),
+            Misconception(
+                "a",
+                "A",
+                "This game divides; it does not subtract.",
+                "N − p is what subtraction leaves. Here we divide: we need N ÷ d = p. Solve for d.",
+            ),
+            Misconception(
+                "d",
+                "D",
+                "N · p is bigger than N, so it is not a divisor you may play.",
+                "A divisor you may play is smaller than N. We need N ÷ d = p: solve for d.",
+            ),
         ],
         hint="Try each option on N = 60, p = 5: which one gives 60 ÷ d = 5?",
+        stronger="Solve N ÷ d = p for d. Check with N = 60, p = 5.",
     )
 
 
@@ -162,19 +189,38 @@ def proof_3(answer: object, p: Params) -> Verdict:
     upto = int(p["upto"])
     flaws = [n for n in range(4, upto + 1) if not sympy.isprime(n) and not _divide_by_two_works(n)]
     return expect_member(
-        answer, flaws,
+        answer,
+        flaws,
         misconceptions=[
-            Misconception("prime", lambda n: sympy.isprime(n),
-                          "That number is prime. The claim is about composite numbers only."),
-            Misconception("works", lambda n: isinstance(n, int) and n > 3 and _divide_by_two_works(n),
-                          "From that number, dividing by 2 does leave a prime: the argument works there. "
-                          "Look for a composite number where it cannot work."),
-            Misconception("too-big", lambda n: isinstance(n, int) and n > upto,
-                          "Pick a number up to UPTO."),
-            Misconception("one", 1, "1 is not composite (it has no prime factor at all)."),
+            Misconception(
+                "prime",
+                lambda n: sympy.isprime(n),
+                "That number is prime. The claim is about composite numbers only.",
+                "The flaw must show up at a composite number: one that is not prime and not 1.",
+            ),
+            Misconception(
+                "works",
+                lambda n: isinstance(n, int) and n > 3 and _divide_by_two_works(n),
+                "From that number, dividing by 2 does leave a prime: the argument works there. "
+                "Look for a composite number where it cannot work.",
+                "Two ways the argument can break: 2 may not divide the number at all, or dividing"
+                " by 2 may leave a composite number.",
+            ),
+            Misconception(
+                "too-big",
+                lambda n: isinstance(n, int) and n > upto,
+                "Pick a number up to UPTO.",
+                "Stay between 4 and UPTO.",
+            ),
+            Misconception(
+                "one",
+                1,
+                "1 is not composite (it has no prime factor at all).",
+                "Composite means a product of two numbers bigger than 1, such as 4 = 2 × 2. 1 is not one.",
+            ),
         ],
         hint="The argument needs two things: 2 must divide the number, and the result must be prime. "
-             "Find a composite number where one of them fails.",
+        "Find a composite number where one of them fails.",
         stronger="Try an odd composite number, or try 8.",
     )
 
@@ -183,10 +229,19 @@ def proof_3(answer: object, p: Params) -> Verdict:
 def proof_4(answer: object, p: Params) -> Verdict:
     """Every move of the repaired game lowers Ω by exactly 1."""
     return expect_number(
-        answer, 1,
-        misconceptions=[Misconception("two", 2, "Dividing 12 = 2 × 2 × 3 by the prime 2 gives 6 = 2 × 3. "
-                                                "How many prime factors went?")],
+        answer,
+        1,
+        misconceptions=[
+            Misconception(
+                "two",
+                2,
+                "Dividing 12 = 2 × 2 × 3 by the prime 2 gives 6 = 2 × 3. How many prime factors went?",
+                "A prime divisor is ONE prime. 12 = 2 × 2 × 3 divided by 2 is 2 × 3: count the "
+                "factors before and after.",
+            )
+        ],
         hint="Try it: Ω(60) = 4. Divide 60 by 3. What is Ω of the result?",
+        stronger="Write N as a product of primes. Dividing by one prime crosses out exactly how many of them?",
     )
 
 
@@ -196,11 +251,21 @@ def proof_5(answer: object, p: Params) -> Verdict:
     start = int(p["start"])
     length = int(tabulate(repaired(p), start).remoteness[start])
     return expect_number(
-        answer, length,
-        misconceptions=[Misconception("omega", omega(start),
-                                      "That is Ω(START), the number of prime factors. The game stops at a prime, "
-                                      "which still has one prime factor left.")],
+        answer,
+        length,
+        misconceptions=[
+            Misconception(
+                "omega",
+                omega(start),
+                "That is Ω(START), the number of prime factors. The game stops at a prime, "
+                "which still has one prime factor left.",
+                "The game stops when one prime is left, so not every prime factor can be removed."
+                " How many moves remove all but one?",
+            )
+        ],
         hint="Count the prime factors of START, then count how many can be removed before a prime is left.",
+        stronger="A game ends when one prime factor is left. Ω(START) prime factors, minus the one"
+        " left: that many moves.",
     )
 
 
@@ -208,13 +273,27 @@ def proof_5(answer: object, p: Params) -> Verdict:
 def proof_6(answer: object, p: Params) -> Verdict:
     """With squares of primes allowed, line 1 (and so line 3) fails."""
     return expect_member(
-        answer, {1},
+        answer,
+        {1},
         misconceptions=[
-            Misconception("line-3", 3, "Line 3 does fail, but only because an earlier line fails first. Which one?"),
-            Misconception("line-2", 2, "A prime still has no allowed divisor (4, 9, 25 are not primes' divisors). "
-                                       "Try dividing 12 by 4: what happens to Ω?"),
+            Misconception(
+                "line-3",
+                3,
+                "Line 3 does fail, but only because an earlier line fails first. Which one?",
+                "Line 3 needs line 1 (every move lowers Ω by the same amount). Is that still true"
+                " when you divide by 4?",
+            ),
+            Misconception(
+                "line-2",
+                2,
+                "A prime still has no allowed divisor (4, 9, 25 are not primes' divisors). "
+                "Try dividing 12 by 4: what happens to Ω?",
+                "Dividing 12 = 2 × 2 × 3 by 4 = 2 × 2 leaves 3: Ω drops from 3 to 1, by more than"
+                " one. Which line said how much Ω drops?",
+            ),
         ],
         hint="Divide 12 = 2 × 2 × 3 by 4. By how much does Ω go down?",
+        stronger="Dividing by 4 = 2 × 2 removes two prime factors at once. Which line says how many a move removes?",
     )
 
 
@@ -229,12 +308,23 @@ def winning_first_moves(answer: object, p: Params) -> Verdict:
     moves = list(tabulate(rules, n).winning_moves(n))
     results = sorted(n // d for d in moves)
     return expect_list(
-        answer, moves, what="winning moves",
+        answer,
+        moves,
+        what="winning moves",
         misconceptions=[
-            Misconception("results", results,
-                          "Those are the numbers left after the moves. A move is the divisor you divide by."),
-            Misconception("all-divisors", list(rules.divisors_of(n)),
-                          "That is every legal move. Which of them leave your opponent stuck?"),
+            Misconception(
+                "results",
+                results,
+                "Those are the numbers left after the moves. A move is the divisor you divide by.",
+                "A move is the divisor d; your list holds EX_START ÷ d. For each prime you listed, which d leaves it?",
+            ),
+            Misconception(
+                "all-divisors",
+                list(rules.divisors_of(n)),
+                "That is every legal move. Which of them leave your opponent stuck?",
+                "A winning move leaves the opponent stuck, that is on a prime. Keep only the "
+                "divisors d for which EX_START ÷ d is prime.",
+            ),
         ],
         hint="A move d wins when EX_START ÷ d is a prime. Which primes divide EX_START?",
         stronger="For each prime factor p of EX_START, which divisor d gives EX_START ÷ d = p?",
@@ -246,14 +336,24 @@ def omega_of(answer: object, p: Params) -> Verdict:
     """Ω(EX_OMEGA)."""
     n = int(p["ex_omega"])
     return expect_number(
-        answer, omega(n),
+        answer,
+        omega(n),
         misconceptions=[
-            Misconception("distinct", int(sympy.primenu(n)) if sympy.primenu(n) != omega(n) else -1,
-                          "You counted the different primes. Ω counts with repetition: Ω(12) = 3, for 2 × 2 × 3."),
-            Misconception("divisors", int(sympy.divisor_count(n)),
-                          "That is the number of divisors. Ω counts prime factors."),
+            Misconception(
+                "distinct",
+                int(sympy.primenu(n)) if sympy.primenu(n) != omega(n) else -1,
+                "You counted the different primes. Ω counts with repetition: Ω(12) = 3, for 2 × 2 × 3.",
+                "Write every prime factor out in full, repeats included: 12 = 2 × 2 × 3 has Ω = 3, not 2.",
+            ),
+            Misconception(
+                "divisors",
+                int(sympy.divisor_count(n)),
+                "That is the number of divisors. Ω counts prime factors.",
+                "Ω is not the number of divisors: write EX_OMEGA as a product of primes and count the primes.",
+            ),
         ],
-        hint="Split EX_OMEGA into primes step by step (720 = 72 × 10 = 8 × 9 × 2 × 5 = ...) and count them all.",
+        hint="Split EX_OMEGA into two factors, then split those again, until every factor is a prime. Count them all.",
+        stronger="Keep splitting until every factor is prime, then count all of them, repeats included.",
     )
 
 
@@ -263,11 +363,19 @@ def repaired_length(answer: object, p: Params) -> Verdict:
     n = int(p["ex_power"])
     length = int(tabulate(repaired(p), n).remoteness[n])
     return expect_number(
-        answer, length,
-        misconceptions=[Misconception("omega", omega(n),
-                                      "That counts the prime factors. The game stops at a prime, "
-                                      "so not every factor can be removed.")],
+        answer,
+        length,
+        misconceptions=[
+            Misconception(
+                "omega",
+                omega(n),
+                "That counts the prime factors. The game stops at a prime, so not every factor can be removed.",
+                "The game ends when a prime is on the board: one prime factor is never removed. Subtract that one.",
+            )
+        ],
         hint="Every move removes one prime factor. When does the game stop?",
+        stronger="Write EX_POWER as a product of primes. The game stops when one prime is left: "
+        "how many moves does that take?",
     )
 
 
@@ -278,15 +386,23 @@ def smallest_start(answer: object, p: Params) -> Verdict:
     smallest = 2 ** (length + 1)  # every n with Ω(n) = k is at least 2^k, and 2^k has Ω = k
     primorial = int(sympy.primorial(length + 1))
     return expect_number(
-        answer, smallest,
+        answer,
+        smallest,
         misconceptions=[
-            Misconception("off-by-one", 2**length,
-                          "From that number the game lasts one move fewer: the game stops at a prime."),
-            Misconception("distinct-primes", primorial,
-                          "That number has the right number of prime factors, but a smaller one does too: "
-                          "a prime may be used more than once."),
+            Misconception(
+                "off-by-one",
+                2**length,
+                "From that number the game lasts one move fewer: the game stops at a prime.",
+                "A game needs one more prime factor than it has moves: the game stops when ONE prime is left.",
+            ),
+            Misconception(
+                "distinct-primes",
+                primorial,
+                "That number has the right number of prime factors, but a smaller one does too: "
+                "a prime may be used more than once.",
+                "Use the smallest prime, 2, for every factor: which number is that?",
+            ),
         ],
         hint="How many prime factors must the start have? Then make that number as small as possible.",
         stronger="A game of k moves needs k + 1 prime factors. Which is the smallest prime? Use it every time.",
     )
-

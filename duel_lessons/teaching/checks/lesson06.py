@@ -53,13 +53,19 @@ def example_winner(answer: object, p: Params) -> Verdict:
     """The winner of Example 1 by the rule (not the book's misprint)."""
     winner = book_winner(p)
     return expect_member(
-        answer, {winner}, what="player",
-        misconceptions=[Misconception("trust-the-book", 3 - winner,
-                                      "That is what the book says. Check it against the rule: who made the move "
-                                      "that reached the prime?",
-                                      "Moves alternate: move 1 is Player 1's, move 2 is Player 2's, ... "
-                                      "Which player made move 6?")],
+        answer,
+        {winner},
+        what="player",
+        misconceptions=[
+            Misconception(
+                "trust-the-book",
+                3 - winner,
+                "That is what the book says. Check it against the rule: who made the move that reached the prime?",
+                "Moves alternate: move 1 is Player 1's, move 2 is Player 2's, ... Which player made move 6?",
+            )
+        ],
         hint="Find the move that lands on a prime. Who made it?",
+        stronger="List the moves: which one leaves 5 on the board? Look at the player who made that move.",
     )
 
 
@@ -70,8 +76,10 @@ def book(guess: object, p: Params) -> str:
     for d in BOOK_MOVES:
         state = state.play(d)
     last = state.transcript().strip().splitlines()[-1]
-    return (f"The engine, which follows the rule, ends the game with: \"{last}\" "
-            "So the book contradicts its own rule. Example 2 (start 30: moves 15, 5, 5) is consistent.")
+    return (
+        f'The engine, which follows the rule, ends the game with: "{last}" '
+        "So the book contradicts its own rule. Example 2 (start 30: moves 15, 5, 5) is consistent."
+    )
 
 
 @SPEC.reveal("hand-over")
@@ -79,8 +87,10 @@ def hand_over(guess: object, p: Params) -> str:
     """The guess of section 3 against the table."""
     table = tabulate(rules_of(p), max(HAND_OVER))
     text = picks_text(guess, HAND_OVER, [n for n in HAND_OVER if table.is_p(n)])
-    return text + (" From 3 on, the player to move loses exactly from the odd numbers, and 2 (a prime) loses too."
-                   " Unlike Divisor Duel, the powers of 2 are not special any more. Section 6 proves it.")
+    return text + (
+        " From 3 on, the player to move loses exactly from the odd numbers, and 2 (a prime) loses too."
+        " Unlike Divisor Duel, the powers of 2 are not special any more. Section 6 proves it."
+    )
 
 
 @SPEC.truth("loses", yes="loses", no="wins")
@@ -93,10 +103,20 @@ def loses(p: Params) -> Callable[[int], bool]:
 def odd_divisors(answer: object, p: Params) -> Verdict:
     """Fact 1: every divisor of an odd number is odd."""
     return expect_choice(
-        answer, "odd", ("odd", "even", "prime"),
-        misconceptions=[Misconception("prime", "PRIME", "9 is a divisor of 45. Is 9 prime? What do 1, 3, 5, 9, 15 "
-                                                         "and 45 have in common?")],
+        answer,
+        "odd",
+        ("odd", "even", "prime"),
+        misconceptions=[
+            Misconception(
+                "prime",
+                "PRIME",
+                "9 is a divisor of 45. Is 9 prime? What do 1, 3, 5, 9, 15 and 45 have in common?",
+                "A prime is a number, not a property of every divisor. Is 9 prime? Is 15? What is"
+                " true of 1, 3, 5, 9, 15 and 45?",
+            )
+        ],
         hint="List the divisors of 45. What do they have in common?",
+        stronger="Could an odd number have an even divisor? If d were even, N = d × (N ÷ d) would be even too.",
     )
 
 
@@ -104,10 +124,18 @@ def odd_divisors(answer: object, p: Params) -> Verdict:
 def move_to_two(answer: object, p: Params) -> Verdict:
     """The odd number with a move to 2."""
     return expect_number(
-        answer, 3,
-        misconceptions=[Misconception("even", lambda a: isinstance(a, int) and a % 2 == 0,
-                                      "The question asks for an odd number.")],
+        answer,
+        3,
+        misconceptions=[
+            Misconception(
+                "even",
+                lambda a: isinstance(a, int) and a % 2 == 0,
+                "The question asks for an odd number.",
+                "An odd number minus an odd divisor is even. Which odd number has a move that leaves exactly 2?",
+            )
+        ],
         hint="To reach 2 you subtract N - 2, and N - 2 must divide N. Try small odd numbers.",
+        stronger="From N you reach 2 by subtracting N − 2, which must divide N. Try N = 3, 5, 7, ... one at a time.",
     )
 
 
@@ -117,14 +145,24 @@ def flaw(answer: object, p: Params) -> Verdict:
     upto = int(p["upto"])
     good = [n for n in range(4, upto + 1, 2) if not sympy.isprime(n - 1)]
     return expect_member(
-        answer, good,
+        answer,
+        good,
         misconceptions=[
-            Misconception("odd", lambda a: isinstance(a, int) and a % 2 == 1, "The argument is about even numbers."),
-            Misconception("works", lambda a: isinstance(a, int) and a % 2 == 0 and sympy.isprime(a - 1),
-                          "From that number, N - 1 really is prime, so the argument works there. Find one where it "
-                          "does not."),
+            Misconception(
+                "odd",
+                lambda a: isinstance(a, int) and a % 2 == 1,
+                "The argument is about even numbers.",
+                "The classmate subtracts 1 from an EVEN number. Give an even number.",
+            ),
+            Misconception(
+                "works",
+                lambda a: isinstance(a, int) and a % 2 == 0 and sympy.isprime(a - 1),
+                "From that number, N - 1 really is prime, so the argument works there. Find one where it does not.",
+                "Subtract 1 from 10, 12, 14, 16, ...: when is the result NOT prime?",
+            ),
         ],
         hint="Is every odd number prime? Subtract 1 from a few even numbers.",
+        stronger="The argument says 'odd numbers are primes'. Find an even N for which N − 1 is odd but not prime.",
     )
 
 
@@ -134,8 +172,17 @@ def reaches_one(answer: object, p: Params) -> Verdict:
     rules = rules_of(p)
     right = [n for n in range(2, int(p["upto"]) + 1) if n - 1 in rules.divisors_of(n)]
     return expect_list(
-        answer, right, ordered=True,
-        misconceptions=[Misconception("none", [], "Try N = 2, 3, 4 and 5 by hand: which d would you need?")],
+        answer,
+        right,
+        ordered=True,
+        misconceptions=[
+            Misconception(
+                "none",
+                [],
+                "Try N = 2, 3, 4 and 5 by hand: which d would you need?",
+                "N − d = 1 means d = N − 1. For which N does N − 1 divide N? Try 2, then 3, then 4.",
+            )
+        ],
         hint="You would have to subtract N - 1. When does N - 1 divide N?",
         stronger="If N - 1 divides N, it also divides N - (N - 1) = 1.",
     )
@@ -148,12 +195,21 @@ def p_or_n(answer: object, p: Params) -> Verdict:
     assert form is not None
     n = int(p["ex_number"])
     right = "P" if form.is_p(n) else "N"
-    wrong_prime = "It is composite: look for a factor (try 7)." if not sympy.isprime(n) else ""
+    wrong_prime = f"It is composite: try dividing by {min(sympy.factorint(n))}." if not sympy.isprime(n) else ""
     return expect_choice(
-        answer, right, ("P", "N"),
-        misconceptions=[Misconception("looks-prime", "N" if right == "P" else "P",
-                                      "Is EX_NUMBER odd or even? Then use the claim you proved. " + wrong_prime)],
+        answer,
+        right,
+        ("P", "N"),
+        misconceptions=[
+            Misconception(
+                "looks-prime",
+                "N" if right == "P" else "P",
+                "Is EX_NUMBER odd or even? Then use the claim you proved. " + wrong_prime,
+                "Odd composite numbers are P-positions; even numbers from 4 up are N. Which kind is EX_NUMBER?",
+            )
+        ],
         hint="Odd or even? Prime or composite?",
+        stronger="Is EX_NUMBER odd or even? If odd, is it prime or composite? Then use the claim of section 6.",
     )
 
 
@@ -165,12 +221,31 @@ def winning_moves(answer: object, p: Params) -> Verdict:
     right = list(tabulate(rules, start).winning_moves(start))
     legal = rules.divisors_of(start)
     return expect_list(
-        answer, right, what="winning moves",
+        answer,
+        right,
+        what="winning moves",
         misconceptions=[
-            Misconception("forgot-one", [d for d in right if d != 1] if 1 in right else [-1],
-                          "Those moves win, but one winning move is missing: the one every number has."),
-            Misconception("even", [d for d in legal if d % 2 == 0],
-                          "An even number minus an even divisor is even. Whom does that help?"),
+            Misconception(
+                "results",
+                [start - d for d in right],
+                "Those are the numbers your moves leave. The answer is the divisors you subtract.",
+                "For each number you listed, which divisor d gives START − d = that number?",
+            ),
+            Misconception(
+                "forgot-one",
+                [d for d in right if d != 1] if 1 in right else [-1],
+                "Those moves win, but one winning move is missing. List the odd divisors of START"
+                " again, smallest first.",
+                "One odd divisor divides every number. Is it on your list?",
+            ),
+            Misconception(
+                "even",
+                [d for d in legal if d % 2 == 0],
+                "An even number minus an even divisor is even. Whom does that help?",
+                "START minus an even divisor is even, and even numbers are N-positions: those "
+                "moves hand your opponent a win.",
+            ),
         ],
         hint="A winning move leaves a P-position: an odd number (or a prime). Which divisors of START are odd?",
+        stronger="A winning move leaves an odd number. List every odd divisor of START, 1 included.",
     )
