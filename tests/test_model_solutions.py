@@ -172,3 +172,15 @@ def test_run_all_of_a_student_copy_answers_nothing(path: Path, tmp_path: Path) -
         assert "✅" not in printed and "Model answer" not in printed, (cell.source, printed)
         asked += 1
     assert asked >= 4, f"{path.name}: only {asked} exercises, guesses or tests"
+
+
+def test_model_solutions_are_folded_away_in_the_teacher_edition() -> None:
+    """A self-learner opening the teacher edition sees no model answer until they unfold it."""
+    shown = [
+        f"{path.name}: {source(cell).splitlines()[0]}"
+        for path in LESSONS
+        for cell in load(path)["cells"]
+        if "solution" in cell["metadata"].get("tags", [])
+        and not cell["metadata"].get("jupyter", {}).get("source_hidden")
+    ]
+    assert shown == []
