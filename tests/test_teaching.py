@@ -268,3 +268,24 @@ def test_a_changed_parameter_gives_a_notice_not_a_crash(
     monkeypatch.setenv("DUEL_LESSONS_STRICT_SOLUTIONS", "1")
     with pytest.raises(LessonError, match="fails its own check"):
         les.solution(3, [256])
+
+
+def test_every_hint_has_its_own_stronger_hint() -> None:
+    """A repeated mistake gets a stronger hint, not the first one again (checked in the check modules' source)."""
+    import ast
+    from pathlib import Path
+
+    import duel_lessons.teaching.checks as checks_package
+
+    missing = []
+    for path in sorted(Path(checks_package.__file__).parent.glob("lesson*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            keywords = {k.arg for k in node.keywords}
+            if name == "Misconception" and len(node.args) < 4 and "stronger" not in keywords:
+                missing.append(f"{path.name}:{node.lineno} Misconception")
+            elif name != "Misconception" and "hint" in keywords and "stronger" not in keywords:
+                missing.append(f"{path.name}:{node.lineno} {name}")
+    assert missing == []
