@@ -18,22 +18,23 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Literal
 
 import ipywidgets as w
 
 from duel_lessons.engine.errors import DuelError, IllegalMoveError
-from duel_lessons.engine.game import PASS, WAIT, GameState, LostTurn, Moved, Passed, new_game, other, play_out
-from duel_lessons.engine.rules import RULEBOOKS, Rules, get_rules
+from duel_lessons.engine.game import PASS, GameState, LostTurn, Moved, Passed, new_game, other, play_out
+from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.engine.starts import random_start
 from duel_lessons.play import coach
 from duel_lessons.play.players import LEVELS, Strategy, make_player
 from duel_lessons.views.board_view import BoardView
 from duel_lessons.views.common import (
     WIDE,
+    Hand,
     TextFallback,
+    Turn,
     button,
     grouped,
     move_words,
@@ -43,6 +44,7 @@ from duel_lessons.views.common import (
     prose_html,
     read_box,
     rules_for,
+    rules_key,
     rules_options,
     show_with_fallback,
 )
@@ -59,38 +61,6 @@ PN_TOOLTIP = (
     "P = the player who must move from that number loses with best play; "
     "N = the player to move wins. Leaving your opponent a P-number is a winning move."
 )
-
-
-class Hand:
-    """A person at the board as a strategy: the move chosen by a click, else WAIT."""
-
-    passes_by_hand = True
-
-    def __init__(self) -> None:
-        self.pending: object = None
-
-    def __call__(self, state: object) -> object:
-        move, self.pending = self.pending, None
-        return WAIT if move is None else move
-
-
-def rules_key(rules: Rules) -> str:
-    """The key of a Rules value in a board's Rules list: its name if it is the shipped book, else 'variant:…'."""
-    return rules.name if RULEBOOKS.get(rules.name) == rules else f"variant:{rules.name}"
-
-
-@dataclass
-class _Turn:
-    """What happened in one call to play_out: the states after each event, and their words."""
-
-    states: list[GameState] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)  # one per state: what happened
-    notes: list[str] = field(default_factory=list)  # anything else worth saying
-
-    def words_until(self, state: GameState) -> str:
-        """What happened up to ``state`` (for the frames shown on the way)."""
-        upto = self.states.index(state) + 1 if state in self.states else 0
-        return " ".join(self.lines[:upto])
 
 
 class GameBoard:
@@ -148,7 +118,7 @@ class GameBoard:
         self.hand = Hand()
         self.computer: Strategy = make_player(level, seed)
         self._busy = False  # True while the board itself sets a text box
-        self._turn = _Turn()
+        self._turn = Turn()
 
         self.view = BoardView(delay=float(delay), large=bool(large))
         self.view.on_action = self._action
@@ -440,7 +410,7 @@ class GameBoard:
 
     def _advance(self, move: object, keep_message: bool = False) -> None:
         """Play the student's move (None: no move, just let the computer play) and show every step."""
-        self._turn = _Turn()
+        self._turn = Turn()
         before = self.state
         self.hand.pending = move
 

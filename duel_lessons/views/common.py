@@ -17,12 +17,14 @@ import io
 import math
 import re
 import struct
+from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
 from duel_lessons.engine.errors import DuelError
+from duel_lessons.engine.game import WAIT, GameState
 from duel_lessons.engine.numbers import MAX_NUMBER, read_number
 from duel_lessons.engine.rules import DIVISOR_DUEL, RULEBOOKS, Rules
 from duel_lessons.solving.tables import Table, tabulate
@@ -271,3 +273,35 @@ def rules_for(key: str, extra: dict[str, Rules]) -> Rules:
     from duel_lessons.engine.rules import get_rules
 
     return extra[key] if key in extra else get_rules(key)
+
+
+class Hand:
+    """A person at the board as a strategy: the move chosen by a click, else WAIT."""
+
+    passes_by_hand = True
+
+    def __init__(self) -> None:
+        self.pending: object = None
+
+    def __call__(self, state: object) -> object:
+        move, self.pending = self.pending, None
+        return WAIT if move is None else move
+
+
+def rules_key(rules: Rules) -> str:
+    """The key of a Rules value in a board's Rules list: its name if it is the shipped book, else 'variant:…'."""
+    return rules.name if RULEBOOKS.get(rules.name) == rules else f"variant:{rules.name}"
+
+
+@dataclass
+class Turn:
+    """What happened in one call to play_out: the states after each event, and their words."""
+
+    states: list[GameState] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # one per state: what happened
+    notes: list[str] = field(default_factory=list)  # anything else worth saying
+
+    def words_until(self, state: GameState) -> str:
+        """What happened up to ``state`` (for the frames shown on the way)."""
+        upto = self.states.index(state) + 1 if state in self.states else 0
+        return " ".join(self.lines[:upto])
