@@ -27,6 +27,7 @@ from typing import Any, Literal, TextIO, get_args
 
 import numpy as np
 
+from duel_lessons.cli.lessons import add_lesson_commands
 from duel_lessons.cli.sum_play import make_sum_player, play_sum
 from duel_lessons.engine.game import GameState, IllegalMoveError, new_game, other
 from duel_lessons.engine.rules import (
@@ -674,6 +675,7 @@ SUBCOMMANDS: dict[str, tuple[str, Configure, Run]] = {
         run_answer_key,
     ),
 }
+add_lesson_commands(SUBCOMMANDS)  # lessons, student-repo; packaged lessons as the default SRC
 
 #: The examples shown by ``duel-lessons COMMAND --help``.
 EXAMPLES: dict[str, str] = {"play": PLAY_EXAMPLES, "solve": SOLVE_EXAMPLES, "table": TABLE_EXAMPLES}
