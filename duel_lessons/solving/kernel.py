@@ -28,7 +28,7 @@ try:
 
     #: Whether the kernel is compiled (numba imported, JIT not disabled). When False it runs as plain Python,
     #: about 50 times slower: lessons then use smaller default sizes (see :func:`lesson_size`).
-    COMPILED: bool = not _numba_config.DISABLE_JIT
+    COMPILED: bool = not getattr(_numba_config, "DISABLE_JIT", False)
 except ImportError:  # no numba here: the decorator changes nothing, and the kernel runs as plain Python
     COMPILED = False
 
