@@ -52,7 +52,8 @@ from nbclient import NotebookClient
 for path in sorted(Path(sys.argv[1]).glob("*.ipynb")):
     t0 = time.perf_counter()
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    resources = {"metadata": {"path": str(path.parent)}}
+    NotebookClient(notebook, timeout=300, kernel_name="python3", resources=resources).execute()
     print(f"{path.name} {time.perf_counter() - t0:.1f}", flush=True)
 """
 
