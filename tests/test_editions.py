@@ -155,3 +155,18 @@ def test_kernel_without_numba_gives_the_same_tables(tmp_path: Path) -> None:
 
     table = tabulate("divisor-duel", n)
     assert (outcome, grundy, remoteness) == (table.outcome.tolist(), table.grundy.tolist(), table.remoteness.tolist())
+
+
+def test_student_repo_from_a_teachers_adapted_lessons(tmp_path: Path) -> None:
+    write_edition(tmp_path / "mine")
+    lesson = tmp_path / "mine" / "notebooks" / "00-start-here.ipynb"
+    notebook = json.loads(lesson.read_text(encoding="utf-8"))
+    notebook["cells"].insert(0, {"cell_type": "markdown", "metadata": {}, "source": ["# My own start"]})
+    lesson.write_text(json.dumps(notebook), encoding="utf-8")
+    code, _, err = cli("student-repo", str(tmp_path / "class"), "--from", str(tmp_path / "mine"))
+    assert code == 0, err
+    copied = json.loads((tmp_path / "class" / "notebooks" / "00-start-here.ipynb").read_text(encoding="utf-8"))
+    assert copied["cells"][0]["source"] == ["# My own start"]
+    assert "My own start" in (tmp_path / "class" / "README.md").read_text(encoding="utf-8")
+    code, _, err = cli("student-repo", str(tmp_path / "c2"), "--from", str(tmp_path / "nowhere"))
+    assert code == 2 and "no notebooks/ folder" in err

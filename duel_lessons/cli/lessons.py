@@ -43,6 +43,7 @@ STUDENT_REPO_EXAMPLES = f"""\
 examples:
   duel-lessons student-repo duel-class --url https://github.com/my-school/duel-class
   duel-lessons student-repo student-edition --url {PROJECT_URL} --branch {STUDENT_BRANCH}
+  duel-lessons student-repo duel-class --url https://github.com/my-school/duel-class --from my-lessons
 
 Then, in DEST: git init -b main && git add . && git commit -m "Student edition"
 and push it to the repository at URL. Students open the printed link."""
@@ -77,12 +78,18 @@ def configure_student_repo(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dest", metavar="DEST", help="the folder to write the repository into (nothing is overwritten)")
     parser.add_argument("--url", help="the address students' copies are pulled from, e.g. https://github.com/you/class")
     parser.add_argument("--branch", default="main", help="the branch of URL holding the lessons (default: main)")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="FOLDER",
+        help="your adapted lessons: a folder holding notebooks/ and docs/ (default: the packaged lessons)",
+    )
 
 
 def run_student_repo(args: argparse.Namespace, io: Says) -> int:
     """Write a student content repository and print its nbgitpuller Binder link."""
     try:
-        written, link = write_student_repo(args.dest, args.url, args.branch)
+        written, link = write_student_repo(args.dest, args.url, args.branch, args.source)
     except OSError as error:
         raise DuelError(f"Cannot write the student repository to {args.dest}: {error}") from None
     lessons = sum(1 for path in written if path.suffix == ".ipynb")

@@ -95,13 +95,25 @@ def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversa
             yield name, entry
 
 
-def edition_files(student: bool = False) -> list[str]:
+def _source(source: Path | str | None) -> Traversable:
+    """The lessons to copy: ``source`` (a folder holding ``notebooks/`` and ``docs/``), or the packaged ones."""
+    if source is None:
+        return lesson_files()
+    root = Path(source)
+    if not (root / "notebooks").is_dir():
+        raise EditionError(f"{root} has no notebooks/ folder: give the folder that holds notebooks/ and docs/.")
+    if not (root / "docs").is_dir():
+        raise EditionError(f"{root} has no docs/ folder (the rule books): copy it from duel-lessons lessons DEST.")
+    return root
+
+
+def edition_files(student: bool = False, source: Path | str | None = None) -> list[str]:
     """The relative paths an edition holds (lessons are ``notebooks/*.ipynb``).
 
     >>> "docs/answer-key.md" in edition_files(), "docs/answer-key.md" in edition_files(student=True)
     (True, False)
     """
-    root = lesson_files()
+    root = _source(source)
     names = [f"notebooks/{name}" for name, _ in _walk(root / "notebooks") if name.endswith(".ipynb")]
     for name, _ in _walk(root / "docs"):
         if not student or name.split("/", 1)[0] in STUDENT_DOCS:
@@ -119,17 +131,17 @@ def _refuse_existing(dest: Path, names: list[str]) -> None:
         )
 
 
-def _stage(staging: Path, student: bool) -> list[str]:
+def _stage(staging: Path, student: bool, source: Path | str | None) -> list[str]:
     """Write an edition into the empty folder staging; return the relative paths written."""
-    root = lesson_files()
-    names = edition_files(student)
+    root = _source(source)
+    names = edition_files(student, source)
     with tempfile.TemporaryDirectory() as scratch:
-        source = root / "notebooks"
-        if student and not isinstance(source, Path):  # a zipped package: give write_student_copies real files
-            source = Path(scratch) / "notebooks"
-            source.mkdir()
+        lessons = root / "notebooks"
+        if student and not isinstance(lessons, Path):  # a zipped package: give write_student_copies real files
+            lessons = Path(scratch) / "notebooks"
+            lessons.mkdir()
             for name, entry in _walk(root / "notebooks"):
-                (source / name).write_bytes(entry.read_bytes())
+                (lessons / name).write_bytes(entry.read_bytes())
         for name in names:
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -137,7 +149,7 @@ def _stage(staging: Path, student: bool) -> list[str]:
                 continue  # written below, as student copies
             target.write_bytes(root.joinpath(*name.split("/")).read_bytes())
         if student:
-            write_student_copies(Path(str(source)), staging / "notebooks")
+            write_student_copies(Path(str(lessons)), staging / "notebooks")
     return names
 
 
@@ -153,29 +165,32 @@ def _place(staging: Path, dest: Path, names: list[str]) -> list[Path]:
     return written
 
 
-def _write(dest: Path | str, student: bool, extra: dict[str, str] | None = None) -> list[Path]:
+def _write(
+    dest: Path | str, student: bool, source: Path | str | None = None, extra: dict[str, str] | None = None
+) -> list[Path]:
     dest = Path(dest)
     if dest.exists() and not dest.is_dir():
         raise EditionError(f"{dest} is a file, not a folder.")
-    names = edition_files(student) + sorted(extra or {})
+    names = edition_files(student, source) + sorted(extra or {})
     _refuse_existing(dest, names)
     parent = dest.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f".{dest.resolve().name}-staging-", dir=parent) as staging_name:
         staging = Path(staging_name)
-        _stage(staging, student)
+        _stage(staging, student, source)
         for name, text in (extra or {}).items():
             (staging / name).write_text(text, encoding="utf-8")
         return _place(staging, dest, names)
 
 
-def write_edition(dest: Path | str, student: bool = False) -> list[Path]:
+def write_edition(dest: Path | str, student: bool = False, source: Path | str | None = None) -> list[Path]:
     """Copy the teacher edition (or, with ``student=True``, the student edition) into ``dest``.
 
-    ``dest`` may exist, but none of the files to be written may.  Returns the
-    paths written: ``notebooks/*.ipynb`` and ``docs/...``.
+    The lessons come from the package, or from ``source`` (a folder holding
+    ``notebooks/`` and ``docs/``).  ``dest`` may exist, but none of the files to
+    be written may.  Returns the paths written: ``notebooks/*.ipynb`` and ``docs/...``.
     """
-    return _write(dest, student)
+    return _write(dest, student, source)
 
 
 # -- the student repository and its link -----------------------------------------------------
@@ -233,9 +248,9 @@ def hub_link(hub: str, url: str, branch: str = "main", lesson: str = FIRST_LESSO
     return f"{hub.rstrip('/')}/hub/user-redirect/{pull_path(url, branch, lesson)}"
 
 
-def _lesson_titles() -> list[tuple[str, str]]:
+def _lesson_titles(source: Path | str | None = None) -> list[tuple[str, str]]:
     titles = []
-    root = lesson_files() / "notebooks"
+    root = _source(source) / "notebooks"
     for name, entry in _walk(root):
         if not name[:2].isdigit() or not name.endswith(".ipynb"):
             continue
@@ -250,7 +265,7 @@ def _lesson_titles() -> list[tuple[str, str]]:
     return titles
 
 
-def student_readme(link: str | None = None) -> str:
+def student_readme(link: str | None = None, source: Path | str | None = None) -> str:
     """The README of a student repository (with its Binder link, when known)."""
     lines = ["# Divisor Duel and its cousins: lessons", ""]
     if link:
@@ -272,7 +287,7 @@ def student_readme(link: str | None = None) -> str:
         "| lesson | title |",
         "|---|---|",
     ]
-    lines += [f"| [`{name}`](notebooks/{name}) | {title} |" for name, title in _lesson_titles()]
+    lines += [f"| [`{name}`](notebooks/{name}) | {title} |" for name, title in _lesson_titles(source)]
     lines += [
         "",
         "Made by `duel-lessons student-repo` from [duel-lessons](" + PROJECT_URL + "): student copies of the",
@@ -281,12 +296,16 @@ def student_readme(link: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_student_repo(dest: Path | str, url: str | None = None, branch: str = "main") -> tuple[list[Path], str | None]:
+def write_student_repo(
+    dest: Path | str, url: str | None = None, branch: str = "main", source: Path | str | None = None
+) -> tuple[list[Path], str | None]:
     """Write a student content repository into ``dest``; return the paths written and its Binder link.
 
-    Without ``url`` the README has no link (``student-repo`` then shows the
-    link of this project's own student edition as an example).
+    The lessons come from the package, or from ``source`` (a teacher's adapted
+    copy: a folder holding ``notebooks/`` and ``docs/``).  Without ``url`` the
+    README has no link (``student-repo`` then shows the link of this project's
+    own student edition as an example).
     """
     link = binder_link(url, branch) if url else None
-    written = _write(dest, student=True, extra={"README.md": student_readme(link)})
+    written = _write(dest, student=True, source=source, extra={"README.md": student_readme(link, source)})
     return written, link
