@@ -143,10 +143,10 @@ def _stage(staging: Path, student: bool, source: Path | str | None) -> list[str]
             for name, entry in _walk(root / "notebooks"):
                 (lessons / name).write_bytes(entry.read_bytes())
         for name in names:
+            if student and name.startswith("notebooks/"):
+                continue  # written below, as student copies (into a folder that does not exist yet)
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            if student and name.startswith("notebooks/"):
-                continue  # written below, as student copies
             target.write_bytes(root.joinpath(*name.split("/")).read_bytes())
         if student:
             write_student_copies(Path(str(lessons)), staging / "notebooks")
