@@ -1,38 +1,50 @@
-"""The game engine: an immutable, hashable game state.
+"""The game engine: an immutable, hashable game state, and the one game loop.
 
 >>> g = new_game("divisor-duel", 12)
 >>> g.legal_moves
 (2, 3, 4, 6)
 >>> g.play(6).number
 6
+>>> play_out(g, {1: lambda s: s.legal_moves[-1], 2: lambda s: s.legal_moves[0]}).winner
+1
 """
 
 from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from html import escape
-from typing import Literal, SupportsIndex
+from typing import Final, Literal, Protocol, SupportsIndex, TypeVar
 
-from duel_lessons.engine.rules import DuelError, Rules, get_rules
+from duel_lessons.engine.errors import DuelError, GameOverError, IllegalMoveError, TurnLimitError
+from duel_lessons.engine.rules import Rules, get_rules
+
+__all__ = [
+    "MAX_TURNS",
+    "PASS",
+    "WAIT",
+    "DuelError",
+    "Event",
+    "GameOverError",
+    "GameState",
+    "IllegalMoveError",
+    "LostTurn",
+    "Moved",
+    "Passed",
+    "Player",
+    "Position",
+    "Signal",
+    "Strategy",
+    "TurnLimitError",
+    "new_game",
+    "other",
+    "play_out",
+]
 
 Player = Literal[1, 2]
-
-
-class IllegalMoveError(DuelError):
-    """A move that the rules do not allow; the state it was tried on is unchanged."""
-
-    def __init__(self, value: object, number: int, reason: str) -> None:
-        self.value = value
-        self.number = number
-        self.reason = reason
-        super().__init__(f"Cannot play {value!r} from {number}: {reason}.")
-
-
-class GameOverError(IllegalMoveError):
-    """A move or pass tried after the game has ended."""
 
 
 @dataclass(frozen=True)
@@ -259,3 +271,92 @@ def new_game(rules: Rules | str = "divisor-duel", start: int | None = None, firs
     if first not in (1, 2):
         raise DuelError(f"The first player must be 1 or 2, not {first!r}.")
     return GameState(book, n, 1 if first == 1 else 2)
+
+
+# -- the one game loop ---------------------------------------------------------
+
+
+class Signal:
+    """A strategy's answer that is not a move: :data:`WAIT` or :data:`PASS`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: A strategy returns WAIT when a person has not chosen yet: :func:`play_out` stops and returns the state.
+WAIT: Final = Signal("WAIT")
+#: A strategy returns PASS to pass (only when its player has no legal move).
+PASS: Final = Signal("PASS")
+
+#: The most turns :func:`play_out` plays before it gives up (TurnLimitError).
+MAX_TURNS = 10_000
+
+
+class Position(Protocol):
+    """What :func:`play_out` needs of a position: a :class:`GameState`, or a sum of games."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def to_move(self) -> Player: ...
+
+    @property
+    def must_pass(self) -> bool: ...
+
+    def pass_turn(self) -> Position: ...
+
+    def attempt(self, value: int) -> Position: ...
+
+
+P = TypeVar("P", bound=Position)
+
+#: A strategy: a callable ``state -> move`` (a whole number), or PASS, or WAIT.
+Strategy = Callable[[P], object]
+
+
+def play_out(
+    state: P,
+    strategies: Mapping[int, Callable[[P], object]] | Sequence[Callable[[P], object]],
+    on_event: Callable[[P], None] | None = None,
+    max_turns: int = MAX_TURNS,
+) -> P:
+    """Play from ``state`` until the game ends or a strategy returns :data:`WAIT`; return that state.
+
+    ``strategies`` gives player 1's and player 2's strategy (a mapping {1: ..., 2: ...} or a pair).
+    A strategy is asked only while the game goes on.  A player who must pass passes without
+    being asked, unless the strategy has ``passes_by_hand = True`` (a person at a board, who
+    presses Pass), in which case it must return PASS or WAIT.  Each move is applied with
+    ``state.attempt``, so a book whose invalid moves lose the turn applies that rule, and
+    otherwise an illegal move raises IllegalMoveError, with the last good state kept by the caller.
+    ``on_event(state)`` is called after each move or pass with the new state.
+
+    >>> end = play_out(new_game("number-factor", 12), (lambda s: s.legal_moves[0],) * 2)
+    >>> [type(e).__name__ for e in end.history], end.winner
+    (['Moved', 'Moved', 'Passed', 'Passed'], 2)
+    """
+    players = strategies if isinstance(strategies, Mapping) else dict(zip((1, 2), strategies, strict=True))
+    for turn in range(max_turns + 1):
+        if state.is_over:
+            return state
+        if turn == max_turns:
+            break
+        strategy = players[state.to_move]
+        if state.must_pass and not getattr(strategy, "passes_by_hand", False):
+            choice: object = PASS
+        else:
+            choice = strategy(state)
+        if choice is WAIT:
+            return state
+        if choice is PASS:
+            state = state.pass_turn()  # type: ignore[assignment]
+        else:
+            if isinstance(choice, bool) or not isinstance(choice, SupportsIndex):
+                raise IllegalMoveError(choice, getattr(state, "number", 0), "a move is a whole number")
+            state = state.attempt(operator.index(choice))  # type: ignore[assignment]
+        if on_event is not None:
+            on_event(state)
+    raise TurnLimitError(f"The game did not end within {max_turns:,} turns.")

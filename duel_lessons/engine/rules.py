@@ -10,9 +10,18 @@ cases for any book.
 from __future__ import annotations
 
 import difflib
-import operator
 from dataclasses import dataclass, field, fields, replace
-from typing import Literal, SupportsIndex, get_args
+from typing import Literal, get_args
+
+from duel_lessons.engine.errors import BadStartError, DuelError, RulesError
+from duel_lessons.engine.numbers import (
+    MAX_NUMBER,
+    divisors,
+    factorint,
+    is_prime,
+    smallest_prime_factor,
+    whole_number,
+)
 
 MoveKind = Literal["subtract", "divide"]
 Family = Literal["all", "even", "odd", "prime"]
@@ -20,70 +29,25 @@ Target = Literal["none", "prime", "one"]
 WhenStuck = Literal["end", "pass"]
 OnInvalid = Literal["retry", "lose-turn"]
 
-#: The largest number the engine accepts (sympy factorises it in milliseconds).
-MAX_NUMBER = 10**18
-
-
-#: Trial division by these finds the smallest prime factor of most numbers at once.
-_SMALL_PRIMES: tuple[int, ...] = tuple(p for p in range(2, 1000) if all(p % q for q in range(2, int(p**0.5) + 1)))
-
-
-# sympy does the number theory. It is imported on first use, because importing it
-# takes about half a second and the solver's tables never need it.
-
-
-def is_prime(n: int) -> bool:
-    """Whether n is prime (sympy.isprime)."""
-    import sympy
-
-    return bool(sympy.isprime(n))
-
-
-def divisors(n: int) -> list[int]:
-    """All divisors of n >= 1, smallest first, 1 and n included (sympy.divisors)."""
-    import sympy
-
-    return [int(d) for d in sympy.divisors(n)]
-
-
-def factorint(n: int) -> dict[int, int]:
-    """n's prime factorisation as {prime: exponent} (sympy.factorint)."""
-    import sympy
-
-    return {int(p): int(e) for p, e in sympy.factorint(n).items()}
-
-
-def smallest_prime_factor(n: int, skip_two: bool = False) -> int | None:
-    """The smallest prime factor of n (above 2 if ``skip_two``), or None.
-
-    Trial division finds it at once unless every prime factor is above 1000;
-    only then is n factorised.
-    """
-    for p in _SMALL_PRIMES:
-        if n % p == 0 and not (skip_two and p == 2):
-            return p
-    if n < 2:
-        return None
-    return next((p for p in sorted(factorint(n)) if not (skip_two and p == 2)), None)
-
-
-class DuelError(ValueError):
-    """Base class of every error the package raises on bad input."""
-
-
-def whole_number(value: object, what: str, error: type[DuelError] | None = None) -> int:
-    """``value`` as an int, or ``error`` (DuelError) saying that ``what`` must be a whole number."""
-    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
-        raise (error or DuelError)(f"{what} must be a whole number, not {value!r}.")
-    return operator.index(value)
-
-
-class RulesError(DuelError):
-    """A rule book is inconsistent, or its name is unknown."""
-
-
-class BadStartError(DuelError):
-    """A start number that the rule book forbids."""
+__all__ = [
+    "BOOK_002_WORDING",
+    "DIVISION_DUEL",
+    "DIVISOR_DUEL",
+    "FACTOR_DUEL",
+    "MAX_NUMBER",
+    "NUMBER_FACTOR",
+    "RULEBOOKS",
+    "BadStartError",
+    "DuelError",
+    "Rules",
+    "RulesError",
+    "Wording",
+    "get_rules",
+    "is_prime",
+    "register",
+    "smallest_prime_factor",
+    "whole_number",
+]
 
 
 @dataclass(frozen=True)
@@ -245,24 +209,42 @@ class Rules:
 
     # -- starts ---------------------------------------------------------------
 
-    def check_start(self, n: object) -> int:
-        """Return n as an int if it is a legal start, else raise BadStartError."""
-        n = whole_number(n, "The start", BadStartError)
+    def start_problem(self, n: object) -> str | None:
+        """Why n cannot start a game under these rules, or None if it can.
+
+        >>> from duel_lessons.engine.rules import DIVISION_DUEL
+        >>> DIVISION_DUEL.start_problem(60) is None
+        True
+        >>> DIVISION_DUEL.start_problem(7)
+        '7 is prime, so it cannot start Division Duel. Division Duel starts from a composite number (book 001).'
+        """
+        if isinstance(n, bool) or not isinstance(n, int):
+            try:
+                n = whole_number(n, "The start")
+            except DuelError as error:
+                return str(error)
         if n < 1:
-            raise BadStartError(f"The start must be a positive whole number, not {n}.")
+            return f"The start must be a positive whole number, not {n}."
         if n > MAX_NUMBER:
-            raise BadStartError(f"The start {n} is too big: the largest start is 10**18.")
+            return f"The start {n} is too big: the largest start is 10**18."
         if n < self.min_start:
-            raise BadStartError(f"{n} is too small to start {self.title}. {self.start_rule}")
+            return f"{n} is too small to start {self.title}. {self.start_rule}"
         if self.composite_start and (n == 1 or is_prime(n)):
             what = "1 is neither prime nor composite" if n == 1 else f"{n} is prime"
-            raise BadStartError(f"{what}, so it cannot start {self.title}. {self.start_rule}")
+            return f"{what}, so it cannot start {self.title}. {self.start_rule}"
         if self.when_stuck == "pass" and not self.divisors_of(n) and self.ends_on_reaching(n) is None:
-            raise BadStartError(
+            return (
                 f"{n} has no allowed divisors, so neither player could ever move and there "
                 f"would be no last mover to win. Choose a start with a legal move."
             )
-        return n
+        return None
+
+    def check_start(self, n: object) -> int:
+        """Return n as an int if it is a legal start, else raise BadStartError (see :meth:`start_problem`)."""
+        problem = self.start_problem(n)
+        if problem is not None:
+            raise BadStartError(problem)
+        return whole_number(n, "The start", BadStartError)
 
     def game_key(self) -> tuple[object, ...]:
         """The fields that decide who wins from where (not names, wording or starts).
