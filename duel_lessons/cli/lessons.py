@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from duel_lessons.engine.rules import DuelError
+from duel_lessons.engine.errors import DuelError
 from duel_lessons.teaching.editions import (
     PROJECT_URL,
     STUDENT_BRANCH,

@@ -37,7 +37,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
-from duel_lessons.engine.rules import DuelError
+from duel_lessons.engine.errors import DuelError
 from duel_lessons.teaching.student_copies import write_student_copies
 
 if sys.version_info >= (3, 11):
