@@ -50,7 +50,9 @@ class Brute:
         if n not in self._rem:
             s = self.state(n)
             children = [s.play(d).number for d in s.legal_moves]
-            if not children:
+            if s.ending == "reached-loss":
+                self._rem[n] = 1  # the convention of its Grundy value 1: one move to a finished game
+            elif not children:
                 self._rem[n] = 0
             elif self.wins(n):
                 self._rem[n] = 1 + min(self.remoteness(c) for c in children if not self.wins(c))

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from duel_lessons import DIVISOR_DUEL, new_game
+from duel_lessons.books.divisor_duel import BOOK_002_WORDING
 from duel_lessons.cli.main import Console, main, play_game
 from duel_lessons.engine.game import GameState
-from duel_lessons.engine.rules import BOOK_002_WORDING
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_DIRS = [ROOT / "docs" / "rulebooks", Path(__file__).resolve().parents[2] / "shared" / "rulebooks"]

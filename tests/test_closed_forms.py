@@ -2,40 +2,41 @@
 
 from __future__ import annotations
 
-import importlib.util
+import re
 
 import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons.engine.rules import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, NUMBER_FACTOR, Rules
+from duel_lessons.books.division_duel import DIVISION_DUEL_FORM
+from duel_lessons.books.number_factor import NUMBER_FACTOR_FORM
+from duel_lessons.engine.errors import DuelError, PositionError, RulesError
+from duel_lessons.engine.rules import (
+    DIVISION_DUEL,
+    DIVISOR_DUEL,
+    FACTOR_DUEL,
+    NUMBER_FACTOR,
+    RULEBOOKS,
+    Rules,
+    book_modules,
+)
 from duel_lessons.solving.closed_forms import (
-    CLOSED_FORMS,
-    DIVISION_DUEL_FORM,
-    NUMBER_FACTOR_FORM,
     ClosedForm,
+    all_closed_forms,
     closed_form,
     is_power_of_two,
     odd_part,
     v2,
 )
 
-SHIPPED: dict[str, Rules] = {
-    "divisor-duel": DIVISOR_DUEL,
-    "division-duel": DIVISION_DUEL,
-    "number-factor": NUMBER_FACTOR,
-    "factor-duel": FACTOR_DUEL,
-    "even": DIVISOR_DUEL.variant(divisors="even"),
-    "odd": DIVISOR_DUEL.variant(divisors="odd"),
-    "prime-subtract": DIVISOR_DUEL.variant(divisors="prime"),
-    "prime-divide": DIVISION_DUEL.variant(divisors="prime"),
-}
-#: Forms that factorise to decide who wins (slower on random 18-digit numbers).
-FACTORISING = {"prime-divide"}
+#: Every registered closed form, by name (from the books' registry).
+SHIPPED: dict[str, Rules] = {form.name: form.rules for form in all_closed_forms()}
+#: Forms of division games factorise n to decide who wins (slower on random 18-digit numbers).
+FACTORISING = {name for name, rules in SHIPPED.items() if rules.move == "divide"}
+WITH_GRUNDY = [form.name for form in all_closed_forms() if form.has_grundy]
 
 BIG = 10**18
-HAS_SOLVER = importlib.util.find_spec("duel_lessons.solving.tables") is not None
 
 
 def form_of(rules: Rules) -> ClosedForm:
@@ -73,7 +74,6 @@ def test_closed_form_matches_sympy_brute_force(name: str) -> None:
     assert wrong == []
 
 
-@pytest.mark.skipif(not HAS_SOLVER, reason="duel_lessons.solving.tables is not in the tree yet")
 @pytest.mark.parametrize("name", SHIPPED)
 def test_closed_form_matches_solver_table(name: str) -> None:
     from duel_lessons.solving.tables import tabulate
@@ -150,7 +150,7 @@ def test_large_p_positions_have_no_winning_divisor(name: str, n: int) -> None:
         assert not form.is_p(rules.result(n, d)), (n, d)
 
 
-@pytest.mark.parametrize("name", ["division-duel", "number-factor", "prime-divide"])
+@pytest.mark.parametrize("name", WITH_GRUNDY)
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(1, 10**12))
 def test_grundy_is_zero_exactly_at_p_positions(name: str, n: int) -> None:
@@ -177,7 +177,59 @@ def test_registry_uses_game_key() -> None:
     assert closed_form(NUMBER_FACTOR) is NUMBER_FACTOR_FORM
     assert closed_form(DIVISION_DUEL) is DIVISION_DUEL_FORM
     assert closed_form(DIVISOR_DUEL.variant(last_mover_wins=False)) is None
-    assert len(CLOSED_FORMS) == len(SHIPPED)
+
+
+def test_the_registry_holds_every_books_closed_forms() -> None:
+    listed = [form for module in book_modules() for form in module.CLOSED_FORMS]
+    assert list(all_closed_forms()) == listed
+    assert len({form.key for form in listed}) == len(listed)  # no two forms for one game
+    assert all(closed_form(book) is not None for book in RULEBOOKS.values())  # every shipped book is solved
+
+
+def test_closed_form_accepts_names_and_refuses_other_things() -> None:
+    assert closed_form("divisor-duel") is closed_form(DIVISOR_DUEL)
+    assert closed_form("003") is closed_form(FACTOR_DUEL)
+    for bad in ("no-such-book", None, 12, 1.5):
+        with pytest.raises(RulesError):
+            closed_form(bad)  # type: ignore[arg-type]
+
+
+def test_closed_forms_accept_numpy_integers_and_refuse_the_rest() -> None:
+    import numpy as np
+
+    form = form_of(DIVISOR_DUEL)
+    assert form.is_p(np.int64(57)) and form.winning_move(np.int32(60)) == 15
+    for bad in (12.0, True, "12", None, 0, -3, 10**18 + 1):
+        with pytest.raises(PositionError):
+            form.is_p(bad)  # type: ignore[arg-type]
+        with pytest.raises(DuelError):
+            form.explain(bad)  # type: ignore[arg-type]
+
+
+_EQUATION = re.compile(r"(\d+) ([−÷]) (\d+) = (\d+)(?![\d ]*×)")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_worked_step_in_an_explanation_is_a_true_legal_move(name: str) -> None:
+    """'60 − 15 = 45' in an explanation of 60: true arithmetic, and 15 is an allowed divisor of 60."""
+    rules = SHIPPED[name]
+    form = form_of(rules)
+    for n in range(1, 300):
+        for a, op, b, c in _EQUATION.findall(form.explain(n)):
+            a, b, c = int(a), int(b), int(c)
+            assert (a - b if op == "−" else a // b) == c and (op == "−" or a % b == 0), (n, a, op, b, c)
+            if a == n:  # a move from n itself
+                assert rules.allows(b, a), (n, form.explain(n))
+                assert op == ("−" if rules.move == "subtract" else "÷"), (n, op)
+
+
+def test_divisor_duel_at_4_speaks_only_of_real_moves() -> None:
+    """Issue 11: the explanation for 4 spoke of moves from 2 and of halving 1; by brute force 2 has no move."""
+    form = form_of(DIVISOR_DUEL)
+    text = form.explain(4)
+    assert DIVISOR_DUEL.divisors_of(4) == (2,) and DIVISOR_DUEL.divisors_of(2) == ()
+    assert "2^0" not in text and "From 2^1" not in text and "halve" not in text
+    assert "4 − 2 = 2" in text and "no move" in text
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -6,6 +6,7 @@ P/N, Grundy values and remoteness are recomputed here from the game engine
 
 from __future__ import annotations
 
+import inspect
 import io
 import time
 from collections.abc import Iterator
@@ -33,6 +34,7 @@ from duel_lessons.views.plots import (
     P_HATCH,
     P_LABEL,
     P_MARKER,
+    PLOTS,
     PlotError,
     game_graph,
     grundy_plot,
@@ -118,6 +120,15 @@ def marks(ax: Axes) -> dict[str, PathCollection]:
     return {"P": found[P_LABEL], "N": found[N_LABEL]}
 
 
+def all_points(fig: Figure) -> dict[str, list[tuple[float, float]]]:
+    """The (x, y) centres of the P and N marks on every axes of a figure (a wrapped number line has several)."""
+    found: dict[str, list[tuple[float, float]]] = {"P": [], "N": []}
+    for ax in fig.axes:
+        for label, collection in marks(ax).items():
+            found[label] += points(collection)
+    return found
+
+
 def points(collection: PathCollection) -> list[tuple[float, float]]:
     """The (x, y) centres of a scatter collection's marks."""
     return [(float(x), float(y)) for x, y in np.asarray(collection.get_offsets())]
@@ -132,13 +143,17 @@ def same_colour(collection: PathCollection | PatchCollection, colour: str) -> bo
     return len(faces) > 0 and all(np.allclose(face, to_rgba(colour)) for face in faces)
 
 
-def check_words(ax: Axes) -> None:
-    """Title, axis labels, and a legend that says what P and N mean."""
-    assert ax.get_title()
-    assert ax.get_xlabel() and ax.get_ylabel()
-    legend = ax.get_legend()
-    assert legend is not None
-    texts = [t.get_text() for t in legend.get_texts()]
+def check_words(where: Axes | Figure, ylabel: bool = True) -> None:
+    """Title, axis labels, and a legend that says what P and N mean (on the axes, or on its figure)."""
+    fig = where if isinstance(where, Figure) else where.get_figure(root=True)
+    assert isinstance(fig, Figure)
+    axes = fig.axes if isinstance(where, Figure) else [where]
+    assert fig.get_suptitle() or axes[0].get_title()
+    assert any(ax.get_xlabel() for ax in axes)
+    assert not ylabel or fig.get_supylabel() or any(ax.get_ylabel() for ax in axes)
+    legends = [ax.get_legend() for ax in axes if ax.get_legend() is not None] + list(fig.legends)
+    assert len(legends) == 1
+    texts = [t.get_text() for t in legends[0].get_texts()]
     assert P_LABEL in texts and N_LABEL in texts
     assert "loses" in P_LABEL and "wins" in N_LABEL
 
@@ -155,25 +170,40 @@ def png(fig: Figure) -> bytes:
 
 @pytest.mark.parametrize("rules", BOOKS, ids=str)
 def test_number_line_marks_each_n_with_its_outcome(rules: Rules | str) -> None:
-    ax = only_axes(number_line(rules, upto=40))
-    check_words(ax)
-    pn = marks(ax)
-    assert same_colour(pn["P"], P_COLOUR) and same_colour(pn["N"], N_COLOUR)
-    assert count(pn) == 40
-    for label, collection in pn.items():
-        for x, _ in points(collection):
+    fig = number_line(rules, upto=40)
+    check_words(fig)
+    assert len(fig.axes) == 2  # 40 numbers wrap onto two rows of 20
+    for ax in fig.axes:
+        pn = marks(ax)
+        assert same_colour(pn["P"], P_COLOUR) and same_colour(pn["N"], N_COLOUR)
+    found = all_points(fig)
+    assert sorted(round(x) for c in found.values() for x, _ in c) == list(range(1, 41))
+    for label, xy in found.items():
+        for x, y in xy:
             assert brute_outcome(rules, round(x)) == label, (rules, x)
+            assert y == (1 if label == "P" else 0)  # P lane above
+    labels = sorted(int(t.get_text()) for ax in fig.axes for t in ax.texts)
+    assert labels == list(range(1, 41))
     assert P_MARKER != N_MARKER
+
+
+def test_number_line_wraps_long_ranges_in_rows_of_twenty() -> None:
+    fig = number_line("divisor-duel", 100, start=21)
+    assert len(fig.axes) == 4
+    firsts = [min(round(x) for c in marks(ax).values() for x, _ in points(c)) for ax in fig.axes]
+    assert firsts == [21, 41, 61, 81]
+    long = number_line("divisor-duel", 5000)
+    assert len(long.axes) == 1 and not long.axes[0].texts  # too many numbers to write: an axis instead
 
 
 def test_number_line_from_a_start_and_into_given_axes() -> None:
     fig = Figure()
     ax = fig.add_subplot()
-    assert number_line("divisor-duel", upto=30, start=10, ax=ax) is fig
+    assert number_line("divisor-duel", upto=29, start=10, ax=ax) is fig
     xs = sorted(round(x) for c in marks(ax).values() for x, _ in points(c))
-    assert xs == list(range(10, 31))
+    assert xs == list(range(10, 30))
     texts = {t.get_text() for t in ax.texts}
-    assert {"10", "29", "30"} <= texts
+    assert {"10", "28", "29"} <= texts
 
 
 def test_grundy_plot_heights_are_grundy_values() -> None:
@@ -236,6 +266,17 @@ def test_hundred_square_cells(rules: Rules | str, start: int, rows: int) -> None
 def test_hundred_square_has_a_limit() -> None:
     with pytest.raises(PlotError, match="rows=101"):
         hundred_square("divisor-duel", rows=101)
+    with pytest.raises(PlotError, match="upto=1001"):
+        hundred_square("divisor-duel", 1001)
+    with pytest.raises(PlotError, match="not both"):
+        hundred_square("divisor-duel", 50, rows=5)
+
+
+def test_hundred_square_upto_and_a_partial_last_row() -> None:
+    ax = only_axes(hundred_square("divisor-duel", 35, start=11))
+    assert sorted(int(t.get_text()) for t in ax.texts) == list(range(11, 36))
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["11", "21", "31"]
+    assert only_axes(hundred_square("divisor-duel")).get_title().endswith("n = 1..100")
 
 
 # -- game graph ------------------------------------------------------------------------------------
@@ -255,18 +296,27 @@ def test_hundred_square_has_a_limit() -> None:
 def test_game_graph_nodes_and_moves(rules: Rules | str, start: int) -> None:
     book = get_rules(rules)
     ax = only_axes(game_graph(book, start))
-    check_words(ax)
+    check_words(ax, ylabel=False)
     positions, moves = brute_reachable(book, start)
     pn = marks(ax)
     assert count(pn) == len(positions)
     assert same_colour(pn["P"], P_COLOUR) and same_colour(pn["N"], N_COLOUR)
     assert sum(isinstance(p, FancyArrowPatch) for p in ax.patches) == moves
-    # Every node is labelled with its number, at its mark, and the mark's class is right.
+    # Marks stand in order of size; each is labelled with its number (in the mark, or on the axis below
+    # when there are too many marks), and the mark's class is right.
     at = {t.get_position(): int(t.get_text()) for t in ax.texts if t.get_position()[1] == 0}
-    assert sorted(at.values()) == sorted(positions)
+    if at:
+        assert sorted(at.values()) == sorted(positions)
+    else:
+        ticks = dict(zip(ax.get_xticks(), (int(t.get_text()) for t in ax.get_xticklabels()), strict=True))
+        assert start in ticks.values() and len(ticks) >= len(positions) // 5
+        at = {(x, 0.0): n for x, n in ticks.items()}
+    ordered = sorted(positions)
     for label, collection in pn.items():
         for x, y in points(collection):
-            assert brute_outcome(book, at[(x, y)]) == label
+            n = ordered[round(x)]
+            assert at.get((x, y), n) == n
+            assert brute_outcome(book, n) == label
     assert str(start) in ax.get_title()
 
 
@@ -286,8 +336,14 @@ def test_game_graph_move_labels_and_colours() -> None:
 def test_game_graph_bad_starts() -> None:
     with pytest.raises(BadStartError, match="7"):
         game_graph("division-duel", 7)
-    with pytest.raises(PlotError, match="start=500"):
+    with pytest.raises(PlotError, match="upto=500"):
         game_graph("divisor-duel", 500)
+    with pytest.raises(PlotError, match="not both"):
+        game_graph("divisor-duel", 12, start=10)
+    assert (
+        only_axes(game_graph("divisor-duel", start=12)).get_title()
+        == only_axes(game_graph("divisor-duel", 12)).get_title()
+    )
     with pytest.raises(PlotError, match="0"):
         game_graph("divisor-duel", 0)
 
@@ -382,3 +438,59 @@ def test_every_plot_draws_into_given_axes() -> None:
     assert all(f is fig for f in returned)
     assert len(fig.axes) == 6
     png(fig)
+
+
+# -- the registry and one calling convention ---------------------------------------------------
+
+
+def test_every_plot_function_is_registered_and_called_rules_first() -> None:
+    from duel_lessons.views import plots
+
+    functions = {
+        name
+        for name in plots.__all__
+        if callable(getattr(plots, name)) and name.endswith(("_line", "_square", "_plot", "_graph", "_heatmap"))
+    }
+    assert {spec.function.__name__ for spec in PLOTS.values()} == functions
+    for name, spec in PLOTS.items():
+        assert spec.name == name and spec.description
+        params = list(inspect.signature(spec.function).parameters.values())
+        assert [p.name for p in params[:2]] in (["rules", "upto"], ["variants", "upto"]), name
+        assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params[:2]), name
+        rest = {p.name: p for p in params[2:]}
+        assert {"start", "large", "ax"} <= set(rest), name
+        assert all(p.kind is p.KEYWORD_ONLY for p in rest.values()), name
+        assert rest["large"].default is False
+
+
+@pytest.mark.parametrize("name", sorted(PLOTS))
+def test_registry_draws_every_plot_and_large_type_is_larger(name: str) -> None:
+    spec = PLOTS[name]
+    rules: object = ["divisor-duel", EVEN] if spec.many_rules else "divisor-duel"
+    normal = spec.draw(rules, 5, 30)
+    large = spec.draw(rules, 5, 30, large=True)
+    sizes = [
+        max(t.get_fontsize() for t in fig.findobj(lambda a: hasattr(a, "get_fontsize"))) for fig in (normal, large)
+    ]
+    assert sizes[1] > sizes[0]
+    png(normal)
+    if spec.has_start:
+        xs = [x for ax in normal.axes for c in ax.collections if isinstance(c, PathCollection) for x, _ in points(c)]
+        if xs:
+            assert round(min(xs)) == 5 and round(max(xs)) == 30
+    else:
+        assert "30" in only_axes(normal).get_title()
+
+
+def test_lessons_calls_keep_working() -> None:
+    """The calls the lessons make: rules first, then the range."""
+    for fig in (
+        hundred_square("divisor-duel"),
+        number_line("divisor-duel", 30),
+        hundred_square("divisor-duel", rows=3),
+        game_graph("divisor-duel", 12),
+        remoteness_plot("divisor-duel", upto=40),
+        grundy_plot("divisor-duel", upto=60),
+        variant_heatmap(["divisor-duel", EVEN], upto=30),
+    ):
+        assert isinstance(fig, Figure)

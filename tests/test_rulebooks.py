@@ -24,7 +24,7 @@ from duel_lessons import (
     Passed,
     new_game,
 )
-from duel_lessons.engine.rules import BOOK_002_WORDING
+from duel_lessons.books.divisor_duel import BOOK_002_WORDING
 
 from books import book_text, transcript_block
 

@@ -48,6 +48,7 @@ from duel_lessons.play.analysis import analyse
 from duel_lessons.play.players import LEVELS, make_player
 from duel_lessons.play.sums import new_sum
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, tabulate
+from duel_lessons.teaching import printables
 from duel_lessons.teaching.student_copies import answer_key, write_student_copies
 
 #: A computer player: given the position, return the divisor to play.
@@ -674,6 +675,7 @@ SUBCOMMANDS: dict[str, tuple[str, Configure, Run]] = {
         configure_answer_key,
         run_answer_key,
     ),
+    "printables": ("write classroom PDFs: grids, rule cards, exit tickets", printables.configure, printables.run),
 }
 add_lesson_commands(SUBCOMMANDS)  # lessons, student-repo; packaged lessons as the default SRC
 

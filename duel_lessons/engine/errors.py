@@ -25,6 +25,10 @@ class BadStartError(DuelError):
     """A start number that the rule book forbids."""
 
 
+class PositionError(DuelError):
+    """A position that is not a whole number from 1 to 10**18 (a float, a bool, text, 0, ...)."""
+
+
 class NumberInputError(DuelError):
     """Typed text that is not a whole number written with the digits 0-9."""
 

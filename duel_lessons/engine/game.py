@@ -17,9 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from html import escape
-from typing import Final, Literal, Protocol, SupportsIndex, TypeVar
+from typing import Any, Final, Protocol, SupportsIndex, TypeVar
 
-from duel_lessons.engine.errors import DuelError, GameOverError, IllegalMoveError, TurnLimitError
+from duel_lessons.engine.errors import DuelError, GameOverError, IllegalMoveError, PositionError, TurnLimitError
+from duel_lessons.engine.events import Ending, Event, LostTurn, Moved, Passed, Player, other
+from duel_lessons.engine.numbers import whole_number
 from duel_lessons.engine.rules import Rules, get_rules
 
 __all__ = [
@@ -44,46 +46,6 @@ __all__ = [
     "play_out",
 ]
 
-Player = Literal[1, 2]
-
-
-@dataclass(frozen=True)
-class Moved:
-    """Player ``player`` played divisor ``divisor``, taking ``before`` to ``after``."""
-
-    player: Player
-    before: int
-    divisor: int
-    after: int
-
-
-@dataclass(frozen=True)
-class Passed:
-    """Player ``player`` had no legal move from ``number`` and passed."""
-
-    player: Player
-    number: int
-
-
-@dataclass(frozen=True)
-class LostTurn:
-    """Player ``player`` named ``value``, not a legal divisor of ``number``, and lost the turn."""
-
-    player: Player
-    number: int
-    value: int
-    reason: str
-
-
-Event = Moved | Passed | LostTurn
-Ending = Literal["stuck", "passes", "reached-win", "reached-loss"]
-
-
-def other(player: int) -> Player:
-    """The other player: 1 <-> 2."""
-    return 2 if player == 1 else 1
-
-
 @dataclass(frozen=True, repr=False)
 class GameState:
     """A position in a game: rules, current number, player to move, passes, history.
@@ -92,17 +54,26 @@ class GameState:
     return new states.  Use :func:`new_game` to check the start against the book.
     """
 
-    rules: Rules
+    rules: Rules  # a book name is looked up
     number: int
     to_move: Player = 1
     passes: int = 0
     history: tuple[Event, ...] = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
-            raise DuelError(f"The number must be a positive whole number, not {self.number!r}.")
-        if self.to_move not in (1, 2):
+        # A book name is accepted like everywhere else (new_game, tabulate, analyse): GameState("divisor-duel", 12).
+        if not isinstance(self.rules, Rules):
+            object.__setattr__(self, "rules", get_rules(self.rules))
+        number = whole_number(self.number, "The number", PositionError)
+        if number < 1:  # no upper bound here: starts are checked by new_game (up to 10**18)
+            raise PositionError(f"The number must be a positive whole number, not {number}.")
+        object.__setattr__(self, "number", number)
+        if isinstance(self.to_move, bool) or self.to_move not in (1, 2):
             raise DuelError(f"The player to move must be 1 or 2, not {self.to_move!r}.")
+        object.__setattr__(self, "to_move", 1 if self.to_move == 1 else 2)
+        if isinstance(self.passes, bool) or self.passes not in (0, 1, 2):
+            raise DuelError(f"The passes in a row must be 0, 1 or 2, not {self.passes!r}.")
+        object.__setattr__(self, "passes", int(self.passes))
 
     # -- what can happen now --------------------------------------------------
 
@@ -203,18 +174,23 @@ class GameState:
         event = Passed(self.to_move, self.number)
         return replace(self, to_move=other(self.to_move), passes=self.passes + 1, history=self.history + (event,))
 
-    def attempt(self, value: int) -> GameState:
+    def attempt(self, value: object) -> GameState:
         """Try a number as a move, following the book on invalid moves.
 
         A legal divisor is played.  Otherwise, if the rules say an invalid move
         loses the turn, the turn passes to the opponent; if not, IllegalMoveError.
+        Something that is not a whole number at all (2.0, "7", None) names no number:
+        it is refused with IllegalMoveError under every book, and no turn is lost.
         """
         reason = self.check(value)
-        if reason is None:
-            return self.play(value)
-        if self.is_over or self.must_pass or self.rules.on_invalid == "retry":
-            return self.play(value)  # raises the right error
-        event = LostTurn(self.to_move, self.number, operator.index(value), reason)
+        if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+            # Not a number at all (2.0, "7", None): nothing was named, so no turn is lost; it is refused.
+            error = GameOverError if self.is_over else IllegalMoveError
+            raise error(value, self.number, reason or "a move is a whole number")
+        d = operator.index(value)
+        if reason is None or self.is_over or self.must_pass or self.rules.on_invalid == "retry":
+            return self.play(d)  # plays it, or raises the right error
+        event = LostTurn(self.to_move, self.number, d, reason)
         return replace(self, to_move=other(self.to_move), passes=0, history=self.history + (event,))
 
     def random_move(self, rng: random.Random | None = None) -> GameState:
@@ -309,7 +285,7 @@ class Position(Protocol):
 
     def pass_turn(self) -> Position: ...
 
-    def attempt(self, value: int) -> Position: ...
+    def attempt(self, value: Any) -> Position: ...
 
 
 P = TypeVar("P", bound=Position)
@@ -330,8 +306,9 @@ def play_out(
     A strategy is asked only while the game goes on.  A player who must pass passes without
     being asked, unless the strategy has ``passes_by_hand = True`` (a person at a board, who
     presses Pass), in which case it must return PASS or WAIT.  Each move is applied with
-    ``state.attempt``, so a book whose invalid moves lose the turn applies that rule, and
-    otherwise an illegal move raises IllegalMoveError, with the last good state kept by the caller.
+    ``state.attempt`` (a number for a game, an (index, divisor) pair for a sum of games), so a
+    book whose invalid moves lose the turn applies that rule, and otherwise an illegal move raises
+    IllegalMoveError, with the last good state kept by the caller.
     ``on_event(state)`` is called after each move or pass with the new state.
 
     >>> end = play_out(new_game("number-factor", 12), (lambda s: s.legal_moves[0],) * 2)
@@ -351,12 +328,8 @@ def play_out(
             choice = strategy(state)
         if choice is WAIT:
             return state
-        if choice is PASS:
-            state = state.pass_turn()  # type: ignore[assignment]
-        else:
-            if isinstance(choice, bool) or not isinstance(choice, SupportsIndex):
-                raise IllegalMoveError(choice, getattr(state, "number", 0), "a move is a whole number")
-            state = state.attempt(operator.index(choice))  # type: ignore[assignment]
+        # The position checks the move (GameState.attempt, SumState.attempt).
+        state = state.pass_turn() if choice is PASS else state.attempt(choice)  # type: ignore[assignment]
         if on_event is not None:
             on_event(state)
     raise TurnLimitError(f"The game did not end within {max_turns:,} turns.")

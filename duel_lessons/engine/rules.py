@@ -9,8 +9,9 @@ cases for any book.
 
 from __future__ import annotations
 
-import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from types import ModuleType
 from typing import Literal, get_args
 
 from duel_lessons.engine.errors import BadStartError, DuelError, RulesError
@@ -22,6 +23,7 @@ from duel_lessons.engine.numbers import (
     smallest_prime_factor,
     whole_number,
 )
+from duel_lessons.engine.registry import Registry
 
 MoveKind = Literal["subtract", "divide"]
 Family = Literal["all", "even", "odd", "prime"]
@@ -30,22 +32,21 @@ WhenStuck = Literal["end", "pass"]
 OnInvalid = Literal["retry", "lose-turn"]
 
 __all__ = [
-    "BOOK_002_WORDING",
-    "DIVISION_DUEL",
-    "DIVISOR_DUEL",
-    "FACTOR_DUEL",
     "MAX_NUMBER",
-    "NUMBER_FACTOR",
     "RULEBOOKS",
     "BadStartError",
     "DuelError",
     "Rules",
     "RulesError",
     "Wording",
+    "book_modules",
+    "custom_variants",
     "get_rules",
     "is_prime",
     "register",
+    "rescan_books",
     "smallest_prime_factor",
+    "unregister",
     "whole_number",
 ]
 
@@ -212,7 +213,7 @@ class Rules:
     def start_problem(self, n: object) -> str | None:
         """Why n cannot start a game under these rules, or None if it can.
 
-        >>> from duel_lessons.engine.rules import DIVISION_DUEL
+        >>> DIVISION_DUEL = get_rules("division-duel")
         >>> DIVISION_DUEL.start_problem(60) is None
         True
         >>> DIVISION_DUEL.start_problem(7)
@@ -297,7 +298,7 @@ class Rules:
     def variant(self, name: str | None = None, **changes: object) -> Rules:
         """A new variant: these rules with some fields changed, in plain wording.
 
-        >>> DIVISOR_DUEL.variant(divisors="even").name
+        >>> get_rules("divisor-duel").variant(divisors="even").name
         'divisor-duel/divisors=even'
         """
         known = {f.name for f in fields(self)}
@@ -316,121 +317,67 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-DIVISOR_DUEL = Rules(
-    name="divisor-duel",
-    title="Divisor Duel",
-    source="books 000 and 002",
-    default_start=60,
-    start_rule="Any whole number from 1 up can start; from a prime, 1 or 2 the first player has no move.",
-    wording=Wording(
-        opening="Game Start! Current Number (N): {n}",
-        show="Proper divisors of {n}: {divisors}",
-        separator=",",
-        prompt="Enter your chosen divisor: ",
-        moved="Subtracting {d} from {n}. New N is {new}.",
-        show_stuck="Proper divisors of {n}: None",
-        end_stuck="No valid moves left. {winner} wins!",
-    ),
-)
+# -- the registry -----------------------------------------------------------------
 
-#: Book 002's wording of the same game (its 12-start transcript).
-BOOK_002_WORDING = Wording(
-    opening="",
-    show="Current number is {n}.\nProper divisors (excluding 1 and {n}): {divisors}",
-    prompt="Enter the divisor to subtract: ",
-    moved="You subtract {d}. New current number is {new}.",
-    show_stuck="Current number is {n}.\nNo proper divisors. You cannot make a move.",
-    end_stuck="{loser} loses. {winner} wins!",
-)
+#: The rule books: every module of duel_lessons.books (shipped, read-only) and custom variants.
+_BOOKS: Registry[Rules] = Registry("duel_lessons.books", "RULES")
 
-DIVISION_DUEL = Rules(
-    name="division-duel",
-    title="Division Duel",
-    move="divide",
-    source="book 001",
-    default_start=60,
-    composite_start=True,
-    start_rule="Division Duel starts from a composite number (book 001).",
-    wording=Wording(
-        opening="Game Start! Shared Number: {n}",
-        turn="",
-        show="Current Shared Number: {n}\nAvailable Divisors: {divisors}",
-        prompt="{player}, enter your chosen divisor: ",
-        moved="{n} divided by {d} equals {new}.\nNew Shared Number is {new}.",
-        show_stuck="Current Shared Number: {n}",
-        end_stuck="{loser} has no valid moves. {winner} wins!",
-    ),
-)
-
-FACTOR_DUEL = Rules(
-    name="factor-duel",
-    title="Factor Duel",
-    allow_one=True,
-    win_on_reaching="prime",
-    lose_on_reaching="one",
-    source="book 003",
-    default_start=100,
-    min_start=3,
-    start_rule="Factor Duel starts from a number greater than 2 (book 003).",
-    wording=Wording(
-        opening="Game Start! Starting Number: {n}",
-        show="Current number is {n}.\nProper divisors of {n}: {divisors}",
-        prompt="Enter the divisor to subtract: ",
-        moved="{player} subtracts {d}: {n} - {d} = {new}",
-        end_reached="{why} {winner} wins!",
-    ),
-)
-
-NUMBER_FACTOR = Rules(
-    name="number-factor",
-    title="Number Factor",
-    move="divide",
-    win_on_reaching="one",
-    when_stuck="pass",
-    on_invalid="lose-turn",
-    source="book 004",
-    default_start=30,
-    composite_start=True,
-    start_rule=(
-        "Number Factor starts from a composite number: from a prime neither player could "
-        "ever move, so there would be no last mover to win (ruling 6)."
-    ),
-    wording=Wording(
-        opening="Welcome to Number Factor!\nStarting number (N) is {n}.",
-        show="Current N: {n}\nProper divisors of {n} are: {divisors}",
-        prompt="Choose a proper divisor to divide N: ",
-        moved="{you} chose {d}. Calculating {n} ÷ {d}...\nNew N is {new}.",
-        lost_turn="{why} Invalid move: {player} loses the turn.",
-        show_stuck="Current N: {n}",
-        passed="{why} Turn passed.",
-        end_passes="No valid moves remaining.\nLast successful move was made by {winner}.\n"
-        "Congratulations, {winner} wins the game!",
-    ),
-)
-
-#: The four rule books, by name.
-RULEBOOKS: dict[str, Rules] = {r.name: r for r in (DIVISOR_DUEL, DIVISION_DUEL, FACTOR_DUEL, NUMBER_FACTOR)}
-
-
-#: The rule books' file numbers, as names too: get_rules("003") is Factor Duel.
-BOOK_NUMBERS = {"000": "divisor-duel", "001": "division-duel", "002": "divisor-duel",
-                "003": "factor-duel", "004": "number-factor"}  # fmt: skip
+#: The shipped rule books by name (a read-only view, filled on first use from duel_lessons.books).
+RULEBOOKS: Mapping[str, Rules] = _BOOKS.shipped
 
 
 def get_rules(name: str | Rules) -> Rules:
-    """Look up a rule book by name or book number (a Rules value is returned as it is)."""
+    """Look up a rule book by name or book number: shipped books first, then custom variants.
+
+    A Rules value is returned as it is; anything else that is not a known name raises RulesError.
+
+    >>> get_rules("003").title, get_rules("Divisor Duel").name
+    ('Factor Duel', 'divisor-duel')
+    """
     if isinstance(name, Rules):
         return name
-    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
-    key = BOOK_NUMBERS.get(key, key)
-    if key in RULEBOOKS:
-        return RULEBOOKS[key]
-    close = difflib.get_close_matches(key, RULEBOOKS, n=1)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
-    raise RulesError(f"Unknown rule book {name!r}.{hint} Known: {', '.join(RULEBOOKS)}.")
+    return _BOOKS.get(name)
 
 
 def register(rules: Rules) -> Rules:
-    """Add a custom variant to the registry so that it can be named."""
-    RULEBOOKS[rules.name] = rules
-    return rules
+    """Add a custom variant to the registry of custom variants so that it can be named.
+
+    A shipped book's name (or book number) is refused with RulesError: shipped books are read-only.
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"Only a Rules value can be registered, not {rules!r}.")
+    return _BOOKS.register(rules)
+
+
+def unregister(name: str) -> None:
+    """Forget a custom variant (shipped books stay)."""
+    _BOOKS.unregister(name)
+
+
+def custom_variants() -> Mapping[str, Rules]:
+    """The registered custom variants by name (a copy)."""
+    return _BOOKS.custom
+
+
+def book_modules() -> tuple[ModuleType, ...]:
+    """The modules of the shipped rule books (duel_lessons.books), scanned on first use."""
+    return _BOOKS.modules()
+
+
+def rescan_books() -> None:
+    """Scan duel_lessons.books again, after a book module was added at run time."""
+    _BOOKS.rescan()
+
+
+def __getattr__(name: str) -> Rules:
+    """The shipped books' Rules under their old names: ``from duel_lessons.engine.rules import DIVISOR_DUEL``.
+
+    New code imports them from their book module (``duel_lessons.books.divisor_duel``) or from
+    ``duel_lessons``; this keeps older imports working without the engine importing the books.
+    """
+    if not name.startswith("_"):
+        for module in book_modules():
+            value = getattr(module, name, None)
+            if name in getattr(module, "__all__", ()) and isinstance(value, Rules):
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

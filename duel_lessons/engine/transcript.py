@@ -6,8 +6,14 @@ into the transcript of a whole game.
 
 from __future__ import annotations
 
-from duel_lessons.engine.game import Event, GameState, Moved, Passed, other
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from duel_lessons.engine.events import Event, Moved, Passed, other
 from duel_lessons.engine.rules import Rules
+
+if TYPE_CHECKING:  # the game imports this module to render itself; only the type is needed here
+    from duel_lessons.engine.game import GameState
 
 Names = tuple[str, str]
 
@@ -95,7 +101,7 @@ def render(state: GameState, names: Names = ("Player 1", "Player 2"), you: Names
         out.append("")
     for event in state.history:
         number = event.before if isinstance(event, Moved) else event.number
-        before = GameState(rules, number, event.player)
+        before = replace(state, number=number, to_move=event.player, passes=0, history=())
         out += turn_lines(before, names)
         if not isinstance(event, Passed):
             value = event.divisor if isinstance(event, Moved) else event.value

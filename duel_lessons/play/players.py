@@ -12,47 +12,34 @@ empty (the caller handles passes and the end of the game).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState
-from duel_lessons.engine.rules import DuelError, Rules
-from duel_lessons.solving.closed_forms import closed_form
-from duel_lessons.solving.tables import TABLE_LIMIT, Table, tabulate
+from duel_lessons.engine.rules import Rules
+from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle, table_length
+from duel_lessons.solving.tables import Table
 
-Strategy = Callable[[GameState], int]
-
-#: Up to this number the perfect player reads the solver's table (with remoteness).
-DEFAULT_TABLE_SIZE = 10**6
-#: The smallest table the players build (tables are sized in powers of 2 from here).
-MIN_TABLE = 1024
-
-
-def table_length(n: int, cap: int) -> int:
-    """The table length used for n: the next power of 2 from MIN_TABLE, at most cap."""
-    upto = MIN_TABLE
-    while upto < n:
-        upto *= 2
-    return max(min(upto, cap), n)
+__all__ = [
+    "DEFAULT_TABLE_SIZE",
+    "LEVELS",
+    "CoachPlayer",
+    "GreedyPlayer",
+    "PerfectPlayer",
+    "RandomPlayer",
+    "Strategy",
+    "make_player",
+    "table_for",
+    "table_length",
+]
 
 
 def table_for(rules: Rules, n: int, size: int = DEFAULT_TABLE_SIZE) -> Table | None:
-    """A solver table covering n, or None if n > size.
+    """Deprecated, for old callers: ``oracle(rules, size).table(n)`` when n <= size, else None."""
+    return oracle(rules, size).table(n) if n <= size else None
 
-    Tables grow lazily in powers of 2 (capped at ``size``), so a game from 60
-    never builds a table of a million positions; the solver extends its cache.
-    """
-    return None if n > size else tabulate(rules, table_length(n, size))
-
-
-def required_table(rules: Rules, n: int) -> Table:
-    """A table covering n for rules without a closed form; DuelError above TABLE_LIMIT."""
-    if n > TABLE_LIMIT:
-        raise DuelError(
-            f"{rules.title} ({rules.name}) has no proved closed form, and {n} is above the largest table "
-            f"the solver builds ({TABLE_LIMIT:,}), so no perfect move can be computed from {n}."
-        )
-    return tabulate(rules, table_length(n, TABLE_LIMIT))
+Strategy = Callable[[GameState], int]
 
 
 def _moves(state: GameState) -> tuple[int, ...]:
@@ -60,18 +47,6 @@ def _moves(state: GameState) -> tuple[int, ...]:
     if not moves:
         raise DuelError(f"There is no legal move from {state.number}: the caller must pass or end the game.")
     return moves
-
-
-def best_from_table(table: Table, rules: Rules, n: int, moves: Sequence[int]) -> int:
-    """The best move by the table: the fastest win, or from a lost position the longest delay.
-
-    Ties go to the smallest divisor.
-    """
-    results = [(d, rules.result(n, d)) for d in moves]
-    winning = [(int(table.remoteness[r]), d) for d, r in results if table.is_p(r)]
-    if winning:
-        return min(winning)[1]
-    return min((-int(table.remoteness[r]), d) for d, r in results)[1]
 
 
 @dataclass
@@ -103,15 +78,11 @@ class GreedyPlayer:
 
 @dataclass
 class PerfectPlayer:
-    """Perfect play: wins from every N-position, as fast as possible where it can tell.
+    """Perfect play: the oracle's best move (:meth:`~duel_lessons.solving.oracle.Oracle.best_move`).
 
-    Up to ``table_size`` it reads the solver's table: from an N-position the winning
-    move with the smallest remoteness, from a P-position the move whose result has
-    the largest remoteness (delay, hoping for a mistake).  Above it, it uses the
-    proved closed form's winning move; from a P-position there (no remoteness
-    known) it plays the smallest legal divisor, a heuristic that keeps the number
-    large and the game long.  Variants without a closed form use tables up to the
-    solver's TABLE_LIMIT and raise DuelError above it.
+    Up to ``table_size`` the fastest win, or from a lost position the longest delay; above it
+    the proved closed form's winning move, or a documented heuristic from a lost position.
+    Variants without a closed form raise TooBigError (a DuelError) above the solver's limit.
     """
 
     table_size: int = DEFAULT_TABLE_SIZE
@@ -119,20 +90,9 @@ class PerfectPlayer:
     level: str = "perfect"
 
     def __call__(self, state: GameState) -> int:
-        rules, n = state.rules, state.number
-        table = table_for(rules, n, self.table_size)
-        if table is not None:
-            return best_from_table(table, rules, n, _moves(state))
-        form = closed_form(rules)
-        if form is None:
-            return best_from_table(required_table(rules, n), rules, n, _moves(state))
-        # Above the table, never list every divisor of n (10**18 can have 10**5 of them).
-        if rules.ends_on_reaching(n) is not None or state.passes >= 2:
-            return _moves(state)[0]  # the game is over: raises the "no legal move" error
-        move = form.winning_move(n)
-        if move is None:
-            move = rules.smallest_divisor(n)
-        return _moves(state)[0] if move is None else move
+        moves = _moves(state)
+        move = oracle(state.rules, self.table_size).best_move(state.number)
+        return moves[0] if move is None else move
 
 
 @dataclass
@@ -144,10 +104,8 @@ class CoachPlayer(PerfectPlayer):
     last_explanation: str = ""
 
     def __call__(self, state: GameState) -> int:
-        from duel_lessons.play.coach import explain
-
         move = super().__call__(state)
-        self.last_explanation = f"I play {move}. " + explain(state)
+        self.last_explanation = f"I play {move}. " + oracle(state.rules, self.table_size).explain(state.number)
         return move
 
 
@@ -161,7 +119,17 @@ LEVELS: dict[str, Callable[[int | None], Strategy]] = {
 
 
 def make_player(level: str, seed: int | None = None) -> Strategy:
-    """A computer player of this level ("random", "greedy", "perfect" or "coach")."""
+    """A computer player of this level ("random", "greedy", "perfect" or "coach"); DuelError otherwise.
+
+    >>> make_player(None)
+    Traceback (most recent call last):
+    ...
+    duel_lessons.engine.errors.DuelError: A player level is text such as 'perfect', not None.
+    """
+    if not isinstance(level, str):
+        raise DuelError(f"A player level is text such as 'perfect', not {level!r}.")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise DuelError(f"A seed is a whole number or None, not {seed!r}.")
     key = level.strip().lower()
     if key not in LEVELS:
         raise DuelError(f"Unknown player level {level!r}. Known: {', '.join(LEVELS)}.")

@@ -38,10 +38,10 @@ from typing import Literal
 
 import numpy as np
 
-from duel_lessons.engine.game import GameState, IllegalMoveError, Player, other
-from duel_lessons.engine.rules import DuelError, Rules, get_rules
-from duel_lessons.play.players import table_length
-from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.engine.errors import DuelError, IllegalMoveError, PositionError, TooBigError
+from duel_lessons.engine.game import GameState, Player, other
+from duel_lessons.engine.rules import Rules, get_rules
+from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle, table_length
 from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 
 Component = tuple[Rules, int]
@@ -59,6 +59,8 @@ class SumMoveError(IllegalMoveError):
         super().__init__(value, number, reason)
         self.index = index
         where = f"component {index + 1}" if isinstance(index, int) else f"component {index!r}"
+        if index is None:
+            where = "a sum"
         what = f" ({title} at {number})" if title else ""
         self.args = (f"Cannot play {value!r} in {where}{what}: {reason}.",)
 
@@ -114,26 +116,26 @@ def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
     """Grundy values of n = 0 .. at least upto for sums (index 0 unused), from the solver's table."""
     book = _solver_rules(check_rules(rules))
     if upto > TABLE_LIMIT:
-        raise DuelError(f"Grundy values up to {upto:,} need a table above TABLE_LIMIT = {TABLE_LIMIT:,}.")
+        raise TooBigError(f"Grundy values up to {upto:,} need a table above TABLE_LIMIT = {TABLE_LIMIT:,}.")
     return tabulate(book, table_length(upto, TABLE_LIMIT)).grundy
 
 
 def grundy_value(rules: Rules | str, n: int) -> int:
-    """The Grundy value of n as a sum component: the proved formula if there is one, else the solver's table."""
+    """The Grundy value of n as a sum component, from the oracle (its table, or a proved formula).
+
+    Raises TooBigError (a DuelError) where the oracle knows no value: above its table, with no
+    proved Grundy formula.
+    """
     book = _solver_rules(check_rules(rules))
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise DuelError(f"A component is a positive whole number, not {n!r}.")
-    form = closed_form(book)
-    if form is not None and form.has_grundy:
-        value = form.grundy(n)
-        assert value is not None
-        return value
-    if n > TABLE_LIMIT:
-        raise DuelError(
-            f"{book.title} has no proved Grundy formula, and {n:,} is above the largest table the solver "
-            f"builds ({TABLE_LIMIT:,}), so its Grundy value is unknown."
+        raise PositionError(f"A component is a positive whole number, not {n!r}.")
+    value = oracle(book).grundy(n)
+    if value is None:
+        raise TooBigError(
+            f"{book.title} has no proved Grundy formula, and {n:,} is above the oracle's table "
+            f"({DEFAULT_TABLE_SIZE:,}), so its Grundy value is not known here."
         )
-    return int(tabulate(book, table_length(n, TABLE_LIMIT)).grundy[n])
+    return value
 
 
 def sum_grundy(components: Iterable[Component] | SumState) -> int:
@@ -241,6 +243,30 @@ class SumState:
         parts[index] = (rules, after)
         event = SumEvent(self.to_move, index, n, d, after)
         return replace(self, components=tuple(parts), to_move=other(self.to_move), history=self.history + (event,))
+
+    # -- what play_out needs (engine.game.Position) -----------------------------------
+
+    @property
+    def must_pass(self) -> bool:
+        """Always False: in a sum a player with no move in any component has lost (there is no passing)."""
+        return False
+
+    def pass_turn(self) -> SumState:
+        """Never allowed: a sum has no passing (SumMoveError)."""
+        raise SumMoveError(None, "pass", 0, "a sum of games has no passing")
+
+    def attempt(self, move: object) -> SumState:
+        """Play a move given as one (index, divisor) pair, as :func:`~duel_lessons.engine.game.play_out` does.
+
+        >>> from duel_lessons.engine.game import play_out
+        >>> first = lambda s: s.legal_moves[0]
+        >>> play_out(new_sum([6, 4]), (first, first)).winner
+        2
+        """
+        if not isinstance(move, tuple) or len(move) != 2:
+            raise SumMoveError(None, move, 0, "a move in a sum is a pair (component index, divisor)")
+        index, divisor = move
+        return self.play(index, divisor)
 
     def status(self, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
         """One line: whose turn it is, or who won."""

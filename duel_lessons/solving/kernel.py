@@ -152,8 +152,8 @@ def solve(
             continue
         if (lose_target == PRIME_NUMBER and is_prime) or (lose_target == ONE and n == 1):
             outcome[n] = 1  # the player who moved here has lost
-            grundy[n] = 1
-            remoteness[n] = 0
+            grundy[n] = 1  # as if the player to move had one move, to a finished game (a P-position)
+            remoteness[n] = 1  # the same convention: odd, like every other N-position of a normal-play game
             continue
         count = all_divisors(n, spf, divisors)
         moves = 0

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from duel_lessons.engine.errors import DuelError, TooBigError
+from duel_lessons.engine.errors import PositionError, RulesError, TooBigError
 from duel_lessons.engine.numbers import MAX_NUMBER, whole_number
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
@@ -62,10 +62,17 @@ class Oracle:
     # -- where an answer comes from ------------------------------------------------
 
     def _number(self, n: object) -> int:
-        n = whole_number(n, "The number")
-        if not 1 <= n <= MAX_NUMBER:
-            raise DuelError(f"The number must be from 1 to 10**18, not {n}.")
-        return n
+        value = whole_number(n, "The number", PositionError)
+        if not 1 <= value <= MAX_NUMBER:
+            raise PositionError(f"The number must be a whole number from 1 to 10**18, not {value}.")
+        return value
+
+    def _terminal(self, n: int) -> Literal["reached-win", "reached-loss", "stuck"] | None:
+        """How the game stands at n if nobody can move there, else None (lists no divisors: one is enough)."""
+        reached = self.rules.ends_on_reaching(n)
+        if reached is not None:
+            return "reached-win" if reached == "win" else "reached-loss"
+        return "stuck" if self.rules.smallest_divisor(n) is None else None
 
     def table(self, n: int) -> Table | None:
         """The solver's table covering n if n is within ``table_size`` (or needed: no closed form), else None.
@@ -125,51 +132,118 @@ class Oracle:
 
         Never lists every divisor of a huge n: above the table it asks the closed form for one move.
         """
+        move = self.best_move(n)
+        return move if move is not None and not self.is_p(n) else None
+
+    def best_move(self, n: int) -> int | None:
+        """The move a perfect player makes from n, or None if there is no move.
+
+        Within the table: from an N-position the winning move with the least remoteness (the
+        fastest win), from a P-position the move whose result has the largest remoteness (the
+        longest delay, hoping for a mistake); ties go to the smallest divisor.  Above the table:
+        the closed form's winning move, and from a P-position the smallest legal divisor (a
+        heuristic: it keeps the number large and the game long; no remoteness is known there).
+
+        >>> oracle("divisor-duel").best_move(60), oracle("divisor-duel").best_move(9)
+        (3, 3)
+        """
         table = self.table(n)
+        if self._terminal(n) is not None:
+            return None
+        rules = self.rules
         if table is not None:
-            moves = table.winning_moves(n)
-            if not moves:
-                return None
-            return min(moves, key=lambda d: (int(table.remoteness[self.rules.result(n, d)]), d))
+            results = [(d, rules.result(n, d)) for d in rules.divisors_of(n)]
+            winning = [(int(table.remoteness[r]), d) for d, r in results if table.is_p(r)]
+            if winning:
+                return min(winning)[1]
+            return min((-int(table.remoteness[r]), d) for d, r in results)[1]
         assert self.form is not None
-        return self.form.winning_move(n)
+        move = self.form.winning_move(n)
+        return move if move is not None else rules.smallest_divisor(n)
 
     def remoteness(self, n: int) -> int | None:
-        """Moves left with best play (the winner hurries, the loser delays), or None above the table."""
+        """Moves left with best play (the winner hurries, the loser delays), or None above the table.
+
+        Conventions (the solver's): a finished or stuck position has remoteness 0, except a number
+        whose reaching loses, which has remoteness 1, as its Grundy value is 1: as if the player to
+        move had one move, to a finished game.  In a normal-play game that ends only by a player
+        being stuck, P-positions have even and N-positions odd remoteness; with these conventions
+        that also holds when reaching a number wins or loses, but not in misère play (a stuck
+        player wins there, with remoteness 0).
+        """
         table = self.table(n)
-        return None if table is None else int(table.remoteness[n])
+        if table is not None:
+            return int(table.remoteness[n])
+        terminal = self._terminal(n)
+        if terminal is None:
+            return None
+        return 1 if terminal == "reached-loss" else 0
 
     def grundy(self, n: int) -> int | None:
         """The Grundy value of n: from the table, or a proved formula; None where neither applies.
 
-        Misère variants have no Grundy value that decides sums; the table gives -1 there, returned as None.
+        In misère play the solver gives no Grundy value (None): the values exist, but they do not
+        decide misère sums, so the package does not use them.
         """
         table = self.table(n)
         if table is not None:
             value = int(table.grundy[n])
             return None if value < 0 else value
         assert self.form is not None
+        terminal = self._terminal(n)
+        if terminal is not None and self.rules.last_mover_wins:
+            return 1 if terminal == "reached-loss" else 0
         return self.form.grundy(n)
 
     def explain(self, n: int) -> str:
-        """Why n is won or lost for the player to move, from the proof where there is one."""
+        """Why n is won or lost for the player to move, from the proof where there is one.
+
+        >>> print(oracle("number-factor").explain(7))
+        7 is prime, so it has no divisor d with 1 < d < 7: the player to move must pass; then nobody can move, \
+and after two passes the last player who moved wins, so the player to move loses.
+        """
         n = self._number(n)
         if self.form is not None:
             return self.form.explain(n)
+        terminal = self._terminal(n)
+        if terminal is not None:
+            return self.terminal_words(n, terminal)
         table = self.table(n)
         assert table is not None
         moves = table.winning_moves(n)
         rem = int(table.remoteness[n])
+        source = f"Computed with the solver's table (there is no proved formula for {self.rules.title}): "
         if moves:
-            return (
-                f"Computed with the solver's table (there is no proved formula for {self.rules.title}): "
+            return source + (
                 f"{', '.join(map(str, moves))} leave{'s' if len(moves) == 1 else ''} a losing position, "
                 f"so {n} is won for the player to move, in {rem} more moves with best play."
             )
-        return (
-            f"Computed with the solver's table (there is no proved formula for {self.rules.title}): "
+        return source + (
             f"every move from {n} leaves a winning position for the opponent, so {n} is lost for the player "
             f"to move (best resistance lasts {rem} moves)."
+        )
+
+    def terminal_words(self, n: int, terminal: Literal["reached-win", "reached-loss", "stuck"]) -> str:
+        """Why nobody can move from n, and who that makes the winner, as one sentence."""
+        rules = self.rules
+        if terminal != "stuck":
+            won = terminal == "reached-win"
+            target = rules.win_on_reaching if won else rules.lose_on_reaching
+            kind = "1" if target == "one" else "a prime"
+            return (
+                f"Reaching {kind} {'wins' if won else 'loses'} at once, so whoever moved to {n} has "
+                f"{'won' if won else 'lost'}: the game is over, and the player to move has {'lost' if won else 'won'}."
+            )
+        rule = "the last player to move wins" if rules.last_mover_wins else "the last player to move loses"
+        result = "loses" if rules.last_mover_wins else "wins"
+        if rules.when_stuck == "pass":
+            return (
+                f"{n} has no allowed divisor ({rules.divisor_words}), so the player to move must pass, and so must "
+                f"the opponent; after two passes the game ends, {rule}, so the player to move {result}."
+            )
+        return (
+            f"{n} has no allowed divisor ({rules.divisor_words}), so the player to move cannot move and the "
+            f"game ends; {rule}, so the player to move {result}."
         )
 
 
@@ -184,4 +258,6 @@ def oracle(rules: Rules | str, table_size: int = DEFAULT_TABLE_SIZE) -> Oracle:
     >>> oracle("factor-duel").is_p(100)
     False
     """
+    if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 1:
+        raise RulesError(f"table_size must be a positive whole number, not {table_size!r}.")
     return _oracle(get_rules(rules), table_size)

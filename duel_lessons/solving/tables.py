@@ -10,8 +10,9 @@ How the table is filled (the same game as :mod:`duel_lessons.engine.game`):
 
 * A number whose *reaching* ends the game is settled at once: if the player
   who moved there wins it is P (grundy 0); if they lose it is N.  We give such
-  a losing-to-reach number grundy 1, as if the player to move had one move
-  that ends the game (a modelling choice: the move graph itself has no edge).
+  a losing-to-reach number grundy 1 and remoteness 1, as if the player to move
+  had one move that ends the game (a modelling choice: the move graph itself has
+  no edge; it keeps remoteness odd at every N-position of a normal-play game).
 * A number with no legal move is P in normal play (the last mover wins) and N
   in misère play.  Passing when stuck changes nothing (after two passes the
   last mover still wins), so ``when_stuck`` is ignored.

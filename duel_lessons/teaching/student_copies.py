@@ -91,6 +91,8 @@ def answer_key(src: Path | str) -> str:
             if cell.get("cell_type") != "code" or not is_removed(cell):
                 continue
             question = _source(cells[i - 1]).strip() if i else ""
+            if question.startswith("lesson.check(") and i > 1:  # answer cell, check cell, solution cell
+                question = _source(cells[i - 2]).strip()
             solution = _source(cell).strip()
             parts += ["", "```python", question, "```", "", "```python", solution, "```"]
     return "\n".join(parts) + "\n"

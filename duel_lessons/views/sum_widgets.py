@@ -22,10 +22,13 @@ from typing import Any
 import ipywidgets as w
 
 from duel_lessons.cli.sum_play import SumStrategy, make_sum_player
-from duel_lessons.engine.game import IllegalMoveError
+from duel_lessons.engine.game import IllegalMoveError, play_out
 from duel_lessons.engine.rules import DuelError, Rules
 from duel_lessons.play.sums import SumState, hint, new_sum, sum_grundy, sum_transcript
-from duel_lessons.views.widgets import MAX_BUTTONS, grouped, html_message, move_words
+from duel_lessons.views.board import MAX_BUTTONS, Hand
+from duel_lessons.views.board_view import Styles
+from duel_lessons.views.common import grouped, html_message, move_words
+from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
 
 class SumBoard:
@@ -45,6 +48,8 @@ class SumBoard:
         first: int = 1,
         seed: int | None = None,
         max_buttons: int = MAX_BUTTONS,
+        *,
+        wording: BoardWording = DEFAULT_WORDING,
     ) -> None:
         if opponent not in ("human", "computer"):
             raise DuelError(f"opponent must be 'human' or 'computer', not {opponent!r}.")
@@ -53,14 +58,17 @@ class SumBoard:
         if opponent == "computer":
             sum_grundy(self.state)  # the computer needs every Grundy value: DuelError now, with the reason
         self.opponent = opponent
+        self.words = wording
         self.computer: SumStrategy = make_sum_player(level, seed)
         self.max_buttons = max_buttons
+        self.hand = Hand()
 
         self.title_html = w.HTML().add_class("sum-title")
         self.rows_box = w.VBox().add_class("sum-rows")
         self.status_html = w.HTML().add_class("sum-status")
         self.message = w.HTML().add_class("sum-message")
         self.hint_button = w.Button(description="Hint", tooltip="The XOR rule for this position, in words")
+        self.hint_button.add_class("sum-hint")
         self.new_button = w.Button(description="New game", tooltip="Start again from the same numbers")
         self.history_html = w.HTML().add_class("sum-history")
         self.hint_button.on_click(lambda _: self.hint())
@@ -68,6 +76,7 @@ class SumBoard:
         self.move_buttons: list[list[w.Button]] = []
         self.widget = w.VBox(
             [
+                Styles(),
                 self.title_html,
                 self.status_html,
                 self.message,
@@ -78,8 +87,7 @@ class SumBoard:
             ],
             layout=w.Layout(max_width="60em"),
         ).add_class("sum-board")
-        self._computer_turns()
-        self._refresh()
+        self._advance(None)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -99,23 +107,32 @@ class SumBoard:
     def choose(self, index: int, divisor: int) -> None:
         """Play ``divisor`` in component ``index`` (from 0) for the player to move; errors go on the board."""
         if not self._human_turn():
-            self._show("It is not your turn." if not self.state.is_over else "The game is over.", error=True)
+            self._show(self.words.not_your_turn if not self.state.is_over else self.words.over_already, error=True)
             return
+        self._advance((index, divisor))
+
+    def _advance(self, move: tuple[int, int] | None) -> None:
+        """Play the student's move (None: none) and the computer's replies through engine.game.play_out."""
+        self.hand.pending = move
+        said: list[str] = []
+
+        def seen(state: SumState) -> None:
+            event = state.history[-1]
+            if self.opponent == "computer" and event.player == 2:
+                rules = state.components[event.index][0]
+                where = f"{move_words(rules, event.before, event.divisor)} in number {event.index + 1}"
+                said.append(self.words.fill("computer_played", move=where))
+
+        computer = self.computer if self.opponent == "computer" else self.hand
         try:
-            self.state = self.state.play(index, divisor)
+            self.state = play_out(self.state, {1: self.hand, 2: computer}, on_event=seen)
         except IllegalMoveError as error:
             self._show(str(error), error=True)
             return
-        self._show("")
-        self._computer_turns()
+        finally:
+            self.hand.pending = None
+        self._show(" ".join(said))
         self._refresh()
-
-    def _computer_turns(self) -> None:
-        while self.opponent == "computer" and self.state.to_move == 2 and not self.state.is_over:
-            index, divisor = self.computer(self.state)
-            rules, n = self.state.components[index]
-            self.state = self.state.play(index, divisor)
-            self._show(f"Computer plays {divisor} in component {index + 1}: {move_words(rules, n, divisor)}.")
 
     def hint(self) -> None:
         """Write the XOR explanation of this position on the board."""
@@ -127,9 +144,7 @@ class SumBoard:
     def new_game(self) -> None:
         """Start again from the same numbers, with the same player first."""
         self.state = self.start_state
-        self._show("")
-        self._computer_turns()
-        self._refresh()
+        self._advance(None)
 
     # -- display ----------------------------------------------------------------
 
@@ -144,11 +159,11 @@ class SumBoard:
     @property
     def status_text(self) -> str:
         """Whose turn it is, or who won, in plain words."""
-        state, names = self.state, self.names
+        state, words, vs = self.state, self.words, self.opponent == "computer"
         if state.winner is not None:
-            loser, winner = names[state.to_move - 1], names[state.winner - 1]
-            return f"Game over: {loser} has no move in any component. {winner} wins!"
-        return f"{names[state.to_move - 1]}'s turn: choose one component and a divisor."
+            stuck = "you have no move" if vs and state.to_move == 1 else f"{self.names[state.to_move - 1]} has no move"
+            return f"{words.game_over}: {stuck} in any component. {words.result(state.winner, vs)}"
+        return f"{words.turn(state.to_move, vs)}: {words.choose_component}"
 
     def _refresh(self) -> None:
         state = self.state

@@ -178,7 +178,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     yield pg

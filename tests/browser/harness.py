@@ -1,4 +1,4 @@
-"""Helpers for browser tests: run all cells, save screenshots."""
+"""Helpers for browser tests: run all cells, read the board, play by mouse or keyboard, save screenshots."""
 
 from __future__ import annotations
 
@@ -8,6 +8,20 @@ from pathlib import Path
 from typing import Any
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SIZES = ((1280, 720), (800, 600))
+
+
+def code(*lines: str) -> dict[str, Any]:
+    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": "\n".join(lines)}
+
+
+def notebook(*cells: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "cells": list(cells),
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 4,
+    }
 
 
 def run_all(page: Any) -> None:
@@ -27,50 +41,50 @@ def screenshot(page: Any, name: str) -> Path:
     return path
 
 
+def screenshots(page: Any, name: str, target: Any = None) -> None:
+    """Screenshots at 1280×720 and 800×600 (``target`` scrolled into view), then the old size again."""
+    old = page.viewport_size
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        if target is not None:
+            target.scroll_into_view_if_needed()
+        screenshot(page, f"{name}-{width}x{height}")
+    page.set_viewport_size(old)
+
+
 def shown_number(board: Any) -> int:
-    """The current number in large type on a board (waiting while the widget redraws it)."""
+    """The current number in large type on a board."""
     deadline = time.monotonic() + 10
     while True:
-        found = re.findall(r"\d+", board.locator(".duel-number").inner_text().replace("\u2009", ""))
+        found = re.findall(r"\d+", board.locator(".dg-number").inner_text().replace("\u2009", ""))
         if found or time.monotonic() > deadline:
             return int(found[-1])
         board.page.wait_for_timeout(50)
 
 
-def buttons_match(board: Any, n: int) -> bool:
-    """Whether the move buttons ("15 → 45") are the moves from n (the widgets update one by one)."""
-    first = board.locator(".duel-move").first
-    if not first.count():
-        return False
-    numbers = [int(x) for x in re.findall(r"\d+", first.inner_text())]
-    return len(numbers) >= 2 and numbers[0] + numbers[1] == n
+def is_over(board: Any) -> bool:
+    return bool(board.locator(".dg-result:not([hidden])").count())
 
 
 def wait_for_reply(board: Any, before: int, mine: int) -> None:
-    """After my move from ``before`` to ``mine``: wait for the computer's reply, or for the end.
-
-    The board's widgets redraw one at a time, so wait until the number, the
-    status line and the move buttons all agree.
-    """
-    status = board.locator(".duel-status")
+    """After my move from ``before`` to ``mine``: wait for the computer's reply (after its pause), or the end."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        text, n = status.inner_text(), shown_number(board)
-        if "Game over" in text and n == mine:
+        n = shown_number(board)
+        if is_over(board) and n == mine:
             return
-        if "Your turn" in text and n not in (before, mine) and buttons_match(board, n):
+        turn = board.locator(".dg-turn").inner_text()
+        if "Your turn" in turn and n not in (before, mine):
             return
-        board.page.wait_for_timeout(100)
-    raise AssertionError(f"The board did not answer: {status.inner_text()!r}")
+        board.page.wait_for_timeout(50)
+    raise AssertionError(f"The board did not answer: {board.locator('.dg-root').inner_text()!r}")
 
 
 def play_to_a_win(board: Any, choose: Any, before_click: Any = None) -> int:
-    """Click ``choose(n)`` (a winning divisor of the number shown) until the game ends; return the moves.
-
-    ``before_click(moves, n, d)``, if given, runs before each click (to check or photograph the board).
-    """
+    """Click the card of ``choose(n)`` (a winning divisor of the number shown) until the game ends; the moves."""
     moves = 0
-    while "Game over" not in board.locator(".duel-status").inner_text():
+    while not is_over(board):
         n = shown_number(board)
         d = choose(n)
         assert d is not None, f"{n} should be a winning position for me"
@@ -80,8 +94,49 @@ def play_to_a_win(board: Any, choose: Any, before_click: Any = None) -> int:
         moves += 1
         wait_for_reply(board, n, n - d)
         assert moves < 30, "the game did not end"
-    assert "You win!" in board.locator(".duel-status").inner_text()
-    assert "You 1 – 0 Computer" in board.locator(".duel-score").inner_text()
+    assert "You win!" in board.locator(".dg-result").inner_text()
+    return moves
+
+
+class Keys:
+    """Presses keys on a page and counts them."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.count = page, 0
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.count += 1
+
+    def type(self, text: str) -> None:
+        for ch in text:
+            self.press(ch)
+
+    def focused(self) -> str:
+        return str(self.page.evaluate("document.activeElement ? document.activeElement.className : ''"))
+
+
+def tab_to_board(keys: Keys, limit: int = 12) -> None:
+    """Press Tab until a move card (or the divisor box) has the focus."""
+    while "dg-card" not in keys.focused() and "dg-entry" not in keys.focused():
+        assert keys.count < limit, f"no card reached in {limit} Tabs (focus on {keys.focused()!r})"
+        keys.press("Tab")
+
+
+def play_by_keyboard(board: Any, keys: Keys, choose: Any) -> int:
+    """Win by typing each winning divisor and Enter (focus must stay on the board); the moves played."""
+    moves = 0
+    while not is_over(board):
+        n = shown_number(board)
+        d = choose(n)
+        focus = keys.focused()
+        assert "dg-card" in focus or "dg-entry" in focus, f"focus left the board: {focus!r}"
+        keys.type(str(d))
+        keys.press("Enter")
+        moves += 1
+        wait_for_reply(board, n, n - d)
+        assert moves < 30, "the game did not end"
+    assert "You win!" in board.locator(".dg-result").inner_text()
     return moves
 
 

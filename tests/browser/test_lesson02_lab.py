@@ -28,7 +28,7 @@ def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
     assert computer.locator(".duel-opponent select").input_value() == "the computer"
     assert computer.locator(".duel-level select").input_value() == "perfect"
     computer.scroll_into_view_if_needed()
-    computer.locator(".duel-status", has_text="Your turn").wait_for()
+    computer.locator(".dg-turn", has_text="Your turn").wait_for()
     assert shown_number(computer) == 60
     t_rendered = time.monotonic()
 
@@ -36,13 +36,16 @@ def test_lesson02_beat_the_perfect_computer(lab: Lab, page: Any) -> None:
     rule = closed_form(DIVISOR_DUEL)
     assert rule is not None
     moves = play_to_a_win(computer, rule.winning_move)
-    computer.locator(".duel-status").scroll_into_view_if_needed()
+    computer.locator(".dg-result").scroll_into_view_if_needed()
     screenshot(page, "lesson02-won")
 
     # The lesson's replay of book 000's example game printed its record, ending as the book does.
-    replay = page.locator(".jp-CodeCell", has_text="for d in [15, 15, 15, 5, 5]").locator(".jp-OutputArea-output")
-    assert "Subtracting 5 from 10. New N is 5." in replay.inner_text()
-    assert "No valid moves left. Player 1 wins!" in replay.inner_text()
+    cell = page.locator(".jp-CodeCell", has_text="for d in [15, 15, 15, 5, 5]")
+    cell.scroll_into_view_if_needed()  # Lab renders only the cells near the view
+    replay = cell.locator(".jp-OutputArea-output", has_text="Subtracting 5 from 10. New N is 5.")
+    replay.wait_for()
+    assert "Subtracting 5 from 10. New N is 5." in (replay.text_content() or "")
+    assert "No valid moves left. Player 1 wins!" in (replay.text_content() or "")
     print(
         f"lesson 02 in Lab: board after {t_rendered - t0:.1f} s, won in {moves} moves, "
         f"total {time.monotonic() - t0:.1f} s"

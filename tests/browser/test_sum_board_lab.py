@@ -10,7 +10,7 @@ from typing import Any
 from duel_lessons.play.sums import new_sum, outcome, winning_moves
 
 from conftest import Lab
-from harness import open_and_run, screenshot
+from harness import open_and_run, screenshots
 
 START = [12, 18]  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
 
@@ -50,7 +50,7 @@ def wait_for_reply(board: Any, played: int) -> list[int]:
         now = re.search(r"^Now: ([\d + ]+)\.", history, re.M)
         count = moves_in_history(board)
         over = "Game over" in status and count == 2 * played - 1
-        mine_again = "Player 1's turn" in status and count == 2 * played
+        mine_again = "Your turn" in status and count == 2 * played
         if now and (over or mine_again):
             numbers = [int(x) for x in now.group(1).split("+")]
             if shown_numbers(board) == numbers:  # the rows are redrawn too
@@ -65,7 +65,7 @@ def test_beat_the_perfect_computer_on_a_sum(lab: Lab, page: Any) -> None:
     open_and_run(lab, page, "sum_board.ipynb")
     board = page.locator(".sum-board").first
     board.wait_for()
-    board.locator(".sum-status", has_text="Player 1's turn").wait_for()
+    board.locator(".sum-status", has_text="Your turn").wait_for()
     board.locator(".sum-row-label").nth(len(START) - 1).wait_for()
     numbers = shown_numbers(board)
     assert numbers == START
@@ -81,18 +81,18 @@ def test_beat_the_perfect_computer_on_a_sum(lab: Lab, page: Any) -> None:
         button = board.locator(f".sum-row-{index + 1} .sum-move-{index + 1}-{d}")
         assert f"{d} → {numbers[index] - d}" in button.inner_text()
         if played == 1:
-            board.locator(".sum-message", has_text="Computer plays").wait_for()
-            screenshot(page, "sum-board-playing")
+            board.locator(".sum-message", has_text="The computer played").wait_for()
+            screenshots(page, "sum-board-playing", board)
         button.click()
         played += 1
         numbers = wait_for_reply(board, played)
         assert played < 30
 
     status = board.locator(".sum-status").inner_text()
-    assert "Player 1 wins!" in status, status
+    assert "You win!" in status, status
     assert "Computer has no move in any component" in status
     assert board.locator(".sum-move:not([disabled])").count() == 0  # nothing left to click
     board.scroll_into_view_if_needed()
-    screenshot(page, "sum-board-won")
+    screenshots(page, "sum-board-won", board)
     print(f"sum board in Lab: rendered after {t_rendered - t0:.1f} s, won in {played} moves, "
           f"total {time.monotonic() - t0:.1f} s")

@@ -1,0 +1,407 @@
+"""Diagnostic feedback on a student's answer: pure functions, no printing.
+
+A check compares an answer with the right one and returns a :class:`Verdict` that
+says what *kind* of answer it was:
+
+- ``"unanswered"``: still ``...`` (or ``None``);
+- ``"right"``;
+- ``"format"``: the right idea written the wrong way (``512`` for ``[512]``,
+  ``"p"`` for ``"P"``, ``"25%"`` for ``0.25``, counting from 1 instead of 0);
+- ``"partial"``: part of the answer ("2 of the 3 winning moves");
+- ``"misconception"``: a known wrong idea, with a hint aimed at it;
+- ``"miss"``: plainly wrong, with a general hint.
+
+Every wrong verdict has a ``key`` naming the mistake, so that a display layer can
+give a stronger hint (``stronger``) when the same mistake comes back.  No hint
+contains the answer: the helpers only ever put the *student's* values into words.
+
+>>> expect_list([2, 3], [2, 3, 4], what="winning moves").kind
+'partial'
+>>> expect_list(512, [512]).kind
+'format'
+>>> expect_choice("p", "P", ("P", "N")).kind
+'format'
+>>> expect_number("25%", 0.25).kind
+'format'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Kind = Literal["unanswered", "right", "format", "partial", "misconception", "miss"]
+
+WRONG_KINDS: frozenset[str] = frozenset({"format", "partial", "misconception", "miss"})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What kind of answer a student gave, and what to tell them.
+
+    ``message`` describes the answer; ``hint`` is the first hint and ``stronger``
+    the one for a repeat of the same mistake (``key``).
+    """
+
+    kind: Kind
+    message: str = ""
+    hint: str = ""
+    stronger: str = ""
+    key: str = ""
+
+    @property
+    def right(self) -> bool:
+        """Whether the answer is right."""
+        return self.kind == "right"
+
+
+def right(message: str = "") -> Verdict:
+    """A right answer (with optional praise)."""
+    return Verdict("right", message)
+
+
+def unanswered() -> Verdict:
+    """An answer that is still ``...``."""
+    return Verdict("unanswered")
+
+
+def is_unanswered(answer: object) -> bool:
+    """Whether the student has not answered yet (``...`` or ``None``).
+
+    >>> is_unanswered(...), is_unanswered(0)
+    (True, False)
+    """
+    return answer is ... or answer is None
+
+
+def show(value: object) -> str:
+    """A student's value in words, as they typed it.
+
+    >>> show([3, 1]), show("P")
+    ('[3, 1]', "'P'")
+    """
+    return repr(sorted(value) if isinstance(value, (set, frozenset)) else value)
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A known wrong answer (or a test that spots a wrong idea) with a hint aimed at it.
+
+    ``matches`` is a value to compare with, or a function of the answer.
+    """
+
+    key: str
+    matches: object
+    hint: str
+    stronger: str = ""
+
+    def fits(self, answer: object, same: Callable[[object, object], bool]) -> bool:
+        """Whether ``answer`` shows this misconception."""
+        if callable(self.matches):
+            try:
+                return bool(self.matches(answer))
+            except Exception:  # a student's odd answer must not break a check
+                return False
+        return same(answer, self.matches)
+
+
+def _miss(answer: object, hint: str, stronger: str, key: str = "") -> Verdict:
+    return Verdict("miss", f"Your answer was {show(answer)}.", hint, stronger, key or f"miss:{show(answer)}")
+
+
+def _misconception(answer: object, known: Sequence[Misconception], same: Callable[[object, object], bool]) -> Verdict:
+    for m in known:
+        if m.fits(answer, same):
+            return Verdict("misconception", f"Your answer was {show(answer)}.", m.hint, m.stronger or m.hint, m.key)
+    return Verdict("miss")
+
+
+def as_whole(value: object) -> int | None:
+    """``value`` as an int if it is a whole number (not a bool), else None.
+
+    >>> as_whole(3), as_whole(3.0), as_whole("3"), as_whole(True)
+    (3, 3, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:  # numpy integers
+        import numpy as np
+
+        if isinstance(value, np.integer):
+            return int(value)
+    except ImportError:  # pragma: no cover
+        pass
+    return None
+
+
+def _text_number(value: object) -> float | None:
+    """A number written as text ("12", " 0.25 ", "25%"), else None."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().replace(",", "")
+    scale = 1.0
+    if text.endswith("%"):
+        text, scale = text[:-1].strip(), 0.01
+    try:
+        return float(text) * scale
+    except ValueError:
+        return None
+
+
+def _whole_list(answer: object) -> list[int] | None:
+    if isinstance(answer, (str, bytes, Mapping)) or not isinstance(answer, Iterable):
+        return None
+    items = list(answer)
+    wholes = [as_whole(x) for x in items]
+    return None if any(w is None for w in wholes) else [w for w in wholes if w is not None]
+
+
+def expect_list(
+    answer: object,
+    correct: Iterable[int],
+    *,
+    what: str = "numbers",
+    ordered: bool = False,
+    misconceptions: Sequence[Misconception] = (),
+    hint: str = "",
+    stronger: str = "",
+) -> Verdict:
+    """Compare a list of whole numbers with the right list (any order unless ``ordered``).
+
+    >>> expect_list([4, 2], [2, 4]).kind, expect_list([4, 2], [2, 4], ordered=True).kind
+    ('right', 'format')
+    >>> v = expect_list([2, 3, 5], [2, 3, 4], what="winning moves")
+    >>> v.kind, v.message
+    ('partial', '2 of your 3 winning moves are right, but 5 is not one of them.')
+    """
+    want = list(correct)
+    if is_unanswered(answer):
+        return unanswered()
+    single = as_whole(answer)
+    if single is not None:
+        if want == [single]:
+            return Verdict("format", "Right idea: give it as a list, like [7].", key="format:not-a-list")
+        answer = [single]
+        listed = [single]
+    elif isinstance(answer, str) and _text_number(answer) is not None:
+        return Verdict("format", 'Give whole numbers, not text: write 7, not "7".', key="format:text")
+    else:
+        listed_or_none = _whole_list(answer)
+        if listed_or_none is None:
+            return Verdict(
+                "format", f"Give a list of whole numbers, like [2, 5], not {show(answer)}.", key="format:not-numbers"
+            )
+        listed = listed_or_none
+
+    def same(a: object, b: object) -> bool:
+        la = _whole_list(a) if as_whole(a) is None else [as_whole(a)]
+        lb = _whole_list(b)
+        return la is not None and lb is not None and sorted(la) == sorted(lb)  # type: ignore[type-var]
+
+    if sorted(listed) == sorted(want):
+        if ordered and listed != want:
+            return Verdict("format", "The right numbers, but put them in order, smallest first.", key="format:order")
+        if len(set(listed)) != len(listed):
+            return Verdict("format", "The right numbers, but some twice: write each one once.", key="format:repeat")
+        return right()
+    if set(listed) == set(want):
+        return Verdict("format", "The right numbers, but some twice: write each one once.", key="format:repeat")
+    found = _misconception(answer, misconceptions, same)
+    if found.kind == "misconception":
+        return found
+    good = [x for x in dict.fromkeys(listed) if x in want]
+    bad = [x for x in dict.fromkeys(listed) if x not in want]
+    if good and (len(good) < len(set(want)) or bad):
+        parts = f"{len(good)} of your {len(set(listed))} {what} {'is' if len(good) == 1 else 'are'} right"
+        if not bad:
+            message = f"{len(good)} of the {len(set(want))} {what}: some are missing."
+        else:
+            wrong = ", ".join(str(x) for x in bad)
+            message = f"{parts}, but {wrong} {'is' if len(bad) == 1 else 'are'} not one of them."
+        return Verdict("partial", message, hint, stronger or hint, f"partial:{sorted(set(listed))}")
+    return _miss(answer, hint, stronger or hint)
+
+
+def expect_number(
+    answer: object,
+    correct: float,
+    *,
+    misconceptions: Sequence[Misconception] = (),
+    hint: str = "",
+    stronger: str = "",
+    tolerance: float = 0.0,
+) -> Verdict:
+    """Compare a number with the right one; text such as "12" or "25%" is a format slip.
+
+    >>> expect_number(12, 12).kind, expect_number("12", 12).kind, expect_number([12], 12).kind
+    ('right', 'format', 'format')
+    >>> expect_number(11, 12).kind
+    'miss'
+    """
+    if is_unanswered(answer):
+        return unanswered()
+
+    def same(a: object, b: object) -> bool:
+        return (
+            isinstance(a, (int, float))
+            and not isinstance(a, bool)
+            and isinstance(b, (int, float))
+            and abs(a - b) <= tolerance
+        )
+
+    as_text = _text_number(answer)
+    if as_text is not None:
+        if abs(as_text - correct) <= tolerance + 1e-12:
+            return Verdict("format", "Right idea: give a number, not text (no quotes, no % sign).", key="format:text")
+        return _miss(answer, hint, stronger or hint)
+    if isinstance(answer, (list, tuple, set)) and len(answer) == 1:
+        (only,) = tuple(answer)
+        if same(only, correct):
+            return Verdict("format", "Right idea: give one number, not a list.", key="format:list")
+    if same(answer, correct):
+        return right()
+    found = _misconception(answer, misconceptions, same)
+    if found.kind == "misconception":
+        return found
+    if not isinstance(answer, (int, float)) or isinstance(answer, bool):
+        return Verdict("format", f"Give a number, not {show(answer)}.", key="format:not-a-number")
+    return _miss(answer, hint, stronger or hint)
+
+
+def expect_choice(
+    answer: object,
+    correct: str,
+    options: Sequence[str],
+    *,
+    misconceptions: Sequence[Misconception] = (),
+    hint: str = "",
+    stronger: str = "",
+) -> Verdict:
+    """Compare a choice such as ``"P"``/``"N"`` or ``"A"``-``"D"``; another case or spaces is a format slip.
+
+    >>> expect_choice("N", "P", ("P", "N")).kind, expect_choice(" p", "P", ("P", "N")).kind
+    ('miss', 'format')
+    >>> expect_choice("Q", "P", ("P", "N")).message
+    "Answer one of 'P', 'N', not 'Q'."
+    """
+    if is_unanswered(answer):
+        return unanswered()
+    if answer == correct:
+        return right()
+    if isinstance(answer, str) and answer.strip().upper() == correct.upper():
+        return Verdict(
+            "format", f"Right idea: write it exactly as one of {', '.join(map(repr, options))}.", key="format:case"
+        )
+    if not isinstance(answer, str) or answer.strip().upper() not in {o.upper() for o in options}:
+        return Verdict(
+            "format", f"Answer one of {', '.join(map(repr, options))}, not {show(answer)}.", key="format:option"
+        )
+    found = _misconception(answer.strip().upper(), misconceptions, lambda a, b: a == b)
+    if found.kind == "misconception":
+        return found
+    return _miss(answer, hint, stronger or hint)
+
+
+def expect_member(
+    answer: object,
+    allowed: Iterable[int],
+    *,
+    what: str = "number",
+    misconceptions: Sequence[Misconception] = (),
+    hint: str = "",
+    stronger: str = "",
+) -> Verdict:
+    """A whole number that must be one of several right answers.
+
+    >>> expect_member(3, {3, 5}).kind, expect_member([3], {3, 5}).kind, expect_member(4, {3, 5}).kind
+    ('right', 'format', 'miss')
+    """
+    if is_unanswered(answer):
+        return unanswered()
+    good = set(allowed)
+    value = as_whole(answer)
+    if value is None:
+        listed = _whole_list(answer)
+        if listed is not None and len(listed) == 1 and listed[0] in good:
+            return Verdict("format", f"Right idea: give one {what}, not a list.", key="format:list")
+        if isinstance(answer, str) and (t := _text_number(answer)) is not None and t in good:
+            return Verdict("format", "Right idea: give a number, not text (no quotes).", key="format:text")
+        return Verdict("format", f"Give one whole number, not {show(answer)}.", key="format:not-a-number")
+    if value in good:
+        return right()
+    found = _misconception(value, misconceptions, lambda a, b: a == b)
+    if found.kind == "misconception":
+        return found
+    return _miss(answer, hint, stronger or hint)
+
+
+def expect_table(
+    answer: object,
+    correct: Mapping[int, str],
+    *,
+    given: Iterable[int] = (),
+    hint: str = "",
+    stronger: str = "",
+) -> Verdict:
+    """A dict ``{n: "P" or "N"}`` filled in by hand: partial credit names the first wrong entry.
+
+    ``given`` are entries filled in for the student: a table with nothing more is unanswered.
+
+    >>> expect_table({1: "P", 2: "N"}, {1: "P", 2: "P"}).message
+    '1 of 2 entries right. The first to look at again: 2.'
+    >>> expect_table({1: "p", 2: "P"}, {1: "P", 2: "P"}).kind
+    'format'
+    """
+    if is_unanswered(answer):
+        return unanswered()
+    if not isinstance(answer, Mapping):
+        return Verdict("format", 'Give a dict such as {1: "P", 2: ...}.', key="format:not-a-dict")
+    missing = [n for n in correct if is_unanswered(answer.get(n))]
+    if set(correct) - set(missing) <= set(given):  # only the entries filled in for the student
+        return unanswered()
+    strange = [n for n in correct if n not in missing and answer.get(n) not in ("P", "N")]
+    if strange:
+        lower = all(isinstance(answer[n], str) and answer[n].strip().upper() in ("P", "N") for n in strange)
+        if lower and all(answer[n].strip().upper() == correct[n] for n in strange):
+            return Verdict("format", 'Write "P" and "N" as capital letters in quotes.', key="format:case")
+        return Verdict("format", f'Each entry is "P" or "N"; look at {strange[0]}.', key="format:entry")
+    wrong = [n for n in correct if n not in missing and answer[n] != correct[n]]
+    done = len(correct) - len(missing)
+    if not wrong and not missing:
+        return right()
+    message = f"{done - len(wrong)} of {len(correct)} entries right."
+    if wrong:
+        message += f" The first to look at again: {wrong[0]}."
+    if missing:
+        message += f" Still to fill in: {', '.join(map(str, missing[:6]))}{' ...' if len(missing) > 6 else ''}."
+    kind: Kind = "partial" if done - len(wrong) else "miss"
+    return Verdict(kind, message, hint if wrong else "", stronger or hint, f"table:{wrong[:1]}:{len(missing)}")
+
+
+def first_difference(
+    rule: Callable[[int], Any], truth: Callable[[int], bool], upto: int, start: int = 1
+) -> tuple[int, bool, object] | None:
+    """The first n (start .. upto) where ``rule(n)`` differs from ``truth(n)``: (n, truth, rule's value).
+
+    A rule that raises, or returns something other than True/False, differs there.
+
+    >>> first_difference(lambda n: n % 2 == 1, lambda n: n in (1, 3, 5, 8), 10)
+    (7, False, True)
+    >>> first_difference(lambda n: n < 4, lambda n: n < 4, 10) is None
+    True
+    """
+    for n in range(start, upto + 1):
+        try:
+            said: object = rule(n)
+        except Exception as error:  # the student's function: report, never crash
+            return n, truth(n), error
+        if not isinstance(said, bool) and said not in (0, 1):
+            return n, truth(n), said
+        if bool(said) != truth(n):
+            return n, truth(n), said
+    return None
