@@ -114,3 +114,17 @@ def test_sdist_holds_what_its_tests_need(tmp_path: Path) -> None:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     missing = [name for name in tracked() if name not in names and name != ".gitignore"]
     assert not missing, f"add to MANIFEST.in: {missing}"
+
+
+def test_readme_has_two_set_up_commands_from_a_fresh_clone() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    set_up = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    block = set_up.split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(commands) == 2, commands
+    for command in commands:
+        assert "git clone" in command and "-m venv .venv" in command and "pip install -e" in command
+    assert "jupyter lab" in commands[0] and "notebooks/00-start-here.ipynb" in commands[0]
+    assert "jupyter lab notebooks" not in commands[0]  # the root stays the repository, so docs/ is reachable
+    assert commands[1].endswith("python -m pytest")
+    assert "voila notebooks/play.ipynb" in set_up
