@@ -10,8 +10,9 @@ import time
 
 import sympy
 
-from duel_lessons import DIVISION_DUEL, DIVISOR_DUEL, RULEBOOKS, DuelError, GameState
+from duel_lessons import RULEBOOKS, DuelError, GameState
 from duel_lessons.play.players import make_player
+from duel_lessons.solving.closed_forms import all_closed_forms
 
 TARGET_MS = 20.0
 
@@ -23,19 +24,13 @@ HARD = [
     897612484786617600,  # 103,680 divisors
     2 * sympy.prevprime(5 * 10**8) * sympy.nextprime(5 * 10**8),
     3 * sympy.prevprime(3 * 10**8) * sympy.nextprime(10**9),
-    sympy.prevprime(10**6) * sympy.nextprime(10**6) * sympy.nextprime(10**6 + 100),
+    sympy.prevprime(10**6 - 100) * sympy.prevprime(10**6) * sympy.nextprime(10**6),  # <= 10**18, the largest number
     sympy.prevprime(10**7) * sympy.nextprime(10**11),
 ]
 
 
 def main() -> None:
-    variants = [
-        *RULEBOOKS.values(),
-        DIVISOR_DUEL.variant(divisors="even"),
-        DIVISOR_DUEL.variant(divisors="odd"),
-        DIVISOR_DUEL.variant(divisors="prime"),
-        DIVISION_DUEL.variant(divisors="prime"),
-    ]
+    variants = list({r.name: r for r in [*RULEBOOKS.values(), *(f.rules for f in all_closed_forms())]}.values())
     player = make_player("perfect")
     print(f"perfect move at n <= 10**18 ({len(HARD)} hard numbers each), target <= {TARGET_MS:.0f} ms")
     print(f"{'rules':34} {'worst ms':>9} {'median ms':>10}  verdict")

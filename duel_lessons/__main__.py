@@ -1,5 +1,5 @@
-"""``python -m duel_lessons``: the terminal game (see :mod:`duel_lessons.cli.main`)."""
+"""``python -m duel_lessons``: the terminal game (see :mod:`duel_lessons.cli.app`)."""
 
-from duel_lessons.cli.main import main
+from duel_lessons.cli.app import main
 
 raise SystemExit(main())

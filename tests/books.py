@@ -38,6 +38,7 @@ CHANGES: tuple[dict[str, object], ...] = (
     {"divisors": "odd"},
     {"divisors": "even", "last_mover_wins": None},
     {"when_stuck": "pass", "on_invalid": "lose-turn"},
+    {"win_on_reaching": "prime", "lose_on_reaching": "none"},
 )
 
 

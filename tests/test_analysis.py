@@ -8,24 +8,18 @@ import time
 import pytest
 import sympy
 
-from duel_lessons import DIVISION_DUEL, DIVISOR_DUEL, DuelError, Rules
+from duel_lessons import DIVISOR_DUEL, NUMBER_FACTOR, DuelError, Rules
+from duel_lessons.engine.errors import TooBigError
+from duel_lessons.engine.game import GameState
+from duel_lessons.play import coach
 from duel_lessons.play.analysis import ANALYSIS_TABLE_LIMIT, Analysis, analyse
-from duel_lessons.solving.tables import TABLE_LIMIT, TableTooLargeError
+from duel_lessons.solving.tables import TABLE_LIMIT
 
+from books import closed_form_rules, generated_variants, shipped_books
 from brute import Brute
 
-VARIANTS: list[Rules | str] = [
-    "divisor-duel",
-    "division-duel",
-    "factor-duel",
-    "number-factor",
-    DIVISOR_DUEL.variant(divisors="even"),
-    DIVISOR_DUEL.variant(divisors="odd"),
-    DIVISOR_DUEL.variant(divisors="prime"),
-    DIVISION_DUEL.variant(divisors="prime"),
-    DIVISOR_DUEL.variant(last_mover_wins=False),  # misère: no closed form, no Grundy value
-    DIVISOR_DUEL.variant(allow_one=True, divisors="even"),  # no closed form
-]
+#: Every shipped book (by name, as the CLI gives them), every closed form's rules and the generated variants.
+VARIANTS: list[Rules | str] = [*(r.name for r in shipped_books()), *closed_form_rules(), *generated_variants()]
 SMALL = 120
 
 
@@ -107,6 +101,42 @@ def test_game_over_positions_are_explained_as_such() -> None:
     assert nf.outcome == "P" and "pass" in nf.explanation
 
 
+def test_number_factor_at_a_prime_speaks_of_passing_not_of_moves() -> None:
+    """Issue 11: `solve number-factor 7` said "every move leaves a winning position" where there is no move."""
+    from duel_lessons.engine.game import GameState
+
+    misere = NUMBER_FACTOR.variant(last_mover_wins=False)
+    for rules in (NUMBER_FACTOR, misere):
+        assert GameState(rules, 7).legal_moves == () and GameState(rules, 7).must_pass  # brute fact: no move
+        a = analyse(rules, 7)
+        text = a.to_text()
+        assert "every move" not in text.lower() and "must pass" in text
+        wins = Brute.of(rules).wins(7)
+        assert a.outcome == ("N" if wins else "P")
+        # No contradiction: the words say the side the brute force says, and never the other.
+        said = "the player to move wins" if wins else "the player to move loses"
+        unsaid = "the player to move loses" if wins else "the player to move wins"
+        assert said in text and unsaid not in text
+        if wins:
+            assert "losing position" not in text
+
+
+def test_remoteness_parity_where_it_holds() -> None:
+    """P even, N odd in normal play, including numbers whose reaching wins or loses (remoteness 1, Grundy 1)."""
+    for rules in [*shipped_books(), *closed_form_rules(), *generated_variants()]:
+        if not rules.last_mover_wins:
+            continue
+        for n in range(1, 200):
+            a = analyse(rules, n)
+            assert a.remoteness is not None and a.remoteness % 2 == (1 if a.outcome == "N" else 0), (rules.name, n)
+    one = analyse("factor-duel", 1)
+    assert (one.outcome, one.remoteness, one.grundy) == ("N", 1, 1)
+    assert "counted as one move" in one.to_text()
+    # Misère play: a stuck player wins with remoteness 0, so the parity rule does not hold there.
+    misere = analyse(DIVISOR_DUEL.variant(last_mover_wins=False), 7)
+    assert (misere.outcome, misere.remoteness) == ("N", 0)
+
+
 def test_explanation_names_the_winning_move() -> None:
     a = analyse("divisor-duel", 60)
     assert "15" in a.explanation and a.outcome == "N"
@@ -116,7 +146,7 @@ def test_explanation_names_the_winning_move() -> None:
 def test_a_variant_without_closed_form_above_the_table_limit() -> None:
     misere = DIVISOR_DUEL.variant(last_mover_wins=False)
     began = time.perf_counter()
-    with pytest.raises(TableTooLargeError, match="TABLE_LIMIT"):
+    with pytest.raises(TooBigError, match="no proved closed form"):
         analyse(misere, TABLE_LIMIT + 1)
     assert time.perf_counter() - began < 1  # refused before building anything
 
@@ -155,3 +185,24 @@ def test_to_dict_and_markdown() -> None:
     assert isinstance(a, Analysis)
     with pytest.raises(AttributeError):
         a.n = 5  # type: ignore[misc]
+
+
+#: Phrases that say the player to move at {n} wins ("N") or loses ("P").
+SAYS = {
+    "N": ("{n} is won for the player to move", "{n} is a winning position for the player to move",
+          "so the player to move wins", "the player to move has won", "is the winning move", "is a winning move"),
+    "P": ("{n} is lost for the player to move", "{n} is a losing position for the player to move",
+          "so the player to move loses", "the player to move has lost", "every move loses", "Every move loses"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_id)
+def test_explanations_never_contradict_the_outcome(rules: Rules | str) -> None:
+    """Issue 11: a misère explanation said both "the player to move wins" and "losing position"."""
+    for n in range(1, 150):
+        a = analyse(rules, n)
+        text = a.explanation
+        wrong = [phrase.format(n=n) for phrase in SAYS["P" if a.outcome == "N" else "N"]]
+        assert not [phrase for phrase in wrong if phrase in text], (n, a.outcome, text)
+        told = coach.explain(GameState(a.rules, n))  # the coach's longer text, with every move listed
+        assert not [phrase for phrase in wrong if phrase in told], (n, a.outcome, told)

@@ -19,23 +19,14 @@ import pytest
 
 from duel_lessons import DIVISOR_DUEL, new_game
 from duel_lessons.books.divisor_duel import BOOK_002_WORDING
-from duel_lessons.cli.main import Console, main, play_game
+from duel_lessons.cli.app import main
+from duel_lessons.cli.console import Console
+from duel_lessons.cli.terminal import play_game
 from duel_lessons.engine.game import GameState
 
+from books import book_text
+
 ROOT = Path(__file__).resolve().parents[1]
-BOOK_DIRS = [ROOT / "docs" / "rulebooks", Path(__file__).resolve().parents[2] / "shared" / "rulebooks"]
-
-
-# -- helpers ----------------------------------------------------------------------
-
-
-def book_text(book: str) -> str:
-    """Rule book ``book`` ("000".."004"), mis-encodings repaired; skip if the books are absent."""
-    for folder in BOOK_DIRS:
-        found = sorted(folder.glob(f"{book}_*.txt"))
-        if found:
-            return found[0].read_text(encoding="utf-8").replace("รท", "÷").replace("â€”", "—")
-    pytest.skip(f"rule book {book} not found in {', '.join(map(str, BOOK_DIRS))}")
 
 
 def code_blocks(book: str) -> list[str]:
@@ -639,7 +630,7 @@ def test_python_dash_m() -> None:
 def test_variant_helpers_are_reusable_by_other_subcommands() -> None:
     import argparse
 
-    from duel_lessons.cli.main import add_variant_arguments, rules_from_args
+    from duel_lessons.cli.options import add_variant_arguments, rules_from_args
 
     parser = argparse.ArgumentParser()
     add_variant_arguments(parser)
@@ -648,3 +639,57 @@ def test_variant_helpers_are_reusable_by_other_subcommands() -> None:
     even = rules_from_args(parser.parse_args(["number-factor", "--divisors", "even", "--misere"]))
     assert (even.move, even.divisors, even.last_mover_wins, even.when_stuck) == ("divide", "even", False, "pass")
     assert even.divisors_of(24) == (2, 4, 6, 8, 12)
+
+
+# -- the game is never lost: where an abandoned game stood, and going on from there -------------
+
+
+def test_an_abandoned_game_says_where_it_stood_and_how_to_go_on() -> None:
+    # Divisor Duel from 60: 60 - 15 = 45, 45 - 5 = 40, then input ends with Player 1 to move from 40.
+    code, _, err = run(["play", "--start", "60"], lines_typed(15, 5))
+    assert code == 1
+    assert "Player 1 to move from 40" in err and "--start 40 --first 1" in err
+    # Going on as told: P1 40 - 8 = 32, P2 32 - 16 = 16, P1 16 - 8 = 8, P2 8 - 4 = 4, P1 4 - 2 = 2,
+    # and Player 2 has no move from the prime 2.
+    code, out, _ = run(["play", "--start", "40", "--first", "1"], lines_typed(8, 16, 8, 4, 2))
+    assert code == 0 and out.rstrip().endswith("Player 1 wins!")
+
+
+def test_ctrl_c_in_a_game_against_the_computer_names_the_position() -> None:
+    class TwoLinesThenCtrlC(io.StringIO):
+        def readline(self, size: int | None = -1, /) -> str:
+            line = super().readline()
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    code, _, err = run(
+        ["play", "--vs", "computer", "--level", "greedy", "--start", "60"], stdin=TwoLinesThenCtrlC("15\n")
+    )
+    # 60 - 15 = 45; greedy plays 15: 45 - 15 = 30; Ctrl-C with Player 1 to move from 30.
+    assert code == 130 and "Interrupted" in err and "Player 1 to move from 30" in err
+
+
+def test_the_computer_says_when_it_builds_a_large_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from duel_lessons.cli import terminal
+
+    monkeypatch.setattr(terminal, "QUICK_TABLE", 100)
+    code, out, err = run(["play", "--misere", "--vs", "computer", "--start", "5000"], "")
+    assert code == 1 and "Building the computer's table up to 5,000" in err and "Game start" in out
+
+
+def test_hints_say_more_each_time_they_are_asked_at_one_position() -> None:
+    from duel_lessons.play import coach
+
+    state = new_game("divisor-duel", 60)
+    names = ("Player 1", "Computer")
+    stages = [coach.hint(state, names, stage) for stage in (1, 2, 3)]
+    assert len(set(stages)) == 3
+    code, out, _ = run(["play", "--vs", "computer", "--level", "coach"], lines_typed("hint", "?", "hint", "hint"))
+    replies = [line.removeprefix("Coach: ") for line in out.splitlines() if line.startswith("Coach: ")]
+    assert code == 1 and replies == [stages[0], stages[1], stages[2], stages[2]]
+    # Two people at one keyboard: hints stop at the nudge (stage 2), and never give the move away.
+    hot = [coach.hint(state, ("Player 1", "Player 2"), stage) for stage in (1, 2)]
+    code, out, _ = run(["play"], lines_typed("hint", "hint", "hint"))
+    replies = [line.removeprefix("Coach: ") for line in out.splitlines() if line.startswith("Coach: ")]
+    assert code == 1 and replies == [hot[0], hot[1], hot[1]]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from duel_lessons import DIVISOR_DUEL, GameState, new_game
-from duel_lessons.cli.main import main
+from duel_lessons.cli.app import main
 from duel_lessons.solving.tables import TABLE_LIMIT
 
 from brute import Brute
@@ -103,7 +103,7 @@ def test_solve_huge_n_and_default_rules() -> None:
     assert field(out, "Outcome").startswith("N-position")
     assert "not computed above 10^6" in field(out, "Remoteness")
     code, out, _ = run(["solve", "factor-duel", "999999999999999989"])  # a prime: the game is over
-    assert code == 0 and "Game over" in out and field(out, "Outcome").startswith("P")
+    assert code == 0 and field(out, "Outcome").startswith("P") and field(out, "Remoteness").startswith("0 ")
 
 
 # -- table ------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ def test_table_large_csv_is_streamed(tmp_path: Path) -> None:
         (["solve", "divisor-duel", "1000000000000000001"], "too big"),
         (["solve", "divisor-duel"], "Give the number N"),
         (["solve", "nonsense", "12"], "Unknown rule book"),
-        (["solve", "divisor-duel", "20000000", "--misere"], "TABLE_LIMIT"),
+        (["solve", "divisor-duel", "20000000", "--misere"], "largest table"),
         (["table", "--upto", "0"], "at least 1"),
         (["table", "--upto", "ten"], "'ten'"),
         (["table", "--upto", str(TABLE_LIMIT + 1)], "too large"),
@@ -338,3 +338,185 @@ def test_help_documents_the_new_commands() -> None:
     assert all(word in play for word in ("--vs", "--level", "--computer-first", "hint", "explain", "Player 2"))
     assert "n,outcome,grundy,remoteness,winning_moves" in run(["table", "--help"])[1]
     assert "--json" in run(["solve", "--help"])[1]
+
+
+# -- issue 13 §3: files, encodings, refusals ---------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(
+    argv: list[str], env: dict[str, str] | None = None, stdin: str = "", stdout: object = None
+) -> tuple[int, bytes, bytes]:
+    """Run ``python -m duel_lessons`` in a fresh process; return (exit code, stdout bytes, stderr bytes)."""
+    import os
+    import subprocess
+    import sys
+
+    full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    done = subprocess.run(
+        [sys.executable, "-m", "duel_lessons", *argv],
+        input=stdin.encode(),
+        stdout=subprocess.PIPE if stdout is None else stdout,
+        stderr=subprocess.PIPE,
+        env=full,
+        timeout=120,
+        check=False,
+    )
+    return done.returncode, done.stdout or b"", done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "first_line"),
+    [("t.csv", "csv", "n,outcome,grundy,remoteness,winning_moves"), ("t.JSON", "json", '[{"n": 1'),
+     ("t.txt", "text", "Factor Duel"), ("t.dat", "text", "Factor Duel")],
+)  # fmt: skip
+def test_table_output_format_follows_the_extension(tmp_path: Path, name: str, fmt: str, first_line: str) -> None:
+    target = tmp_path / name
+    code, out, _ = run(["table", "factor-duel", "--upto", "12", "--output", str(target)])
+    assert code == 0 and f"as {fmt} to" in out
+    assert target.read_text(encoding="utf-8").startswith(first_line)
+    if fmt == "json":
+        assert [row["n"] for row in json.loads(target.read_text(encoding="utf-8"))] == list(range(1, 13))
+
+
+def test_table_format_that_contradicts_the_extension_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "t.csv"
+    code, _, err = run(["table", "--upto", "5", "--format", "json", "--output", str(target)])
+    assert code == 2 and "--format json" in err and "csv" in err and not target.exists()
+    assert run(["table", "--upto", "5", "--format", "csv", "--output", str(target)])[0] == 0  # agreeing is fine
+
+
+def test_table_never_overwrites_without_force(tmp_path: Path) -> None:
+    target = tmp_path / "t.csv"
+    target.write_text("my own work\n", encoding="utf-8")
+    code, _, err = run(["table", "--upto", "5", "--output", str(target)])
+    assert code == 2 and "already exists" in err and "--force" in err
+    assert target.read_text(encoding="utf-8") == "my own work\n"
+    assert run(["table", "--upto", "5", "--output", str(target), "--force"])[0] == 0
+    assert target.read_text(encoding="utf-8").count("\n") == 6
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"]  # no temporary file left
+
+
+def test_table_never_writes_through_a_symlink(tmp_path: Path) -> None:
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me\n", encoding="utf-8")
+    link = tmp_path / "t.csv"
+    link.symlink_to(precious)
+    for extra in ([], ["--force"]):
+        code, _, err = run(["table", "--upto", "5", "--output", str(link), *extra])
+        assert code == 2 and "symbolic link" in err
+    assert precious.read_text(encoding="utf-8") == "keep me\n" and link.is_symlink()
+    dangling = tmp_path / "new.csv"
+    dangling.symlink_to(tmp_path / "nowhere.csv")
+    assert run(["table", "--upto", "5", "--output", str(dangling)])[0] == 2
+    assert not (tmp_path / "nowhere.csv").exists()
+
+
+def test_ctrl_c_while_writing_a_table_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from duel_lessons.cli import tools
+
+    real = tools.table_lines
+
+    def interrupted(*args: object) -> object:
+        for i, line in enumerate(real(*args)):  # type: ignore[arg-type]
+            if i == 15_000:
+                raise KeyboardInterrupt
+            yield line
+
+    monkeypatch.setattr(tools, "table_lines", interrupted)
+    target = tmp_path / "big.csv"
+    code, _, err = run(["table", "--upto", "50000", "--output", str(target)])
+    assert code == 130 and "Interrupted" in err
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a temporary one
+
+
+def test_ctrl_c_leaves_an_existing_file_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from duel_lessons.cli import tools
+
+    def interrupted(*args: object) -> object:
+        yield "n,outcome\n"
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tools, "table_lines", interrupted)
+    target = tmp_path / "t.csv"
+    target.write_text("old table\n", encoding="utf-8")
+    assert run(["table", "--upto", "50", "--output", str(target), "--force"])[0] == 130
+    assert target.read_text(encoding="utf-8") == "old table\n" and len(list(tmp_path.iterdir())) == 1
+
+
+def test_table_into_a_folder_or_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    assert "is a folder" in run(["table", "--upto", "5", "--output", str(tmp_path)])[2]
+    assert "does not exist" in run(["table", "--upto", "5", "--output", str(tmp_path / "no" / "t.csv")])[2]
+    assert "--force only applies" in run(["table", "--upto", "5", "--force"])[2]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+def test_a_terminal_that_cannot_show_every_character_gets_ascii_stand_ins(encoding: str) -> None:
+    env = {"PYTHONIOENCODING": encoding}
+    code, out, err = cli(["play", "number-factor", "--start", "4"], env, stdin="2\n")
+    assert code == 0 and b"Traceback" not in err
+    shown = {"ascii": b"Calculating 4 / 2...", "cp1252": "Calculating 4 ÷ 2...".encode("cp1252")}
+    assert shown[encoding] in out  # the book's "4 ÷ 2", where the terminal can show it
+    code, out, err = cli(["solve", "divisor-duel", "30", "--misere"], env)
+    assert code == 0 and b"Traceback" not in err and {"ascii": b"misere", "cp1252": b"mis\xe8re"}[encoding] in out
+    code, out, err = cli(["play", "--sum", "12", "division-duel:18"], env, stdin="2 6\n١٢ ２\n")
+    assert code == 1 and b"Traceback" not in err
+    assert {"ascii": b"18 / 6 = 3", "cp1252": "18 ÷ 6 = 3".encode("cp1252")}[encoding] in out
+    assert b"is not a move" in out  # the typed Arabic-Indic and full-width digits, refused and shown
+
+
+def test_lc_all_c_does_not_crash() -> None:
+    code, out, err = cli(["play", "division-duel", "--start", "12"], {"LC_ALL": "C", "LANG": "C"}, stdin="6\n2\n")
+    assert code == 0 and b"Traceback" not in err and b"Player" in out
+
+
+def test_writing_to_a_full_disk_is_a_one_line_error() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system (it is Linux-only)")
+    for argv in (["rules"], ["table", "--upto", "50000"], ["--help"], ["play"]):
+        with open("/dev/full", "wb") as full:
+            code, _, err = cli(argv, stdin="15\n", stdout=full)
+        text = err.decode()
+        assert code == 74, (argv, text)
+        assert text.count("\n") == 1 and "cannot write the output" in text and "No space left" in text
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    import subprocess
+    import sys
+
+    shell = f"{sys.executable} -m duel_lessons table --upto 100000 | head -2"
+    done = subprocess.run(
+        shell, shell=True, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    )
+    assert done.stdout.splitlines()[0].startswith("Divisor Duel") and done.stderr == ""
+
+
+def test_the_computer_refuses_a_start_it_cannot_play_before_the_game() -> None:
+    code, out, err = run(["play", "--misere", "--start", "20000000", "--vs", "computer"], "2\n")
+    assert code == 2 and out == ""  # nothing printed: the game never started
+    assert "cannot play" in err and "20,000,000" in err and "--level random" in err
+    code, out, err = run(["play", "--misere", "--start", "20000000", "--vs", "computer", "--level", "random"], "2\n")
+    assert code == 1 and "Current number: 20000000" in out  # a random player needs no table: the game starts
+    code, out, _ = run(["play", "--misere", "--random-start", "20000000", "30000000", "--vs", "computer"])
+    assert code == 2 and out == ""
+
+
+def test_solve_without_a_closed_form_near_ten_million_refuses_quickly_unless_asked_to_wait() -> None:
+    import time
+
+    from duel_lessons.cli.tools import QUICK_TABLE
+    from duel_lessons.solving import tables
+
+    for flags in (["--misere"], ["--misere", "--allow-one"], ["--allow-one"]):
+        tables.clear_cache()
+        start = time.perf_counter()
+        code, out, err = run(["solve", "divisor-duel", "9999999", *flags])
+        assert time.perf_counter() - start < 1.0 and tables.cache_info().tables == 0  # no table was built
+        assert code == 2 and out == "" and "--wait" in err and "9,999,999" in err
+    n = QUICK_TABLE + 1
+    code, out, err = run(["solve", "divisor-duel", str(n), "--misere", "--wait"])
+    assert code == 0 and "Building the solver's table" in err
+    lost = field(out, "Outcome").startswith("P-position")
+    assert lost == field(out, "Winning moves").startswith("none")  # answered, and consistently

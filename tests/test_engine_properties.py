@@ -7,11 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from duel_lessons import (
-    DIVISION_DUEL,
     DIVISOR_DUEL,
     FACTOR_DUEL,
-    NUMBER_FACTOR,
-    RULEBOOKS,
     BadStartError,
     DuelError,
     GameOverError,
@@ -20,20 +17,17 @@ from duel_lessons import (
     Moved,
     Rules,
     RulesError,
+    custom_variants,
+    get_rules,
     new_game,
+    register,
 )
+from duel_lessons.engine.rules import RULEBOOKS, unregister
 
-VARIANTS: list[Rules] = [
-    *RULEBOOKS.values(),
-    DIVISOR_DUEL.variant(divisors="even"),
-    DIVISOR_DUEL.variant(divisors="odd"),
-    DIVISOR_DUEL.variant(divisors="prime"),
-    DIVISOR_DUEL.variant(last_mover_wins=False),
-    DIVISOR_DUEL.variant(when_stuck="pass", on_invalid="lose-turn"),
-    DIVISION_DUEL.variant(divisors="prime"),
-    NUMBER_FACTOR.variant(last_mover_wins=False),
-    FACTOR_DUEL.variant(divisors="odd"),
-]
+from books import all_rules
+
+#: Every shipped book, closed form and generated variant (tests/books.py): no list kept here.
+VARIANTS: list[Rules] = all_rules()
 rules_st = st.sampled_from(VARIANTS)
 
 
@@ -132,7 +126,8 @@ def test_non_integer_moves_are_refused(bad: object) -> None:
 
 
 def test_numpy_integers_are_moves() -> None:
-    np = pytest.importorskip("numpy")
+    import numpy as np
+
     assert new_game("divisor-duel", 12).play(np.int64(6)).number == 6
 
 
@@ -170,8 +165,10 @@ def test_restricted_divisors_are_data() -> None:
 
 
 def test_huge_numbers_are_quick() -> None:
-    n = 2**59 * 3  # about 1.7e18
+    n = 2**58 * 3  # about 8.6e17
     state = GameState(DIVISOR_DUEL, n)
+    with pytest.raises(DuelError, match="10\\*\\*18"):
+        GameState(DIVISOR_DUEL, 2**59 * 3)  # above 10**18: refused, never factorised
     assert n // 2 in state.legal_moves
     assert state.play(n // 2).number == n // 2
 
@@ -191,3 +188,67 @@ def test_books_by_number_and_short_repr() -> None:
 def test_variant_names_leave_out_the_title() -> None:
     assert DIVISOR_DUEL.variant(divisors="even", title="Even Duel").name == "divisor-duel/divisors=even"
     assert DIVISOR_DUEL.variant(title="My Duel").name == "divisor-duel/my-duel"
+
+
+# -- the registry: shipped books read-only, custom variants apart --------------------------------
+
+
+def test_shipped_books_are_found_by_scanning_the_books_package() -> None:
+    from duel_lessons.engine.rules import book_modules
+
+    assert [m.RULES.name for m in book_modules()] == list(RULEBOOKS)  # one module per book, in book order
+    assert list(RULEBOOKS) == ["divisor-duel", "division-duel", "factor-duel", "number-factor"]
+    for number, name in {"000": "divisor-duel", "001": "division-duel", "002": "divisor-duel",
+                         "003": "factor-duel", "004": "number-factor"}.items():  # fmt: skip
+        assert get_rules(number).name == name
+
+
+def test_a_shipped_name_cannot_be_replaced() -> None:
+    """Issue 10: register(DIVISOR_DUEL.variant("divisor-duel", misère)) made every later "divisor-duel" misère."""
+    for name in ("divisor-duel", "Divisor Duel", "003"):
+        with pytest.raises(RulesError, match="shipped"):
+            register(DIVISOR_DUEL.variant(name, last_mover_wins=False))
+    assert get_rules("divisor-duel") is DIVISOR_DUEL and DIVISOR_DUEL.last_mover_wins
+    with pytest.raises(TypeError):
+        RULEBOOKS["mine"] = DIVISOR_DUEL  # type: ignore[index]  # a read-only view
+
+
+def test_custom_variants_live_in_their_own_registry() -> None:
+    mine = DIVISOR_DUEL.variant("my-misere-duel", last_mover_wins=False)
+    try:
+        assert register(mine) is mine
+        assert get_rules("my-misere-duel") is mine and get_rules("My Misere Duel") is mine
+        assert "my-misere-duel" in custom_variants() and "my-misere-duel" not in RULEBOOKS
+        assert new_game("my-misere-duel", 12).rules is mine
+    finally:
+        unregister("my-misere-duel")
+    with pytest.raises(RulesError, match="Unknown rule book"):
+        get_rules("my-misere-duel")
+    for bad in (None, 12, 1.5, ["divisor-duel"]):
+        with pytest.raises(RulesError):
+            get_rules(bad)  # type: ignore[arg-type]
+        with pytest.raises(RulesError):
+            register(bad)  # type: ignore[arg-type]
+
+
+def test_game_state_accepts_a_book_name_and_numpy_integers() -> None:
+    """Decision (issue 10): GameState looks a name up with get_rules, like new_game, tabulate and analyse."""
+    import numpy as np
+
+    state = GameState("divisor-duel", np.int64(12), np.int64(2))  # type: ignore[arg-type]
+    assert state.rules is DIVISOR_DUEL and type(state.number) is int and state.to_move == 2
+    assert state == GameState(DIVISOR_DUEL, 12, 2) and hash(state) == hash(GameState(DIVISOR_DUEL, 12, 2))
+    for bad in (12.0, "12", None, True, 0):
+        with pytest.raises(DuelError):
+            GameState(DIVISOR_DUEL, bad)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        GameState("no-such-book", 12)  # type: ignore[arg-type]
+
+
+def test_a_non_number_never_costs_a_turn() -> None:
+    """Number Factor's invalid numbers lose the turn, but 2.0 or "3" is no number at all: refused, state kept."""
+    state = new_game("number-factor", 30)
+    for bad in (2.0, "3", None, True):
+        with pytest.raises(IllegalMoveError):
+            state.attempt(bad)
+    assert state.attempt(7).to_move == 2  # a whole number that does not divide: the book's lost turn

@@ -6,42 +6,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("duel_lessons.solving.tables", reason="the players and the coach need duel_lessons.solving.tables")
-
-from duel_lessons.engine.game import GameState, new_game
-from duel_lessons.engine.rules import (
-    DIVISION_DUEL,
-    DIVISOR_DUEL,
-    FACTOR_DUEL,
-    NUMBER_FACTOR,
-    RULEBOOKS,
-    DuelError,
-    Rules,
-)
+from duel_lessons.engine.game import GameState, new_game, play_out
+from duel_lessons.engine.rules import NUMBER_FACTOR, DuelError, Rules
 from duel_lessons.play import coach
-from duel_lessons.play.coach import Coach, explain, hint, winning_moves
+from duel_lessons.play.coach import Coach, explain, hint, situation, winning_moves
 from duel_lessons.play.players import (
     LEVELS,
     CoachPlayer,
     GreedyPlayer,
     PerfectPlayer,
     RandomPlayer,
-    Strategy,
     make_player,
 )
 from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.oracle import oracle
 from duel_lessons.solving.tables import tabulate
 
-VARIANTS: dict[str, Rules] = {
-    **RULEBOOKS,
-    "even": DIVISOR_DUEL.variant(divisors="even"),
-    "odd": DIVISOR_DUEL.variant(divisors="odd"),
-    "prime-subtract": DIVISOR_DUEL.variant(divisors="prime"),
-    "prime-divide": DIVISION_DUEL.variant(divisors="prime"),
-    # No closed form: the players and the coach fall back on the solver's table.
-    "misere-with-one": DIVISOR_DUEL.variant(allow_one=True, last_mover_wins=False),
-    "odd-factor-duel": FACTOR_DUEL.variant(divisors="odd"),
-}
+from books import all_rules
+
+#: Every shipped book, every closed form's rules and the generated variants (tests/books.py).
+VARIANTS: dict[str, Rules] = {rules.name: rules for rules in all_rules()}
 CLOSED = [name for name, rules in VARIANTS.items() if closed_form(rules) is not None]
 BIG = 10**18
 
@@ -50,21 +34,14 @@ def start(rules: Rules, n: int) -> GameState:
     return GameState(rules, n)
 
 
-def play_out(state: GameState, players: dict[int, Strategy]) -> GameState:
-    """Play to the end, passing when a player must."""
-    while not state.is_over:
-        state = state.pass_turn() if state.must_pass else state.play(players[state.to_move](state))
-    return state
-
-
 def n_positions(rules: Rules, upto: int) -> list[int]:
     table = tabulate(rules, upto)
     return [n for n in range(1, upto + 1) if not table.is_p(n) and rules.ends_on_reaching(n) is None]
 
 
-def test_every_variant_in_this_file_is_known_to_the_registry() -> None:
-    assert set(CLOSED) >= {"divisor-duel", "division-duel", "factor-duel", "number-factor", "even", "odd"}
-    assert closed_form(VARIANTS["misere-with-one"]) is None
+def test_the_variants_cover_closed_forms_and_computed_games() -> None:
+    assert set(CLOSED) >= {"divisor-duel", "division-duel", "factor-duel", "number-factor"}
+    assert len(VARIANTS) - len(CLOSED) >= 5  # variants without a closed form: the table path
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -73,7 +50,7 @@ def test_perfect_never_loses_from_n_positions_against_random_and_greedy(name: st
     perfect = PerfectPlayer()
     for i, n in enumerate(n_positions(rules, 400)):
         for opponent in (RandomPlayer(seed=i), GreedyPlayer()):
-            end = play_out(start(rules, n), {1: perfect, 2: opponent})
+            end = play_out(start(rules, n), {1: perfect, 2: opponent})  # the engine's one game loop
             assert end.winner == 1, (name, n, opponent.name, end.history)
 
 
@@ -161,8 +138,8 @@ def test_coach_winning_moves_equal_the_solvers(name: str, monkeypatch: pytest.Mo
     table = tabulate(rules, 2000)
     for n in range(1, 2001):
         assert winning_moves(start(rules, n)) == table.winning_moves(n), n
-    if closed_form(rules) is not None:  # the closed-form path, as used above the coach's table
-        monkeypatch.setattr(coach, "_small_table", lambda state: None)
+    if closed_form(rules) is not None:  # the closed-form path, as used above the oracle's table
+        monkeypatch.setattr(coach, "_oracle", lambda state: oracle(state.rules, 1))
         for n in range(1, 2001):
             assert winning_moves(start(rules, n)) == table.winning_moves(n), n
 
@@ -191,11 +168,13 @@ def test_coach_examples() -> None:
     assert "57 is odd, so every divisor of 57 is odd" in text
     assert "57 − 3 = 54 and 57 − 19 = 38, each a winning position for your opponent" in text
     assert winning_moves(state) == ()
-    assert "odd or even" in hint(state) and "57" not in hint(state)
+    assert "odd or even" in hint(state, stage=2) and "odd" not in hint(state, stage=1)
+    assert "Every move from 57" in hint(state, stage=3)
     won = new_game("divisor-duel", 60)
     assert winning_moves(won) == (3, 5, 15) and "Subtract 15" in explain(won)
     assert "3 moves win here" in explain(won)
-    assert "15" not in hint(won)
+    assert "Play 3: 60 − 3 = 57" in hint(won, stage=3)
+    assert situation(won) == "Player 1 to move from 60." and "to move from" not in explain(won)
 
 
 def test_game_over_explanations() -> None:
@@ -235,3 +214,44 @@ def test_coach_player_explains_its_move() -> None:
     d = player(state)
     assert d in winning_moves(state)
     assert player.last_explanation.startswith(f"I play {d}.") and "60" in player.last_explanation
+
+
+#: Words that would give a theorem away in a first hint.
+THEOREM_WORDS = ("odd", "even", "prime", "power", "P-position", "losing", "winning", "factor")
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_staged_hints_depend_on_the_position_and_say_more_each_stage(name: str) -> None:
+    rules = VARIANTS[name]
+    for n in (12, 30, 57, 60, 64, 96):
+        state = start(rules, n)
+        if not state.legal_moves:
+            continue
+        first, second, third = (hint(state, stage=k) for k in (1, 2, 3))
+        assert "?" in first and str(rules.result(n, state.legal_moves[0])) in first
+        assert not any(word in first.lower() for word in THEOREM_WORDS), first
+        assert second != first and second != third
+        wins = winning_moves(state)
+        if wins:
+            move = int(third.split(":")[0].removeprefix("Play "))
+            assert move in wins, third
+        else:
+            assert third.startswith(f"Every move from {n}"), third
+    assert hint(start(rules, 12), stage=1) != hint(start(rules, 30), stage=1)  # the question names this position
+
+
+def test_hints_refuse_bad_stages_and_names() -> None:
+    state = new_game("divisor-duel", 60)
+    for stage in (0, 4, True, "2", None):
+        with pytest.raises(DuelError):
+            hint(state, stage=stage)  # type: ignore[arg-type]
+    with pytest.raises(DuelError):
+        hint(state, names="Ann")  # type: ignore[arg-type]
+    with pytest.raises(DuelError):
+        Coach().explain(60)  # type: ignore[arg-type]
+
+
+def test_make_player_refuses_non_text() -> None:
+    for bad in (None, 3, ["perfect"]):
+        with pytest.raises(DuelError):
+            make_player(bad)  # type: ignore[arg-type]

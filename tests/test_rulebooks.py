@@ -26,7 +26,7 @@ from duel_lessons import (
 )
 from duel_lessons.books.divisor_duel import BOOK_002_WORDING
 
-from books import book_text, transcript_block
+from books import BOOKS, book_text, transcript_block
 
 # (rules, start, [(divisors listed in the book, divisor chosen, new number)], winner)
 EXAMPLES = {
@@ -172,3 +172,19 @@ def test_factor_duel_prime_start_loses_for_player_to_move() -> None:
 
 def test_default_starts_follow_the_books() -> None:
     assert [new_game(r).number for r in (DIVISOR_DUEL, DIVISION_DUEL, FACTOR_DUEL, NUMBER_FACTOR)] == [60, 60, 100, 30]
+
+
+def test_ruling_2_on_reaching_1_and_primes_by_subtraction() -> None:
+    """docs/rulebooks/README.md ruling 2, by brute force: true for 000/002, false for 003 (2 - 1 = 1, 8 - 1 = 7)."""
+    from duel_lessons.engine.numbers import is_prime
+
+    text = (BOOKS / "README.md").read_text(encoding="utf-8")
+    assert "8 − 1 = 7" in text and "2 − 1 = 1" in text
+    for n in range(2, 1500):
+        for d in DIVISOR_DUEL.divisors_of(n):
+            after = n - d
+            assert after != 1, (n, d)
+            if is_prime(after):
+                assert d == n // 2 and n == 2 * after, (n, d)
+    factor_moves = {(n, n - d) for n in range(2, 50) for d in FACTOR_DUEL.divisors_of(n)}
+    assert (2, 1) in factor_moves and (8, 7) in factor_moves

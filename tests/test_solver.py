@@ -22,7 +22,6 @@ from duel_lessons import (
     DIVISION_DUEL,
     DIVISOR_DUEL,
     FACTOR_DUEL,
-    NUMBER_FACTOR,
     RULEBOOKS,
     DuelError,
     GameState,
@@ -31,20 +30,10 @@ from duel_lessons import (
 from duel_lessons.solving import tables as solver
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, tabulate
 
-VARIANTS: list[Rules] = [
-    *RULEBOOKS.values(),
-    DIVISOR_DUEL.variant(divisors="even"),
-    DIVISOR_DUEL.variant(divisors="odd"),
-    DIVISOR_DUEL.variant(divisors="prime"),
-    DIVISOR_DUEL.variant(last_mover_wins=False),
-    DIVISOR_DUEL.variant(allow_one=True),
-    DIVISION_DUEL.variant(divisors="prime"),
-    DIVISION_DUEL.variant(last_mover_wins=False),
-    NUMBER_FACTOR.variant(last_mover_wins=False),
-    FACTOR_DUEL.variant(divisors="odd"),
-    FACTOR_DUEL.variant(divisors="even", last_mover_wins=False),
-    DIVISOR_DUEL.variant(win_on_reaching="prime"),
-]
+from books import all_rules
+
+#: Every shipped book, closed form and generated variant (tests/books.py): no list kept here.
+VARIANTS: list[Rules] = all_rules()
 IDS = [r.name for r in VARIANTS]
 SMALL = 300
 
@@ -60,7 +49,8 @@ def reference(rules: Rules, n: int) -> tuple[str, int, int]:
         state = state.pass_turn()
     if state.is_over:
         outcome = "N" if state.winner == 1 else "P"  # player 1 was to move at n
-        return outcome, (1 if outcome == "N" else 0), 0
+        # A number whose reaching loses: Grundy value 1 and remoteness 1 (one imagined move to a finished game).
+        return outcome, (1 if outcome == "N" else 0), (1 if state.ending == "reached-loss" else 0)
     children = [reference(rules, state.play(d).number) for d in state.legal_moves]
     grundy = min(set(range(len(children) + 1)) - {c[1] for c in children})
     p_children = [c[2] for c in children if c[0] == "P"]
@@ -273,3 +263,76 @@ def test_uncompiled_kernel_gives_the_same_tables() -> None:
 def test_table_type() -> None:
     table = tabulate("divisor-duel", 5)
     assert isinstance(table, Table) and "divisor-duel" in repr(table)
+
+
+# -- growth, the cache's bound, read-only copies (issue 13 §3) --------------------------------
+# (books by name through get_rules: the import list above belongs to the registry's tests)
+
+
+def test_growing_one_number_at_a_time_is_geometric(monkeypatch: pytest.MonkeyPatch) -> None:
+    from duel_lessons.engine.rules import get_rules
+
+    solver.clear_cache()
+    divisor_duel = get_rules("divisor-duel")
+    reference = solver._extend(divisor_duel, None, 3000, None)[0]
+    built: list[int] = []
+    extend = solver._extend
+    monkeypatch.setattr(solver, "_extend", lambda r, old, upto, p: built.append(upto) or extend(r, old, upto, p))
+    for n in range(1, 3001):
+        table = tabulate(divisor_duel, n)
+        assert len(table) == n and table.outcome[n] == reference[n]
+    assert len(built) <= 13  # 1, 2, 4, ..., 4096: log2(3000) + 1 builds, not 3000
+    assert all(b >= 2 * a for a, b in itertools.pairwise(built))
+
+
+def test_the_cache_keeps_the_most_recently_used_tables_within_its_bytes() -> None:
+    from duel_lessons.engine.rules import get_rules
+
+    solver.clear_cache()
+    games = [get_rules(name) for name in ("divisor-duel", "division-duel", "factor-duel", "number-factor")]
+    divisor_duel, factor_duel, number_factor = games[0], games[2], games[3]
+    one = 9 * 10_001  # int8 + int32 + int32 per number, n = 0 .. 10**4
+    try:
+        solver.set_cache_limit(2 * one)
+        for rules in games:
+            tabulate(rules, 10_000)
+        info = solver.cache_info()
+        assert info.tables == 2 and info.bytes <= 2 * one
+        keys = list(solver._table_cache)
+        assert keys == [factor_duel.game_key(), number_factor.game_key()]
+        tabulate(factor_duel, 50)  # used again: now the newest
+        tabulate(divisor_duel, 10_000)  # so Number Factor is dropped
+        assert list(solver._table_cache) == [factor_duel.game_key(), divisor_duel.game_key()]
+        solver.set_cache_limit(0)  # the newest table always stays
+        assert solver.cache_info().tables == 1
+    finally:
+        solver.set_cache_limit(solver.DEFAULT_CACHE_BYTES)
+    with pytest.raises(DuelError):
+        solver.set_cache_limit(-1)
+
+
+def test_an_evicted_table_is_rebuilt_identically() -> None:
+    solver.clear_cache()
+    first = tabulate("number-factor", 5000)
+    try:
+        solver.set_cache_limit(0)
+        tabulate("divisor-duel", 5000)  # evicts Number Factor
+        again = tabulate("number-factor", 5000)
+    finally:
+        solver.set_cache_limit(solver.DEFAULT_CACHE_BYTES)
+    assert np.array_equal(first.remoteness, again.remoteness) and np.array_equal(first.outcome, again.outcome)
+
+
+def test_unpickled_and_copied_tables_are_read_only() -> None:
+    import copy
+    import pickle
+
+    table = tabulate("factor-duel", 500)
+    for other in (pickle.loads(pickle.dumps(table)), copy.deepcopy(table), copy.copy(table)):
+        assert np.array_equal(other.outcome, table.outcome) and other.rules == table.rules
+        for name in ("outcome", "grundy", "remoteness"):
+            array = getattr(other, name)
+            assert not array.flags.writeable
+            with pytest.raises(ValueError, match="read-only"):
+                array[1] = 7
+        assert other.is_p(7) == table.is_p(7)

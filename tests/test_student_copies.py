@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from duel_lessons.cli.main import main
+from duel_lessons.cli.app import main
 from duel_lessons.teaching.student_copies import is_removed, student_notebook, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,6 +31,48 @@ def test_tags_and_markers_remove_cells() -> None:
     assert not is_removed(cell("code", "check(answer, expected=1)"))
 
 
+@pytest.mark.parametrize(
+    ("kind", "source", "tags"),
+    [
+        ("code", "x = 1", ["Solution"]),
+        ("code", "x = 1", ["solutions"]),
+        ("code", "x = 1", ["TEACHER"]),
+        ("code", "x = 1", "solution"),
+        ("code", "x = 1", "parameters, Solutions"),
+        ("code", "# Solution\nx = 1", None),
+        ("code", "#SOLUTION\nx = 1", None),
+        ("code", "  # solution: the fastest win\nx = 1", None),
+        ("code", "# Exercise 2\n# SOLUTION\nx = 1", None),
+        ("code", "# Teacher note: run this live\nx = 1", None),
+        ("markdown", "**Teacher note:** Students often ...", None),
+        ("markdown", "**Teacher note.** Students often ...", None),
+        ("markdown", "\n**Teacher notes** for lesson 3", None),
+    ],
+)
+def test_more_tags_and_markers_remove_cells(kind: str, source: str, tags: object) -> None:
+    c = cell(kind, source)
+    if tags is not None:
+        c["metadata"]["tags"] = tags
+    assert is_removed(c)
+
+
+@pytest.mark.parametrize(
+    ("kind", "source", "tags"),
+    [
+        ("code", "x = 1\n# SOLUTION below is for teachers", None),  # only the leading comments count
+        ("code", "# solution_lines = helper\nx = 1", None),
+        ("markdown", "Teacher notes are in the answer key.", None),
+        ("code", "x = 1", ["solutionary"]),
+        ("code", "x = 1", None),
+    ],
+)
+def test_ordinary_cells_stay(kind: str, source: str, tags: object) -> None:
+    c = cell(kind, source)
+    if tags is not None:
+        c["metadata"]["tags"] = tags
+    assert not is_removed(c)
+
+
 def test_student_notebook_clears_outputs() -> None:
     nb = {
         "cells": [cell("code", "answer = ..."), cell("code", "# SOLUTION\nanswer = 4"), cell("code", "check(answer)")],
@@ -45,11 +87,13 @@ def test_student_notebook_clears_outputs() -> None:
 
 
 def test_cli_refuses_to_overwrite_the_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "01-x.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
-    assert main(["student-copies", str(tmp_path), str(tmp_path)]) == 2
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "01-x.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    assert main(["student-copies", str(src), str(src)]) == 2
     assert "Refusing" in capsys.readouterr().err
     assert main(["student-copies", str(tmp_path / "missing"), str(tmp_path / "out")]) == 2
-    assert main(["student-copies", str(tmp_path), str(tmp_path / "out")]) == 0
+    assert main(["student-copies", str(src), str(tmp_path / "out")]) == 0
     assert (tmp_path / "out" / "01-x.ipynb").exists()
 
 
@@ -101,3 +145,188 @@ def test_answer_key_is_up_to_date() -> None:
     assert (ROOT / "docs" / "answer-key.md").read_text(encoding="utf-8") == key, (
         "docs/answer-key.md is stale: run `duel-lessons answer-key notebooks/ > docs/answer-key.md`"
     )
+
+
+# -- losing nothing ------------------------------------------------------------------------
+
+# imported here, not at the top, to keep the import block as on main (helper cli edits it)
+from duel_lessons.teaching.student_copies import COPY_KEY, CopyError, write_answer_key  # noqa: E402
+
+
+def notebook(*cells: dict[str, Any], **metadata: Any) -> dict[str, Any]:
+    return {"cells": list(cells), "metadata": metadata, "nbformat": 4, "nbformat_minor": 4}
+
+
+def teacher_folder(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    for name in ("01-a.ipynb", "02-b.ipynb"):
+        nb = notebook(
+            cell("code", "answer = ..."), cell("code", "# SOLUTION\nanswer = 4"), cell("code", "check(answer)")
+        )
+        (path / name).write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_issues_attack_is_refused_and_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`student-copies notebooks s && student-copies s notebooks` wiped the teacher's solutions."""
+    teacher = teacher_folder(tmp_path / "notebooks")
+    before = snapshot(teacher)
+    assert main(["student-copies", str(teacher), str(tmp_path / "s")]) == 0
+    copies = snapshot(tmp_path / "s")
+    assert main(["student-copies", str(tmp_path / "s"), str(teacher)]) == 2
+    err = capsys.readouterr().err
+    assert "teacher notebooks" in err and len(err.strip().splitlines()) == 1
+    assert snapshot(teacher) == before
+    assert snapshot(tmp_path / "s") == copies
+    assert "# SOLUTION" in (teacher / "01-a.ipynb").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("where", ["same", "inside", "contains"])
+def test_destinations_related_to_the_source_are_refused(tmp_path: Path, where: str) -> None:
+    teacher = teacher_folder(tmp_path / "course" / "notebooks")
+    dest = {"same": teacher, "inside": teacher / "students", "contains": tmp_path / "course"}[where]
+    before = snapshot(tmp_path)
+    with pytest.raises(CopyError, match="Refusing"):
+        write_student_copies(teacher, dest)
+    assert snapshot(tmp_path) == before
+    assert not (teacher / "students").exists()
+
+
+def test_a_link_to_the_source_folder_is_refused(tmp_path: Path) -> None:
+    teacher = teacher_folder(tmp_path / "notebooks")
+    (tmp_path / "link").symlink_to(teacher, target_is_directory=True)
+    with pytest.raises(CopyError, match="source folder"):
+        write_student_copies(teacher, tmp_path / "link")
+
+
+def test_unchanged_copies_are_refreshed_edited_ones_kept(tmp_path: Path) -> None:
+    teacher = teacher_folder(tmp_path / "notebooks")
+    dest = tmp_path / "s"
+    first = write_student_copies(teacher, dest)
+    copy = json.loads(first[0].read_text(encoding="utf-8"))
+    assert COPY_KEY in copy["metadata"]
+    # running the copy (outputs, counts) is not editing it: it is refreshed
+    copy["cells"][0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "hi"}]
+    first[0].write_text(json.dumps(copy), encoding="utf-8")
+    assert write_student_copies(teacher, dest) == first
+    # a student's answer is work: refused, and nothing at all is written
+    copy = json.loads(first[0].read_text(encoding="utf-8"))
+    copy["cells"][0]["source"] = "answer = 4  # my answer"
+    first[0].write_text(json.dumps(copy), encoding="utf-8")
+    (teacher / "02-b.ipynb").write_text(
+        json.dumps(notebook(cell("code", "new = ..."), cell("code", "x", ["solution"]))), encoding="utf-8"
+    )
+    before = snapshot(dest)
+    with pytest.raises(CopyError, match="edited"):
+        write_student_copies(teacher, dest)
+    assert snapshot(dest) == before
+    # --force replaces it and keeps a backup with the student's answer
+    write_student_copies(teacher, dest, force=True)
+    backups = sorted(dest.glob("01-a.backup-*.ipynb"))
+    assert len(backups) == 1 and "my answer" in backups[0].read_text(encoding="utf-8")
+    assert "my answer" not in first[0].read_text(encoding="utf-8")
+    assert "new = ..." in (dest / "02-b.ipynb").read_text(encoding="utf-8")
+    assert not list(dest.glob(".*.tmp"))
+
+
+def test_files_this_command_did_not_make_are_not_overwritten(tmp_path: Path) -> None:
+    teacher = teacher_folder(tmp_path / "notebooks")
+    dest = tmp_path / "s"
+    dest.mkdir()
+    (dest / "01-a.ipynb").write_text(json.dumps(notebook(cell("code", "my own notebook"))), encoding="utf-8")
+    with pytest.raises(CopyError, match="did not make"):
+        write_student_copies(teacher, dest)
+    assert not (dest / "02-b.ipynb").exists()  # nothing written at all
+    (dest / "01-a.ipynb").unlink()
+    (dest / "01-a.ipynb").mkdir()
+    with pytest.raises(CopyError, match="folder"):
+        write_student_copies(teacher, dest, force=True)
+
+
+def test_a_link_at_the_target_is_never_written_through(tmp_path: Path) -> None:
+    teacher = teacher_folder(tmp_path / "notebooks")
+    dest = tmp_path / "s"
+    dest.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    (dest / "01-a.ipynb").symlink_to(victim)
+    for force in (False, True):
+        with pytest.raises(CopyError, match="link"):
+            write_student_copies(teacher, dest, force=force)
+    assert victim.read_text(encoding="utf-8") == "precious"
+
+
+def test_outputs_and_widget_state_are_stripped_and_v3_is_upgraded(tmp_path: Path) -> None:
+    import nbformat
+
+    src = tmp_path / "src"
+    src.mkdir()
+    nb = notebook(cell("code", "answer = ..."), widgets={"application/vnd.jupyter.widget-state+json": {"state": {}}})
+    (src / "01-a.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    v3 = {
+        "metadata": {"name": ""},
+        "nbformat": 3,
+        "nbformat_minor": 0,
+        "worksheets": [
+            {
+                "metadata": {},
+                "cells": [
+                    {
+                        "cell_type": "code",
+                        "input": "# SOLUTION\nx = 1",
+                        "language": "python",
+                        "metadata": {},
+                        "outputs": [],
+                        "prompt_number": 1,
+                    },
+                    {
+                        "cell_type": "code",
+                        "input": "x = ...",
+                        "language": "python",
+                        "metadata": {},
+                        "outputs": [],
+                        "prompt_number": 2,
+                    },
+                ],
+            }
+        ],
+    }
+    (src / "02-old.ipynb").write_text(json.dumps(v3), encoding="utf-8")
+    first, old = write_student_copies(src, tmp_path / "s")
+    copy = nbformat.read(first, as_version=4)
+    assert "widgets" not in copy.metadata
+    assert all(c.outputs == [] and c.execution_count is None for c in copy.cells)
+    upgraded = nbformat.read(old, as_version=4)
+    assert upgraded.nbformat == 4 and [c.source for c in upgraded.cells] == ["x = ..."]
+
+
+def test_answer_key_writer_is_atomic_and_careful(tmp_path: Path) -> None:
+    teacher = teacher_folder(tmp_path / "notebooks")
+    key = tmp_path / "key.md"
+    assert write_answer_key(teacher, key) == key
+    assert "answer = 4" in key.read_text(encoding="utf-8")
+    assert write_answer_key(teacher, key) == key  # its own file: replaced
+    notes = tmp_path / "notes.md"
+    notes.write_text("my lesson plan", encoding="utf-8")
+    with pytest.raises(CopyError, match="not an answer key"):
+        write_answer_key(teacher, notes)
+    assert notes.read_text(encoding="utf-8") == "my lesson plan"
+    write_answer_key(teacher, notes, force=True)
+    assert "answer = 4" in notes.read_text(encoding="utf-8")
+    assert [p.read_text(encoding="utf-8") for p in tmp_path.glob("notes.backup-*.md")] == ["my lesson plan"]
+
+
+def test_copies_get_the_usual_permissions(tmp_path: Path) -> None:
+    import os
+
+    teacher = teacher_folder(tmp_path / "notebooks")
+    mask = os.umask(0o022)
+    try:
+        (copy, _) = write_student_copies(teacher, tmp_path / "s")
+    finally:
+        os.umask(mask)
+    assert copy.stat().st_mode & 0o777 == 0o644

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons.engine.game import GameState, IllegalMoveError
-from duel_lessons.engine.rules import DIVISION_DUEL, DIVISOR_DUEL, BadStartError, DuelError, Rules, get_rules
+from duel_lessons.engine.game import GameState, IllegalMoveError, play_out
+from duel_lessons.engine.rules import DIVISOR_DUEL, FACTOR_DUEL, BadStartError, DuelError, Rules
 from duel_lessons.play.sums import (
     PerfectSumPlayer,
     SumMoveError,
@@ -27,17 +27,24 @@ from duel_lessons.play.sums import (
     winning_moves,
 )
 
-#: A mix of books and custom variants, including sudden endings (factor-duel) and a lose-on-reaching-1 game.
-MIX: list[Rules] = [
-    get_rules("divisor-duel"),
-    get_rules("division-duel"),
-    get_rules("factor-duel"),
-    get_rules("number-factor"),
-    DIVISOR_DUEL.variant(divisors="even"),
-    DIVISOR_DUEL.variant(divisors="prime"),
-    DIVISION_DUEL.variant(divisors="prime"),
-    DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="one"),
-]
+from books import all_rules
+
+
+def _summable(rules: Rules) -> bool:
+    try:
+        grundy_value(rules, 1)
+    except DuelError:  # misère, or a game in which a move can reach a losing number: refused in sums
+        return False
+    return True
+
+
+#: Every rule set the tests know (tests/books.py) that sums accept.
+MIX: list[Rules] = [rules for rules in all_rules() if _summable(rules)]
+
+
+def can_be_component(rules: Rules, n: int) -> bool:
+    """Numbers whose reaching loses (Factor Duel's 1) are not positions to play a sum from."""
+    return rules.ends_on_reaching(n) != "loss"
 
 
 @cache
@@ -68,7 +75,7 @@ def brute_grundy(rules: Rules, n: int) -> int:
     return next(g for g in range(len(seen) + 1) if g not in seen)
 
 
-component = st.tuples(st.sampled_from(MIX), st.integers(1, 30))
+component = st.tuples(st.sampled_from(MIX), st.integers(1, 30)).filter(lambda c: can_be_component(*c))
 
 
 @settings(max_examples=150, deadline=None)
@@ -80,11 +87,29 @@ def test_xor_rule_matches_brute_force(parts: list[tuple[Rules, int]]) -> None:
 
 @pytest.mark.parametrize("rules", MIX, ids=lambda r: r.name)
 def test_grundy_values_match_the_component_graph(rules: Rules) -> None:
-    assert [grundy_value(rules, n) for n in range(1, 80)] == [brute_grundy(rules, n) for n in range(1, 80)]
+    numbers = [n for n in range(1, 80) if can_be_component(rules, n)]
+    assert [grundy_value(rules, n) for n in numbers] == [brute_grundy(rules, n) for n in numbers]
+
+
+def test_one_grundy_convention_with_the_table() -> None:
+    """Sums and the single-game table agree where the game ends, Factor Duel's 1 included."""
+    from duel_lessons.solving.tables import tabulate
+
+    for rules in MIX:
+        table = tabulate(rules, 200)
+        assert [grundy_value(rules, n) for n in range(1, 201)] == [int(g) for g in table.grundy[1:201]]
+    with pytest.raises(DuelError, match="has lost already"):
+        SumState(((FACTOR_DUEL, 1), (DIVISOR_DUEL, 12)))
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(MIX[:6]), st.integers(1, 3000)), min_size=2, max_size=3))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(MIX[:6]), st.integers(1, 3000)).filter(lambda c: can_be_component(*c)),
+        min_size=2,
+        max_size=3,
+    )
+)
 def test_winning_moves_lead_to_xor_zero(parts: list[tuple[Rules, int]]) -> None:
     state = SumState(tuple(parts))
     moves = winning_moves(state)
@@ -142,8 +167,10 @@ def test_state_basics() -> None:
 def test_bad_sums_are_refused_clearly() -> None:
     with pytest.raises(DuelError, match="misère"):
         new_sum([(DIVISOR_DUEL.variant(last_mover_wins=False), 10)])
-    with pytest.raises(DuelError, match="ambiguous"):
+    with pytest.raises(DuelError, match="reaching loses"):
         grundy_value(DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="prime"), 10)
+    with pytest.raises(DuelError, match="reaching loses"):
+        new_sum([(DIVISOR_DUEL.variant(allow_one=True, lose_on_reaching="one"), 10)])
     with pytest.raises(BadStartError, match="7 is prime"):
         new_sum([12, "division-duel:7"])
     with pytest.raises(DuelError, match="not a component"):
@@ -216,3 +243,18 @@ def test_big_sums_solve_instantly() -> None:
         winning_moves(state)
         worst = max(worst, time.perf_counter() - t)
     assert worst < 0.1
+
+
+def test_play_out_drives_a_sum() -> None:
+    """SumState is a Position: play_out plays sums with the same loop as single games."""
+    perfect = PerfectSumPlayer()
+    state = new_sum([12, 18, 30])
+    assert outcome(state) == "N" and not state.must_pass
+    end = play_out(state, (perfect, lambda s: s.legal_moves[0]))
+    assert end.is_over and end.winner == 1
+    with pytest.raises(SumMoveError, match="pair"):
+        state.attempt(6)
+    with pytest.raises(SumMoveError, match="no passing"):
+        state.pass_turn()
+    with pytest.raises(SumMoveError):
+        play_out(state, (lambda s: (0, 5), perfect))  # 5 does not divide 12

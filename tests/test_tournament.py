@@ -16,6 +16,7 @@ from duel_lessons.engine.rules import DuelError, get_rules
 from duel_lessons.play.players import make_player
 from duel_lessons.play.tournament import GameRecord, TournamentResult, draw_starts, play_game, round_robin
 from duel_lessons.solving.tables import tabulate
+from duel_lessons.views.league import league_plot
 
 
 def raises(state: GameState) -> int:
@@ -42,8 +43,11 @@ def returns_true(state: GameState) -> int:
     return True
 
 
-def sleeps(state: GameState) -> int:
-    time.sleep(0.4)
+def spins(state: GameState) -> int:
+    """Computes for 0.4 s of CPU time, over the limit."""
+    end = time.process_time() + 0.4
+    while time.process_time() < end:
+        pass
     return state.legal_moves[0]
 
 
@@ -75,7 +79,7 @@ BROKEN = {
     "none": returns_none,
     "float": returns_float,
     "true": returns_true,
-    "sleeps": sleeps,
+    "spins": spins,
     "wrong number": wrong_number,
     "exits": exits,
 }
@@ -122,9 +126,9 @@ def test_forfeit_reasons_and_tracebacks(broken_result: TournamentResult) -> None
     assert "None (NoneType)" in reasons["none"][0]
     assert "(float)" in reasons["float"][0] and "True (bool)" in reasons["true"][0]
     assert "played 0" in reasons["zero"][0] and "illegal move" in reasons["zero"][0]
-    assert "time limit of 0.05 s" in reasons["sleeps"][0]
+    assert "time limit of 0.05 s" in reasons["spins"][0]
     assert "illegal move" in reasons["wrong number"][0]
-    for name in ("text", "sleeps", "zero"):
+    for name in ("text", "spins", "zero"):
         assert reasons[name][1] is None  # only exceptions have a traceback
     text = broken_result.to_text()
     assert "raised ZeroDivisionError" in text and "forfeits" in text
@@ -174,7 +178,7 @@ def test_starts_are_legal_for_the_rules() -> None:
     result = round_robin(["random", "perfect"], rules="division-duel", starts=8, seed=1, start_range=(2, 40))
     assert all(not sympy.isprime(n) and n > 1 for n in result.starts)
     assert len(set(result.starts)) == 8
-    with pytest.raises(DuelError, match="No legal start"):
+    with pytest.raises(DuelError, match="No number from 2 to 3 can start"):
         draw_starts(get_rules("division-duel"), 3, 0, (2, 3))
 
 
@@ -203,7 +207,7 @@ def test_plot_and_table(broken_result: TournamentResult) -> None:
     rows = broken_result.table()
     assert [r.won for r in rows] == sorted((r.won for r in rows), reverse=True)
     assert rows[0].win_percent == 100.0
-    fig = broken_result.plot()
+    fig = league_plot(broken_result)
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert ax.get_title() and ax.get_xlabel() == "games" and ax.get_ylabel() == "entrant"
@@ -211,3 +215,57 @@ def test_plot_and_table(broken_result: TournamentResult) -> None:
     assert legend is not None
     assert [t.get_text() for t in legend.get_texts()] == ["won", "lost", "lost by forfeit"]
     assert any("% won" in t.get_text() for t in ax.texts)
+
+
+def test_fixed_starts_and_bad_settings() -> None:
+    result = round_robin(["random", "greedy"], starts=[60, 45, 30], seed=1)
+    assert result.starts == (60, 45, 30)
+    assert sorted({g.start for g in result.games}) == [30, 45, 60]
+    assert len(result.games) == 6
+    for bad in (0, -3, [], True):
+        with pytest.raises(DuelError, match="start"):
+            round_robin(["random", "greedy"], starts=bad)  # type: ignore[arg-type]
+    with pytest.raises(DuelError):
+        round_robin(["random", "greedy"], rules="division-duel", starts=[60, 7])  # 7 is prime
+    with pytest.raises(DuelError, match="at most 10,000"):
+        round_robin(["random", "greedy"], starts=[60, 10**12])  # a game of up to 10**12 moves
+    far = round_robin(["random", "greedy"], rules="division-duel", starts=[10**18], time_limit=0.5)
+    assert len(far.games) == 2 and len(far.games[0].moves) < 70
+    for limit in (float("nan"), float("inf"), 0, -1.0, "1"):
+        with pytest.raises(DuelError, match="time limit"):
+            round_robin(["random", "greedy"], starts=2, time_limit=limit)  # type: ignore[arg-type]
+
+
+def test_tournament_module_does_not_import_the_views_layer() -> None:
+    import subprocess
+
+    code = "import sys, duel_lessons.play.tournament; print([m for m in sys.modules if 'views' in m])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_bot_output_is_kept_and_shown(tmp_path: object) -> None:
+    def chatty(state: GameState) -> int:
+        print(f"thinking about {state.number}")
+        return state.legal_moves[0]
+
+    result = round_robin({"chatty": chatty, "greedy": "greedy"}, starts=[12], time_limit=0.5)
+    assert "thinking about 12" in result.outputs["chatty"]
+    assert "thinking about 12" in result._repr_html_()
+    assert "chatty: 0 forfeits" in result.bot_report()
+
+
+def test_a_computer_player_that_fails_forfeits_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Level names run in the referee; even so, an error is a forfeit, not a crash of the tournament."""
+    import duel_lessons.play.tournament as tournament
+
+    def refusing(level: str, seed: int | None = None) -> object:
+        def player(state: GameState) -> int:
+            raise DuelError(f"cannot solve {state.number}")
+
+        return player
+
+    monkeypatch.setattr(tournament, "make_player", refusing)
+    result = round_robin({"perfect": "perfect", "first": lambda s: s.legal_moves[0]}, starts=[60], time_limit=0.5)
+    reasons = [g.forfeit or "" for g in result.games if g.loser == "perfect"]
+    assert len(reasons) == 2 and all(r.startswith("raised DuelError: cannot solve") for r in reasons)

@@ -114,7 +114,6 @@ therefore $k - 1 = \Omega(N) - 1$.
 """
 
 
-
 DIVISION_DUEL_FORM = ClosedForm(
     name="Division Duel",
     rules=DIVISION_DUEL,
@@ -124,9 +123,7 @@ DIVISION_DUEL_FORM = ClosedForm(
     move_rule=division_move,
     explain_rule=division_explainer(passing=False),
     grundy_rule=division_grundy,
-    hint=(
-        "What happens to a player who is handed a prime? Can you hand one over from {n} right now?"
-    ),
+    hint=("What happens to a player who is handed a prime? Can you hand one over from {n} right now?"),
 )
 
 # -- prime divisors only, division: N -> N / p --------------------------------------------
@@ -193,9 +190,7 @@ PRIME_DIVISION_FORM = ClosedForm(
     move_rule=_pdiv_move,
     explain_rule=_pdiv_explain,
     grundy_rule=_pdiv_grundy,
-    hint=(
-        "Count the prime factors of {n} (with repetition). How many moves can the game last?"
-    ),
+    hint=("Count the prime factors of {n} (with repetition). How many moves can the game last?"),
 )
 
 

@@ -2,12 +2,12 @@
 
 This file holds the book's rules and wording, its closed form with the proof, and the closed
 forms of the variants that only change which divisors may be used (even, odd or prime
-divisors only), each with the coach's hint.
+divisors only; misère play with odd or even divisors only), each with the coach's hint.
 
 >>> DIVISOR_DUEL.describe().splitlines()[1]
 'On your turn, subtract d from N, using proper divisors d with 1 < d < N.'
 >>> [form.is_p(8) for form in CLOSED_FORMS]
-[True, False, True, True]
+[True, False, True, True, False, False]
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ __all__ = [
     "DIVISOR_DUEL",
     "DIVISOR_DUEL_FORM",
     "EVEN_DIVISORS_FORM",
+    "MISERE_EVEN_DIVISORS_FORM",
+    "MISERE_ODD_DIVISORS_FORM",
     "ODD_DIVISORS_FORM",
     "PRIME_SUBTRACTION_FORM",
     "RULES",
@@ -241,9 +243,7 @@ EVEN_DIVISORS_FORM = ClosedForm(
     p_rule=_even_is_p,
     move_rule=_even_move,
     explain_rule=_even_explain,
-    hint=(
-        "Write {n} as 2 × m. What does the game look like in terms of m?"
-    ),
+    hint=("Write {n} as 2 × m. What does the game look like in terms of m?"),
 )
 
 
@@ -306,9 +306,7 @@ ODD_DIVISORS_FORM = ClosedForm(
     p_rule=_odd_is_p,
     move_rule=_odd_move,
     explain_rule=_odd_explain,
-    hint=(
-        "Is {n} odd or even? What is its odd part, and what is left if you subtract it?"
-    ),
+    hint=("Is {n} odd or even? What is its odd part, and what is left if you subtract it?"),
 )
 
 
@@ -385,10 +383,159 @@ PRIME_SUBTRACTION_FORM = ClosedForm(
     p_rule=_psub_is_p,
     move_rule=_psub_move,
     explain_rule=_psub_explain,
+    hint=("Is {n} odd, even, or a power of 2? What does subtracting an odd prime do to odd and even numbers?"),
+)
+
+
+# -- misère, odd divisors only: the last player to move loses -------------------------------
+
+
+def _misere_odd_is_p(n: int) -> bool:
+    return n % 2 == 0 and not is_power_of_two(n)
+
+
+def _misere_odd_move(n: int) -> int | None:
+    if n % 2 == 0 or n == 1 or is_prime(n):
+        return None
+    return least_prime_factor(n)
+
+
+def _misere_odd_explain(n: int) -> str:
+    if is_power_of_two(n) or n == 1 or is_prime(n):
+        return (
+            f"{n} has no odd divisor d with 1 < d < {n}, so the player to move cannot move. In misère play the "
+            f"last player to move loses, so the player to move wins."
+        )
+    if n % 2 == 1:
+        p = least_prime_factor(n)
+        return (
+            f"{n} is odd and composite. Subtract {p}: {n} − {p} = {p} × {n // p - 1} = {n - p}, an even number "
+            f"with the odd factor {p}, so not a power of 2. From there every allowed divisor is odd and every move "
+            f"gives an odd number; whenever your opponent hands you an odd composite you do this again, until they "
+            f"make the last move. So {p} is a winning move."
+        )
+    return (
+        f"{split_two_power(n)} is even and not a power of 2. Every allowed divisor d is odd, so {n}/d is even and "
+        f"{n} − d = d × ({n}/d − 1) is odd: every move hands your opponent an odd number. If it is prime, your "
+        f"opponent cannot move and wins; if it is composite, they subtract a prime factor and hand you an even "
+        f"number that is not a power of 2 again. {n} is a losing position for the player to move."
+    )
+
+
+_MISERE_ODD_PROOF = r"""
+**Theorem.** In misère Divisor Duel with *odd divisors only* (subtract an odd $d$ with $d \mid N$ and
+$1 < d < N$; the player who cannot move **wins**), $N$ is a P-position exactly when $N$ is even and not a
+power of 2. From an odd composite $N$, subtract any prime factor.
+
+**Stuck numbers** (1, the odd primes and the powers of 2: no odd divisor strictly between 1 and $N$) are
+N-positions: the player to move cannot move, and in misère play that player wins.
+
+**Odd composite $N$.** Subtract a prime factor $p$: $N - p = p\,(N/p - 1)$ is even (odd − odd) and has the
+odd factor $p > 1$, so it is not a power of 2: a P-position by induction.
+
+**Even $N$ that is not a power of 2.** Every allowed divisor $d$ is odd, so $N/d$ is even and
+$N - d = d\,(N/d - 1)$ is odd: every move gives an odd number, which is an N-position (stuck, or an odd
+composite) by induction. So every move loses.
+"""
+
+MISERE_ODD_DIVISORS_FORM = ClosedForm(
+    name="Misère Divisor Duel, odd divisors only",
+    rules=DIVISOR_DUEL.variant(divisors="odd", last_mover_wins=False),
+    statement="$n$ is a P-position iff $n$ is even and not a power of 2.",
+    proof=_MISERE_ODD_PROOF.strip(),
+    p_rule=_misere_odd_is_p,
+    move_rule=_misere_odd_move,
+    explain_rule=_misere_odd_explain,
     hint=(
-        "Is {n} odd, even, or a power of 2? What does subtracting an odd prime do to odd and even numbers?"
+        "In misère play being stuck wins. From {n}, which numbers leave your opponent stuck, "
+        "and what do odd and even numbers do under an odd subtraction?"
     ),
 )
 
 
-CLOSED_FORMS = (DIVISOR_DUEL_FORM, EVEN_DIVISORS_FORM, ODD_DIVISORS_FORM, PRIME_SUBTRACTION_FORM)
+# -- misère, even divisors only: the halving trick --------------------------------------------
+
+
+def _misere_even_is_p(n: int) -> bool:
+    return n == 4 or (n % 4 == 2 and n >= 10)
+
+
+def _misere_even_move(n: int) -> int | None:
+    if n % 2 == 1 or n == 2 or _misere_even_is_p(n):
+        return None
+    return 4 if n == 8 else 2
+
+
+def _misere_even_explain(n: int) -> str:
+    if n % 2 == 1 or n == 2:
+        return (
+            f"{n} has no even divisor d with 1 < d < {n}, so the player to move cannot move. In misère play the "
+            f"last player to move loses, so the player to move wins."
+        )
+    if n == 4:
+        return (
+            "4 − 2 = 2 is the only move, and from 2 your opponent cannot move, which in misère play wins for them. "
+            "4 is a losing position for the player to move."
+        )
+    if _misere_even_is_p(n):
+        m = n // 2
+        return (
+            f"{n} = 2 × {m} with {m} odd and at least 5. Every even divisor is 2e with e an odd divisor of {m}, and "
+            f"{n} − 2e = 2 × ({m} − e) is a multiple of 4, at least 12 (as e ≤ {m}/3 or e = 1): from a multiple of "
+            f"4 other than 8 your opponent subtracts 2 and hands you twice an odd number again (from 8 they subtract "
+            f"4 and leave you 4). {n} is a losing position for the player to move."
+        )
+    d = 4 if n == 8 else 2
+    return (
+        f"Subtract {d}: {n} − {d} = {n - d}. "
+        + (
+            "From 4 the only move is 4 − 2 = 2, after which you cannot move and so win."
+            if n - d == 4
+            else f"{n - d} = 2 × {(n - d) // 2} is twice an odd number of at least 5, a losing position for your "
+            f"opponent: every move from it leaves a multiple of 4 of at least 12, and you subtract 2 again."
+        )
+        + f" So {d} is the winning move."
+    )
+
+
+_MISERE_EVEN_PROOF = r"""
+**Theorem.** In misère Divisor Duel with *even divisors only* (subtract an even $d$ with $d \mid N$ and
+$1 < d < N$; the player who cannot move **wins**), $N$ is a P-position exactly when $N = 4$, or
+$N \equiv 2 \pmod 4$ and $N \ge 10$. From 8 subtract 4; from 6 and from other multiples of 4, subtract 2.
+
+**The halving trick.** Odd $N$ and $N = 2$ have no allowed move: N-positions (stuck wins). For $N = 2m$
+the even divisors below $N$ are the $2e$ with $e \mid m$, $1 \le e < m$, and $2m - 2e = 2(m - e)$. So the
+game on $2m$ is the game $H$ on $m$: subtract **any** divisor $e < m$ of $m$ (1 allowed), the player stuck at
+$m = 1$ winning.
+
+**$H$, by strong induction: $m$ is P exactly when $m = 2$ or $m$ is odd and $m \ge 5$.**
+* $m = 1$: stuck, so N. $m = 2$: the only move gives 1 (N), so P. $m = 3$: $3 - 1 = 2$ is P, so N.
+  $m = 4$: $4 - 2 = 2$ is P, so N.
+* Odd $m \ge 5$: every divisor $e$ is odd, so $m - e$ is even, and $m - e \ge m - m/3 > 3$ (or $e = 1$,
+  $m - 1 \ge 4$): an even number $\ge 4$, an N-position. So $m$ is P.
+* Even $m \ge 6$: $m - 1$ is odd and $\ge 5$, a P-position. So $m$ is N.
+
+Translating back with $N = 2m$: P exactly when $N = 4$ or $N = 2m$ with $m$ odd, $m \ge 5$; the winning
+moves $e = 1$ and ($m = 4$) $e = 2$ become $d = 2$ and $d = 4$.
+"""
+
+MISERE_EVEN_DIVISORS_FORM = ClosedForm(
+    name="Misère Divisor Duel, even divisors only",
+    rules=DIVISOR_DUEL.variant(divisors="even", last_mover_wins=False),
+    statement="$n$ is a P-position iff $n = 4$, or $n \\equiv 2 \\pmod 4$ and $n \\ge 10$.",
+    proof=_MISERE_EVEN_PROOF.strip(),
+    p_rule=_misere_even_is_p,
+    move_rule=_misere_even_move,
+    explain_rule=_misere_even_explain,
+    hint="Write {n} as 2 × m. In misère play being stuck wins: what does the game look like in terms of m?",
+)
+
+
+CLOSED_FORMS = (
+    DIVISOR_DUEL_FORM,
+    EVEN_DIVISORS_FORM,
+    ODD_DIVISORS_FORM,
+    PRIME_SUBTRACTION_FORM,
+    MISERE_ODD_DIVISORS_FORM,
+    MISERE_EVEN_DIVISORS_FORM,
+)

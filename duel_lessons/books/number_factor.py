@@ -69,9 +69,7 @@ NUMBER_FACTOR_FORM = ClosedForm(
     move_rule=division_move,
     explain_rule=division_explainer(passing=True),
     grundy_rule=division_grundy,
-    hint=(
-        "What can a player do when handed a prime? Can you hand one over from {n} right now?"
-    ),
+    hint=("What can a player do when handed a prime? Can you hand one over from {n} right now?"),
 )
 
 

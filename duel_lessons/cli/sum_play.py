@@ -1,77 +1,68 @@
 """Playing a sum of games at the terminal: ``duel-lessons play --sum 12 division-duel:18 30``.
 
 A move is typed as two whole numbers, the component (counted from 1) and the
-divisor, e.g. ``2 6``.  ``hint`` or ``?`` explains the XOR rule for the
-position (in two-player games and against ``--level coach``).  The console is
-any object with ``say(*lines)`` and ``ask(prompt)``, such as :class:`duel_lessons.cli.main.Console`.
+divisor, e.g. ``2 6``; each is read by :func:`~duel_lessons.engine.numbers.read_number`.
+``hint`` or ``?`` explains the XOR rule for the position (in two-player games and
+against ``--level coach``).  The game is played by
+:func:`~duel_lessons.engine.game.play_out`, like every other game.
+
+>>> import io
+>>> from duel_lessons.cli.console import Console
+>>> end = play_sum(new_sum([4, 6]), {1: None, 2: None}, io=Console(io.StringIO("1 2\\n2 3\\n"), io.StringIO()))
+>>> end.numbers, end.winner
+((2, 3), 2)
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
-from duel_lessons.engine.game import IllegalMoveError
-from duel_lessons.engine.rules import DuelError
-from duel_lessons.play.sums import PerfectSumPlayer, SumMove, SumState, hint, sum_grundy
+from duel_lessons.cli.console import Console
+from duel_lessons.cli.options import (
+    COMPUTER_NAMES,
+    DEFAULT_LEVEL,
+    NAMES,
+    opponent_and_first,
+    rules_from_args,
+)
+from duel_lessons.engine.errors import DuelError, IllegalMoveError, NumberInputError
+from duel_lessons.engine.game import play_out
+from duel_lessons.engine.numbers import read_number
+from duel_lessons.play.sum_players import RandomSumPlayer, SumStrategy, greedy_sum_player, make_sum_player
+from duel_lessons.play.sums import SumMove, SumState, hint, new_sum, sum_grundy
 
-SumStrategy = Callable[[SumState], SumMove]
+__all__ = [  # the sum players live in play.sum_players; named here too for older imports
+    "RandomSumPlayer",
+    "SumStrategy",
+    "greedy_sum_player",
+    "make_sum_player",
+    "play_sum",
+    "run_play_sum",
+]
 
-_MOVE = re.compile(r"\s*([+-]?[0-9]+)[\s,]+([+-]?[0-9]+)\s*", re.ASCII)
-
-
-class SumConsole(Protocol):
-    """What the sum game needs from a console."""
-
-    def say(self, *lines: str) -> None: ...
-
-    def ask(self, question: str) -> str: ...
-
-
-@dataclass
-class RandomSumPlayer:
-    """Plays a uniformly random legal move (seeded)."""
-
-    seed: int | None = None
-
-    def __post_init__(self) -> None:
-        self._rng = random.Random(self.seed)
-
-    def __call__(self, state: SumState) -> SumMove:
-        return self._rng.choice(state.legal_moves)
-
-
-def greedy_sum_player(state: SumState) -> SumMove:
-    """Plays the largest divisor anywhere (the first component on ties)."""
-    return max(state.legal_moves, key=lambda move: (move[1], -move[0]))
-
-
-def make_sum_player(level: str, seed: int | None = None) -> SumStrategy:
-    """A computer player for sums: "random", "greedy", "perfect" or "coach" (plays perfectly)."""
-    if level == "random":
-        return RandomSumPlayer(seed)
-    if level == "greedy":
-        return greedy_sum_player
-    if level in ("perfect", "coach"):
-        return PerfectSumPlayer()
-    raise DuelError(f"Unknown player level {level!r} for sums. Known: random, greedy, perfect, coach.")
+# -- typed moves ---------------------------------------------------------------------------
 
 
 def parse_sum_move(text: str, state: SumState) -> SumMove:
-    """Typed "COMPONENT DIVISOR" (component from 1) as an (index, divisor) move; ValueError with a reason."""
+    """Typed "COMPONENT DIVISOR" (component from 1) as an (index, divisor) move; NumberInputError with a reason."""
     count = len(state.components)
-    found = _MOVE.fullmatch(text)
-    if not found:
-        shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:40] + "..."
-        raise ValueError(
+    parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+    try:
+        if len(parts) != 2:
+            raise NumberInputError("not two numbers")
+        component, divisor = read_number(parts[0], "a component"), read_number(parts[1], "a divisor")
+    except NumberInputError:
+        typed = text.strip()
+        shown = typed if len(typed) <= 40 else typed[:40] + "..."
+        raise NumberInputError(
             f"{shown!r} is not a move. Type two whole numbers: the component (1 to {count}) and a divisor, such as 1 2."
-        )
-    component, divisor = int(found.group(1)), int(found.group(2))
+        ) from None
     if not 1 <= component <= count:
-        raise ValueError(f"There is no component {component}: choose a component from 1 to {count}.")
+        raise NumberInputError(f"There is no component {component}: choose a component from 1 to {count}.")
     return component - 1, divisor
 
 
@@ -94,38 +85,58 @@ def coach_words(state: SumState) -> str:
         return f"The coach cannot help here: {error}"
 
 
-def ask_sum_move(state: SumState, names: tuple[str, str], io: SumConsole, hints: bool) -> SumState:
-    """Ask the player to move until the answer is legal; return the new state."""
-    while True:
-        text = io.ask(f"{names[state.to_move - 1]}, choose a component and a divisor: ")
-        if text.strip().lower() in ("hint", "?"):
-            io.say(
-                coach_words(state)
-                if hints
-                else "The coach is not in this game. Play with --vs computer --level coach for hints."
-            )
-            continue
-        try:
-            index, divisor = parse_sum_move(text, state)
-            return state.play(index, divisor)
-        except IllegalMoveError as error:
-            io.say(f"{error} Try again.")
-        except ValueError as error:
-            io.say(str(error))
+@dataclass
+class SumKeyboardPlayer:
+    """A person choosing a move in a sum at the keyboard; asks again until it is legal."""
+
+    io: Console
+    names: tuple[str, str]
+    hints: bool
+
+    def __call__(self, state: SumState) -> SumMove:
+        while True:
+            text = self.io.ask(f"{self.names[state.to_move - 1]}, choose a component and a divisor: ")
+            if text.strip().lower() in ("hint", "?"):
+                self.io.say(
+                    coach_words(state)
+                    if self.hints
+                    else "The coach is not in this game. Play with --vs computer --level coach for hints."
+                )
+                continue
+            try:
+                index, divisor = parse_sum_move(text, state)
+                state.play(index, divisor)  # raises SumMoveError with the reason
+            except IllegalMoveError as error:
+                self.io.say(f"{error} Try again.")
+            except NumberInputError as error:
+                self.io.say(str(error))
+            else:
+                return index, divisor
+
+
+@dataclass
+class SumComputer:
+    """A computer strategy for sums whose choice is announced."""
+
+    strategy: SumStrategy
+    io: Console
+    names: tuple[str, str]
+
+    def __call__(self, state: SumState) -> SumMove:
+        index, divisor = self.strategy(state)
+        self.io.say(f"{self.names[state.to_move - 1]} chooses {index + 1} {divisor}.")
+        return index, divisor
 
 
 def play_sum(
     state: SumState,
     players: dict[int, SumStrategy | None],
-    names: tuple[str, str] = ("Player 1", "Player 2"),
-    io: SumConsole | None = None,
+    names: tuple[str, str] = NAMES,
+    io: Console | None = None,
     hints: bool = False,
 ) -> SumState:
-    """Play a sum to the end at the console (None in ``players`` is a human); return the final state."""
-    if io is None:
-        from duel_lessons.cli.main import Console
-
-        io = Console()
+    """Play a sum to the end at the console (None in ``players`` is a person); return the final state."""
+    io = io or Console()
     if any(players.get(p) is not None for p in (1, 2)):
         sum_grundy(state)  # a computer needs every Grundy value: fail now, with the reason, not mid-game
     io.say(
@@ -134,25 +145,40 @@ def play_sum(
         "The player with no move in any component loses.",
         "",
     )
-    while not state.is_over:
-        io.say(*board_lines(state), f"{names[state.to_move - 1]}'s turn.")
-        strategy = players.get(state.to_move)
-        if strategy is None:
-            state = ask_sum_move(state, names, io, hints)
-        else:
-            index, divisor = strategy(state)
-            io.say(f"{names[state.to_move - 1]} chooses {index + 1} {divisor}.")
-            state = state.play(index, divisor)
-        event = state.history[-1]
-        op = "-" if state.components[event.index][0].move == "subtract" else "÷"
+    strategies: dict[int, Callable[[SumState], SumMove]] = {}
+    for p in (1, 2):
+        strategy = players.get(p)
+        strategies[p] = SumKeyboardPlayer(io, names, hints) if strategy is None else SumComputer(strategy, io, names)
+
+    def show(new: SumState) -> None:
+        event = new.history[-1]
+        op = "-" if new.components[event.index][0].move == "subtract" else "÷"
         io.say(
             f"{names[event.player - 1]} plays {event.divisor} in component {event.index + 1}: "
             f"{event.before} {op} {event.divisor} = {event.after}.",
             "",
         )
-    assert state.winner is not None
+        if not new.is_over:
+            io.say(*board_lines(new), f"{names[new.to_move - 1]}'s turn.")
+
+    if not state.is_over:
+        io.say(*board_lines(state), f"{names[state.to_move - 1]}'s turn.")
+    final = play_out(state, strategies, on_event=show)
+    assert final.winner is not None
     io.say(
-        "Now: " + " + ".join(map(str, state.numbers)) + ".",
-        f"{names[state.to_move - 1]} has no move in any component. {names[state.winner - 1]} wins!",
+        "Now: " + " + ".join(map(str, final.numbers)) + ".",
+        f"{names[final.to_move - 1]} has no move in any component. {names[final.winner - 1]} wins!",
     )
-    return state
+    return final
+
+
+def run_play_sum(args: argparse.Namespace, io: Console) -> int:
+    """``play --sum``: one game on several numbers at once."""
+    if args.start is not None or args.random_start is not None or args.best_of != 1:
+        raise DuelError("--sum gives the numbers itself: it cannot go with --start, --random-start or --best-of.")
+    computer, first = opponent_and_first(args, random.Random(args.seed))
+    state = new_sum(args.sum, rules_from_args(args), first)
+    level = args.level or DEFAULT_LEVEL
+    players = {1: None, 2: make_sum_player(level, args.seed) if computer else None}
+    play_sum(state, players, COMPUTER_NAMES if computer else NAMES, io, hints=not computer or level == "coach")
+    return 0

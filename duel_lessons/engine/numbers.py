@@ -71,6 +71,8 @@ def whole_number(value: object, what: str, error: type[DuelError] | None = None)
     >>> whole_number(12, "The start")
     12
     """
+    if type(value) is int:  # the common case, without the slow protocol check below
+        return value
     if isinstance(value, bool) or not isinstance(value, SupportsIndex):
         raise (error or DuelError)(f"{what} must be a whole number, not {value!r}.")
     try:

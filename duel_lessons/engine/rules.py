@@ -265,6 +265,16 @@ class Rules:
     # -- description ----------------------------------------------------------
 
     @property
+    def last_mover_rule(self) -> str:
+        """Who wins when nobody can move, in words: 'the last player to move wins' (or 'loses', misère)."""
+        return f"the last player to move {'wins' if self.last_mover_wins else 'loses'}"
+
+    @staticmethod
+    def target_words(target: Target) -> str:
+        """A target number in words: 'a prime' or '1'."""
+        return "a prime" if target == "prime" else "1"
+
+    @property
     def divisor_words(self) -> str:
         """Plain words for the allowed divisors, e.g. 'even divisors d with 1 < d < N'."""
         kind = "proper divisors" if self.divisors == "all" else f"{self.divisors} divisors"

@@ -105,6 +105,8 @@ class Analysis:
         ]
 
     def _remoteness_words(self) -> str:
+        if self.remoteness is not None and self.game_over and self.remoteness == 1:
+            return "1 (the game is over: reaching this number lost, counted as one move, like its Grundy value 1)"
         if self.remoteness is not None:
             return f"{self.remoteness} (moves left with best play)"
         return f"not computed above 10^{len(str(ANALYSIS_TABLE_LIMIT)) - 1} (no table that large)"

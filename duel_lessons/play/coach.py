@@ -77,8 +77,8 @@ def situation(state: GameState, names: Names = DEFAULT_NAMES) -> str:
     """Where the game stands, in one sentence: who is to move from which number, or that it is over.
 
     >>> from duel_lessons.engine.game import new_game
-    >>> situation(new_game("number-factor", 12).play(6).play(2), ("Ann", "Bo"))
-    'Ann to move from 3: no allowed divisor, so Ann must pass.'
+    >>> situation(new_game("number-factor", 12).play(6), ("Ann", "Bo"))
+    'Bo to move from 2: no allowed divisor, so Bo must pass.'
     """
     state, names = _state(state), _names(names)
     if state.is_over:
@@ -97,13 +97,15 @@ def game_over_explanation(state: GameState, names: Names = DEFAULT_NAMES) -> str
         raise DuelError("The game is not over: ask for an explanation of the position instead.")
     won, lost = names[winner - 1], names[other(winner) - 1]
     rules = state.rules
-    if state.ending == "reached-win":
-        what = "a prime" if rules.win_on_reaching == "prime" else "1"
-        return f"The game is over: {won} moved to {n}, which is {what}, and reaching {what} wins at once. {won} wins."
-    if state.ending == "reached-loss":
-        what = "a prime" if rules.lose_on_reaching == "prime" else "1"
-        return f"The game is over: {lost} moved to {n}, which is {what}, and reaching {what} loses at once. {won} wins."
-    rule = "the last player to move wins" if rules.last_mover_wins else "the last player to move loses"
+    if state.ending in ("reached-win", "reached-loss"):
+        wins = state.ending == "reached-win"
+        what = rules.target_words(rules.win_on_reaching if wins else rules.lose_on_reaching)
+        mover, verb = (won, "wins") if wins else (lost, "loses")
+        return (
+            f"The game is over: {mover} moved to {n}, which is {what}, and reaching {what} {verb} at once. "
+            f"{won} wins."
+        )
+    rule = rules.last_mover_rule
     if state.ending == "passes":
         return (
             f"The game is over: {n} has no allowed divisors ({rules.divisor_words}), so both players passed, "

@@ -17,12 +17,9 @@ from dataclasses import dataclass, field
 
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState
-from duel_lessons.engine.rules import Rules
-from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle, table_length
-from duel_lessons.solving.tables import Table
+from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle
 
 __all__ = [
-    "DEFAULT_TABLE_SIZE",
     "LEVELS",
     "CoachPlayer",
     "GreedyPlayer",
@@ -30,14 +27,7 @@ __all__ = [
     "RandomPlayer",
     "Strategy",
     "make_player",
-    "table_for",
-    "table_length",
 ]
-
-
-def table_for(rules: Rules, n: int, size: int = DEFAULT_TABLE_SIZE) -> Table | None:
-    """Deprecated, for old callers: ``oracle(rules, size).table(n)`` when n <= size, else None."""
-    return oracle(rules, size).table(n) if n <= size else None
 
 Strategy = Callable[[GameState], int]
 
@@ -90,9 +80,11 @@ class PerfectPlayer:
     level: str = "perfect"
 
     def __call__(self, state: GameState) -> int:
-        moves = _moves(state)
-        move = oracle(state.rules, self.table_size).best_move(state.number)
-        return moves[0] if move is None else move
+        # Never state.legal_moves here: above the table that would list every divisor of n (10**5 at 10**18).
+        move = None if state.passes >= 2 else oracle(state.rules, self.table_size).best_move(state.number)
+        if move is None:
+            raise DuelError(f"There is no legal move from {state.number}: the caller must pass or end the game.")
+        return move
 
 
 @dataclass

@@ -17,8 +17,11 @@ Modelling choices (the rule books only describe single games):
 * A component with no legal move is simply finished and contributes Grundy 0.
   In games that end *suddenly* (Factor Duel: moving to a prime wins at once),
   reaching such a number in a sum just closes that component: nobody wins yet,
-  the other components play on.  A number whose *reaching loses* likewise just
-  has no moves (Grundy 0 here, unlike the solver's single-game table).
+  the other components play on.  One convention everywhere: a component's Grundy
+  value is the single game's (the solver's table, or a proved formula).  A number
+  whose *reaching loses* has Grundy value 1 there; it cannot be a component (its
+  book's start rules refuse it), and rules in which a move can reach one are
+  refused, since in a sum they would end every game suddenly.
 * Number Factor's passes and lost turns do not exist in a sum: a stuck
   component is finished, and an illegal move is refused (IllegalMoveError).
 * Misère components (the last mover loses) are refused: XOR of Grundy values
@@ -40,8 +43,9 @@ import numpy as np
 
 from duel_lessons.engine.errors import DuelError, IllegalMoveError, PositionError, TooBigError
 from duel_lessons.engine.game import GameState, Player, other
-from duel_lessons.engine.rules import Rules, get_rules
-from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle, table_length
+from duel_lessons.engine.rules import Rules
+from duel_lessons.solving.boxes import sum_rules
+from duel_lessons.solving.oracle import oracle, table_length
 from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 
 Component = tuple[Rules, int]
@@ -80,41 +84,17 @@ class SumEvent:
 
 
 def check_rules(rules: Rules | str) -> Rules:
-    """The Rules for a sum component; DuelError for misère rules."""
-    book = get_rules(rules)
-    if not book.last_mover_wins:
-        raise DuelError(
-            f"{book.title} ({book.name}) is a misère game (the last player to move loses). Sums of games "
-            f"need normal play: the Sprague–Grundy XOR rule does not hold for misère sums."
-        )
-    return book
-
-
-def _solver_rules(rules: Rules) -> Rules:
-    """Rules whose solver table gives the Grundy values used in sums.
-
-    In a sum a number whose reaching *loses* is just a finished component
-    (Grundy 0).  When that number has no moves anyway (1 always; primes unless
-    1 may be subtracted), dropping the "lose on reaching" clause gives exactly
-    that game.  Otherwise the sum is not supported.
-    """
-    if rules.lose_on_reaching == "one" or (rules.lose_on_reaching == "prime" and not rules.allow_one):
-        return rules.variant(lose_on_reaching="none")
-    if rules.lose_on_reaching == "prime":
-        raise DuelError(
-            f"{rules.title} ({rules.name}) makes moving to a prime lose, but lets a player subtract 1 from a "
-            f"prime: in a sum such a component is ambiguous, so sums do not support it."
-        )
-    return rules
+    """The Rules for a sum component (solving.boxes.sum_rules): misère rules, and rules where a move can
+    reach a number whose reaching loses, are refused with a DuelError."""
+    return sum_rules(rules)
 
 
 # -- Grundy values -------------------------------------------------------------------------
 
 
-
 def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
     """Grundy values of n = 0 .. at least upto for sums (index 0 unused), from the solver's table."""
-    book = _solver_rules(check_rules(rules))
+    book = check_rules(rules)
     if upto > TABLE_LIMIT:
         raise TooBigError(f"Grundy values up to {upto:,} need a table above TABLE_LIMIT = {TABLE_LIMIT:,}.")
     return tabulate(book, table_length(upto, TABLE_LIMIT)).grundy
@@ -123,17 +103,17 @@ def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
 def grundy_value(rules: Rules | str, n: int) -> int:
     """The Grundy value of n as a sum component, from the oracle (its table, or a proved formula).
 
-    Raises TooBigError (a DuelError) where the oracle knows no value: above its table, with no
-    proved Grundy formula.
+    The oracle is asked with tables up to the solver's TABLE_LIMIT (sums need Grundy values, which
+    few closed forms give).  Raises TooBigError (a DuelError) where it knows no value.
     """
-    book = _solver_rules(check_rules(rules))
+    book = check_rules(rules)
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise PositionError(f"A component is a positive whole number, not {n!r}.")
-    value = oracle(book).grundy(n)
+    value = oracle(book, TABLE_LIMIT).grundy(n)  # sums read tables up to the solver's limit
     if value is None:
         raise TooBigError(
-            f"{book.title} has no proved Grundy formula, and {n:,} is above the oracle's table "
-            f"({DEFAULT_TABLE_SIZE:,}), so its Grundy value is not known here."
+            f"{book.title} has no proved Grundy formula, and {n:,} is above the largest table the solver "
+            f"builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so its Grundy value is unknown."
         )
     return value
 
@@ -174,7 +154,13 @@ class SumState:
             rules, n = part
             if isinstance(n, bool) or not isinstance(n, int) or n < 1:
                 raise DuelError(f"Component {i + 1} must be a positive whole number, not {n!r}.")
-            fixed.append((check_rules(rules), n))
+            book = check_rules(rules)
+            if book.ends_on_reaching(n) == "loss":
+                raise DuelError(
+                    f"Component {i + 1} cannot be {n}: in {book.title} whoever reaches {n} has lost already, "
+                    f"so it is not a position to play from."
+                )
+            fixed.append((book, n))
         object.__setattr__(self, "components", tuple(fixed))
         if self.to_move not in (1, 2):
             raise DuelError(f"The player to move must be 1 or 2, not {self.to_move!r}.")
@@ -260,8 +246,8 @@ class SumState:
 
         >>> from duel_lessons.engine.game import play_out
         >>> first = lambda s: s.legal_moves[0]
-        >>> play_out(new_sum([6, 4]), (first, first)).winner
-        2
+        >>> play_out(new_sum([6, 4]), (first, first)).numbers  # 6 - 2 = 4, 4 - 2 = 2, 4 - 2 = 2: no moves
+        (2, 2)
         """
         if not isinstance(move, tuple) or len(move) != 2:
             raise SumMoveError(None, move, 0, "a move in a sum is a pair (component index, divisor)")

@@ -11,6 +11,12 @@ A *P-position* is a number from which the player to move loses with best play
 a number whose reaching ends the game is P if reaching it won for the player who
 moved there, and N if it lost.
 
+Closed forms say who wins, not how long it takes: remoteness comes from the solver's
+table (see :meth:`duel_lessons.solving.oracle.Oracle.remoteness`).  In normal play,
+P-positions have even remoteness and N-positions odd (a number whose reaching loses
+counts remoteness 1, like its Grundy value 1), so a proved P/N rule also gives the
+parity of the game's length with best play; in misère play it does not.
+
 >>> cf = closed_form("divisor-duel")
 >>> cf.is_p(57), cf.winning_move(60)
 (True, 15)

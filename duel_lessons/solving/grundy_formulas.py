@@ -7,7 +7,8 @@ counted exactly.
 
 Notation: n = 2^k · m with m odd; k = v2(n) is the exponent of 2 in n.
 
->>> f = formula_for(DIVISOR_DUEL.variant(allow_one=True))
+>>> from duel_lessons.engine.rules import get_rules
+>>> f = formula_for(get_rules("divisor-duel").variant(allow_one=True))
 >>> [f.value(n) for n in range(1, 9)]
 [0, 1, 0, 2, 0, 1, 0, 3]
 >>> f.counts(8)
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from duel_lessons.engine.numbers import is_power_of_two, v2
-from duel_lessons.engine.rules import DIVISOR_DUEL, Rules
+from duel_lessons.engine.rules import Rules, get_rules
 
 
 @dataclass(frozen=True)
@@ -28,11 +29,27 @@ class GrundyFormula:
     """A proved formula for the Grundy value of every n under one rule set, and counts of each value."""
 
     name: str
-    rules: Rules
+    divisors: str
+    allow_one: bool
     statement: str
     proof: str
     value: Callable[[int], int]
     counts: Callable[[int], dict[int, int]]
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """The ``Rules.game_key()`` of the game it solves: Divisor Duel's subtraction, normal play."""
+        return ("subtract", self.divisors, self.allow_one, "none", "none", True)
+
+    @property
+    def rules(self) -> Rules:
+        """The variant of Divisor Duel (book 000) that it solves."""
+        book = get_rules("divisor-duel")
+        if self.divisors != "all" and self.allow_one:
+            return book.variant(divisors=self.divisors, allow_one=True)
+        if self.divisors != "all":
+            return book.variant(divisors=self.divisors)
+        return book.variant(allow_one=self.allow_one)
 
     def _repr_markdown_(self) -> str:
         return f"**{self.name}.** {self.statement}\n\n{self.proof}"
@@ -203,7 +220,8 @@ def _odd_counts(upto: int) -> dict[int, int]:
 FORMULAS: tuple[GrundyFormula, ...] = (
     GrundyFormula(
         "Subtract any divisor, 1 allowed",
-        DIVISOR_DUEL.variant(allow_one=True),
+        "all",
+        True,
         "g(n) = v2(n), the exponent of 2 in n.",
         _V2_PROOF,
         v2,
@@ -211,7 +229,8 @@ FORMULAS: tuple[GrundyFormula, ...] = (
     ),
     GrundyFormula(
         "Subtract an even divisor or 1",
-        DIVISOR_DUEL.variant(divisors="even", allow_one=True),
+        "even",
+        True,
         "g(n) = v2(n), the exponent of 2 in n.",
         _V2_PROOF,
         v2,
@@ -219,7 +238,8 @@ FORMULAS: tuple[GrundyFormula, ...] = (
     ),
     GrundyFormula(
         "Subtract an even divisor",
-        DIVISOR_DUEL.variant(divisors="even"),
+        "even",
+        False,
         "g(n) = max(v2(n) − 1, 0).",
         _EVEN_PROOF,
         _even_value,
@@ -227,7 +247,8 @@ FORMULAS: tuple[GrundyFormula, ...] = (
     ),
     GrundyFormula(
         "Subtract an odd divisor or 1",
-        DIVISOR_DUEL.variant(divisors="odd", allow_one=True),
+        "odd",
+        True,
         "g(n) = 1 if n is even, 0 if n is odd.",
         _ODD_ONE_PROOF,
         lambda n: 1 - n % 2,
@@ -235,7 +256,8 @@ FORMULAS: tuple[GrundyFormula, ...] = (
     ),
     GrundyFormula(
         "Subtract an odd divisor",
-        DIVISOR_DUEL.variant(divisors="odd"),
+        "odd",
+        False,
         "g(n) = 1 if n is even and not a power of 2, otherwise 0.",
         _ODD_PROOF,
         _odd_value,
@@ -243,7 +265,8 @@ FORMULAS: tuple[GrundyFormula, ...] = (
     ),
     GrundyFormula(
         "Subtract a prime factor or 1",
-        DIVISOR_DUEL.variant(divisors="prime", allow_one=True),
+        "prime",
+        True,
         "g(n) = min(v2(n), 2).",
         _PRIME_ONE_PROOF,
         lambda n: min(v2(n), 2),
@@ -251,7 +274,8 @@ FORMULAS: tuple[GrundyFormula, ...] = (
     ),
     GrundyFormula(
         "Subtract a prime factor",
-        DIVISOR_DUEL.variant(divisors="prime"),
+        "prime",
+        False,
         "g(n) = 0 for odd n and powers of 2 except g(4) = 1; g(6) = 2; "
         "otherwise 1 if n ≡ 2 (mod 4), 2 if n ≡ 0 (mod 4).",
         _PRIME_PROOF,
@@ -264,8 +288,8 @@ FORMULAS: tuple[GrundyFormula, ...] = (
 def formula_for(rules: Rules) -> GrundyFormula | None:
     """The proved Grundy formula for these rules (matched by how the game is won), or None.
 
-    >>> formula_for(DIVISOR_DUEL) is None
+    >>> formula_for(get_rules("divisor-duel")) is None
     True
     """
     key = rules.game_key()
-    return next((f for f in FORMULAS if f.rules.game_key() == key), None)
+    return next((f for f in FORMULAS if f.key == key), None)

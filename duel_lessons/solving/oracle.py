@@ -29,6 +29,7 @@ from duel_lessons.engine.errors import PositionError, RulesError, TooBigError
 from duel_lessons.engine.numbers import MAX_NUMBER, whole_number
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
+from duel_lessons.solving.grundy_formulas import formula_for
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, tabulate
 
 #: Up to this number the oracle reads the solver's table (with remoteness and Grundy values).
@@ -87,7 +88,8 @@ class Oracle:
         if n > TABLE_LIMIT:
             raise TooBigError(
                 f"{self.rules.title} ({self.rules.name}) has no proved closed form, and {n:,} is above the "
-                f"largest table the solver builds ({TABLE_LIMIT:,}), so who wins from {n:,} cannot be computed."
+                f"largest table the solver builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so who wins from {n:,} cannot "
+                f"be computed. Try a smaller number, or a variant with a closed form."
             )
         return tabulate(self.rules, table_length(n, TABLE_LIMIT))
 
@@ -183,8 +185,15 @@ class Oracle:
         """The Grundy value of n: from the table, or a proved formula; None where neither applies.
 
         In misère play the solver gives no Grundy value (None): the values exist, but they do not
-        decide misère sums, so the package does not use them.
+        decide misère sums, so the package does not use them.  Above the table, a proved Grundy
+        formula (solving.grundy_formulas) answers where there is one.
+
+        >>> oracle(get_rules("divisor-duel").variant(allow_one=True)).grundy(3 * 2**50)
+        50
         """
+        formula = formula_for(self.rules)
+        if formula is not None and self._number(n) > self.table_size:
+            return formula.value(self._number(n))
         table = self.table(n)
         if table is not None:
             value = int(table.grundy[n])
@@ -203,11 +212,13 @@ class Oracle:
 and after two passes the last player who moved wins, so the player to move loses.
         """
         n = self._number(n)
+        terminal = self._terminal(n)
+        over = terminal is not None and (terminal != "stuck" or self.rules.when_stuck == "end")
+        if over or (terminal is not None and self.form is None):
+            assert terminal is not None
+            return self.terminal_words(n, terminal)  # "Game over: ...", or why the player must pass
         if self.form is not None:
             return self.form.explain(n)
-        terminal = self._terminal(n)
-        if terminal is not None:
-            return self.terminal_words(n, terminal)
         table = self.table(n)
         assert table is not None
         moves = table.winning_moves(n)
@@ -224,32 +235,36 @@ and after two passes the last player who moved wins, so the player to move loses
         )
 
     def terminal_words(self, n: int, terminal: Literal["reached-win", "reached-loss", "stuck"]) -> str:
-        """Why nobody can move from n, and who that makes the winner, as one sentence."""
+        """Why nobody can move from n, and who that makes the winner ("Game over: ..." where the game has ended).
+
+        >>> print(oracle("factor-duel").terminal_words(7, "reached-win"))
+        Game over: reaching a prime wins at once, so whoever moved to 7 (a prime) has won: the player to move has lost.
+        """
         rules = self.rules
         if terminal != "stuck":
             won = terminal == "reached-win"
             target = rules.win_on_reaching if won else rules.lose_on_reaching
-            kind = "1" if target == "one" else "a prime"
+            kind = rules.target_words(target)
+            where = "1" if target == "one" else f"{n} (a prime)"
             return (
-                f"Reaching {kind} {'wins' if won else 'loses'} at once, so whoever moved to {n} has "
-                f"{'won' if won else 'lost'}: the game is over, and the player to move has {'lost' if won else 'won'}."
+                f"Game over: reaching {kind} {'wins' if won else 'loses'} at once, so whoever moved to {where} has "
+                f"{'won' if won else 'lost'}: the player to move has {'lost' if won else 'won'}."
             )
-        rule = "the last player to move wins" if rules.last_mover_wins else "the last player to move loses"
-        result = "loses" if rules.last_mover_wins else "wins"
+        rule, result = rules.last_mover_rule, "loses" if rules.last_mover_wins else "wins"
         if rules.when_stuck == "pass":
             return (
                 f"{n} has no allowed divisor ({rules.divisor_words}), so the player to move must pass, and so must "
                 f"the opponent; after two passes the game ends, {rule}, so the player to move {result}."
             )
         return (
-            f"{n} has no allowed divisor ({rules.divisor_words}), so the player to move cannot move and the "
-            f"game ends; {rule}, so the player to move {result}."
+            f"Game over: {n} has no allowed divisors ({rules.divisor_words}), so the player to move cannot move, "
+            f"and {rule}: the player to move {result}."
         )
 
 
 @lru_cache(maxsize=64)
-def _oracle(rules: Rules, table_size: int) -> Oracle:
-    return Oracle(rules, table_size, closed_form(rules))
+def _oracle(rules: Rules, table_size: int, form: ClosedForm | None) -> Oracle:
+    return Oracle(rules, table_size, form)
 
 
 def oracle(rules: Rules | str, table_size: int = DEFAULT_TABLE_SIZE) -> Oracle:
@@ -258,6 +273,7 @@ def oracle(rules: Rules | str, table_size: int = DEFAULT_TABLE_SIZE) -> Oracle:
     >>> oracle("factor-duel").is_p(100)
     False
     """
-    if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 1:
-        raise RulesError(f"table_size must be a positive whole number, not {table_size!r}.")
-    return _oracle(get_rules(rules), table_size)
+    if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 0:
+        raise RulesError(f"table_size must be a whole number of at least 0 (0: closed forms only), not {table_size!r}.")
+    book = get_rules(rules)
+    return _oracle(book, table_size, closed_form(book))  # the form is looked up each time: books may be added

@@ -364,7 +364,8 @@ def check_patterns(
     if "Grundy" in wanted:
         grundy = np.asarray(table.grundy[1 : last + 1])
         if (grundy < 0).any():
-            notes.append(f"{book.title} has no Grundy values (they need normal play), so they were not checked.")
+            notes.append(f"{book.title} is misère: the package computes no Grundy values there (they do not decide "
+                "misère sums), so they were not checked.")
         else:
             data["Grundy"] = grundy
     found = features(last, max_mod, chosen)
@@ -456,7 +457,9 @@ def check_conjecture(
         raise PatternError(f"sequence must be one of {', '.join(SEQUENCES)}, not {sequence!r}.")
     table = tabulate(book, last)
     if sequence == "Grundy" and (np.asarray(table.grundy[1 : last + 1]) < 0).any():
-        raise PatternError(f"{book.title} has no Grundy values (they need normal play): test a P/N guess instead.")
+        raise PatternError(
+            f"{book.title} is misère: the package computes no Grundy values there; test a P/N guess instead."
+        )
     outcome = table.outcome.tolist()
     grundy = table.grundy.tolist()
     report = ConjectureReport

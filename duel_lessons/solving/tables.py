@@ -60,10 +60,28 @@ class TableTooLargeError(DuelError):
 
 # -- caches -------------------------------------------------------------------
 
+#: When a cached table must grow, it grows to at least GROWTH times its old length, so asking for
+#: n = 1, 2, 3, ..., N costs about as much as one table of N (not N tables: quadratic).
+GROWTH: float = 2.0
+#: The cache keeps tables up to this many bytes in all (9 bytes per number: about 45 tables of 10**6,
+#: or four of 10**7), dropping the least recently used first; change it with :func:`set_cache_limit`.
+#: The sieve shared by all tables (4 bytes per number, at most 40 MB) is kept apart from this.
+DEFAULT_CACHE_BYTES: int = 400 * 2**20
+
 _lock = threading.RLock()  # re-entrant: a progress callback may ask for another table
 _sieve_cache: np.ndarray = np.zeros(0, np.int32)
-# game_key -> (outcome, grundy, remoteness), the largest table computed so far.
+# game_key -> (outcome, grundy, remoteness), the largest table computed so far; least recently used first.
 _table_cache: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_cache_limit: int = DEFAULT_CACHE_BYTES
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """What the table cache holds: how many tables, their bytes, and the limit."""
+
+    tables: int
+    bytes: int
+    limit: int
 
 
 def clear_cache() -> None:
@@ -72,6 +90,36 @@ def clear_cache() -> None:
     with _lock:
         _table_cache.clear()
         _sieve_cache = np.zeros(0, np.int32)
+
+
+def cache_info() -> CacheInfo:
+    """How many tables the cache holds, and their bytes.
+
+    >>> cache_info().limit == DEFAULT_CACHE_BYTES
+    True
+    """
+    with _lock:
+        used = sum(a.nbytes for arrays in _table_cache.values() for a in arrays)
+        return CacheInfo(len(_table_cache), used, _cache_limit)
+
+
+def set_cache_limit(nbytes: int) -> None:
+    """Keep at most ``nbytes`` of tables in the cache (the most recently used table is always kept)."""
+    global _cache_limit
+    limit = whole_number(nbytes, "The cache limit")
+    if limit < 0:
+        raise DuelError(f"The cache limit must be a number of bytes, at least 0, not {limit}.")
+    with _lock:
+        _cache_limit = limit
+        _evict()
+
+
+def _evict() -> None:
+    """Drop the least recently used tables until the cache fits its limit (keeping the newest)."""
+    used = sum(a.nbytes for arrays in _table_cache.values() for a in arrays)
+    while used > _cache_limit and len(_table_cache) > 1:
+        oldest = next(iter(_table_cache))
+        used -= sum(a.nbytes for a in _table_cache.pop(oldest))
 
 
 def _smallest_prime_factors(upto: int) -> np.ndarray:
@@ -96,7 +144,7 @@ def _codes(rules: Rules) -> tuple[int, int, int, int, int]:
 
 
 def _check_upto(upto: object) -> int:
-    n = whole_number(upto, "upto")
+    n = upto if type(upto) is int else whole_number(upto, "upto")  # plain ints skip the slow Protocol check
     if n < 1:
         raise DuelError(f"upto must be a whole number of at least 1, not {n}.")
     if n > TABLE_LIMIT:
@@ -116,19 +164,27 @@ def tabulate(rules: Rules | str, upto: int, progress: Callable[[float], None] | 
 
     ``rules`` is a Rules value or a rule book name.  Results are cached per game
     (:meth:`Rules.game_key`): a smaller table is a slice of a larger one, and a
-    larger one continues from where the last one stopped.  ``progress`` is called
-    with the fraction done (ending with 1.0).
+    larger one continues from where the last one stopped, growing to at least
+    :data:`GROWTH` times the old length.  The cache is bounded in bytes (see
+    :data:`DEFAULT_CACHE_BYTES`).  ``progress`` is called with the fraction done
+    (ending with 1.0).
     """
     rules = get_rules(rules)
     upto = _check_upto(upto)
     key = rules.game_key()
     with _lock:
-        cached = _table_cache.get(key)
+        cached = _table_cache.pop(key, None)
         if cached is None or len(cached[0]) <= upto:
-            cached = _extend(rules, cached, upto, progress)
+            size = upto
+            if cached is not None:  # grow geometrically: see GROWTH
+                size = min(max(upto, int(GROWTH * (len(cached[0]) - 1))), TABLE_LIMIT)
+            cached = _extend(rules, cached, size, progress)
             _table_cache[key] = cached
-        elif progress is not None:
-            progress(1.0)
+            _evict()
+        else:
+            _table_cache[key] = cached  # now the most recently used
+            if progress is not None:
+                progress(1.0)
     outcome, grundy, remoteness = (a[: upto + 1] for a in cached)
     return Table(rules, upto, outcome, grundy, remoteness)
 
@@ -163,7 +219,7 @@ def _extend(
     if progress is not None and start > upto:
         progress(1.0)
     if not rules.last_mover_wins:
-        # Misère play has no Sprague–Grundy value.  (When a misère table is
+        # Misère Grundy values exist but do not decide misère sums, so none are kept.  (When a misère table is
         # extended, the kernel reads these -1s as children's values: harmless,
         # because the grundy it computes is thrown away here.)
         grundy[:] = -1
@@ -192,6 +248,13 @@ class Table:
 
     def __len__(self) -> int:
         return self.upto
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickling (and copying) gives read-only arrays too."""
+        for name, value in state.items():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         return f"<Table {self.rules.name!r} n=1..{self.upto}, {self.count_p()} P-positions>"

@@ -1,34 +1,115 @@
-"""Student copies of the lessons (solutions and teacher notes removed), and the answer key.
+"""Student copies of the lessons (solutions and teacher notes removed), and the answer key, losing nothing.
 
-A cell is removed when it is tagged ``solution`` or ``teacher``, or when its
-first line is the marker ``# SOLUTION`` (code) or starts with
-``**Teacher note.**`` (markdown).  Outputs are cleared; exercises and their
-checks stay, and an unanswered exercise prints "Not answered yet".
+A cell is removed when
+
+* it is tagged ``solution`` or ``teacher`` (any case, singular or plural, tags given as a
+  list or as one string), or
+* it is a code cell whose leading comment lines include the marker ``# SOLUTION``
+  (``# Solution``, ``#solution`` ...), or ``# Teacher note``, or
+* it is a markdown cell that starts with a bold ``**Teacher note:**`` / ``**Teacher note.**``.
+
+Outputs, execution counts and saved widget state are cleared; exercises and their checks
+stay, and an unanswered exercise prints "Not answered yet".
+
+Nothing is lost:
+
+* Every source notebook is read and validated with nbformat (v3 is upgraded) before
+  anything is written; a malformed one gives a one-line :class:`CopyError` naming the file.
+* The destination may not be the source folder, lie inside it, contain it, or hold
+  teacher notebooks (notebooks with solution cells that this command did not make).
+* Each copy records a hash of its cells' sources in its metadata.  A copy that is still as
+  this command wrote it is replaced; anything else (a student's edited copy, a file this
+  command did not make) is refused, unless ``force=True``, which first keeps a backup.
+* Each file is written to a temporary name in the destination and renamed into place, so
+  a crash leaves the old file or the new one, and a link at the target is replaced, never
+  written through.
+
+>>> is_removed({"cell_type": "code", "source": "# Exercise 2\\n# Solution\\nanswer = 4", "metadata": {}})
+True
+>>> is_removed({"cell_type": "markdown", "source": "Try it!", "metadata": {"tags": "Solutions"}})
+True
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-REMOVED_TAGS = frozenset({"solution", "teacher"})
-MARKERS = ("# SOLUTION", "**Teacher note.**")
+import nbformat
+
+from duel_lessons.engine.errors import DuelError
+
+REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
+#: A code cell's leading comment that marks a solution or a teacher's note.
+CODE_MARKER = re.compile(r"#+\s*(solutions?|teacher'?s?[ _-]?notes?)\b", re.IGNORECASE)
+#: A markdown cell that opens with a bold teacher's note.
+MARKDOWN_MARKER = re.compile(r"(\*\*|__)\s*teacher'?s?\s+notes?\b", re.IGNORECASE)
+#: Where a student copy keeps its hash (notebook metadata).
+COPY_KEY = "duel_lessons_student_copy"
+#: The first lines of the answer key, by which write_answer_key knows a file it made.
+KEY_TITLE = "# Answer key"
+KEY_INTRO = "Made from the lessons' solution cells by `duel-lessons answer-key notebooks/`"
 
 
-def _source(cell: dict[str, Any]) -> str:
+class CopyError(DuelError):
+    """A student copy or answer key that cannot be made without losing something, or a malformed notebook."""
+
+
+def _source(cell: Mapping[str, Any]) -> str:
     source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else str(source)
+    if isinstance(source, list):
+        return "".join(str(part) for part in source)
+    return source if isinstance(source, str) else ""
 
 
-def is_removed(cell: dict[str, Any]) -> bool:
-    """Whether a cell holds a solution or a teacher note."""
-    tags = set(cell.get("metadata", {}).get("tags", []))
-    return bool(tags & REMOVED_TAGS) or _source(cell).lstrip().startswith(MARKERS)
+def _tags(cell: Mapping[str, Any]) -> set[str]:
+    metadata = cell.get("metadata")
+    tags = metadata.get("tags", []) if isinstance(metadata, Mapping) else []
+    if isinstance(tags, str):
+        tags = re.split(r"[\s,]+", tags)
+    if not isinstance(tags, list):
+        return set()
+    words = {str(t).strip().lower() for t in tags}
+    return words | {w[:-1] for w in words if w.endswith("s")}
 
 
-def student_notebook(notebook: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a notebook (as parsed JSON) without solutions, teacher notes or outputs."""
+def is_removed(cell: Mapping[str, Any]) -> bool:
+    """Whether a cell (parsed JSON or nbformat node) holds a solution or a teacher note."""
+    if _tags(cell) & REMOVED_TAGS:
+        return True
+    lines = _source(cell).lstrip().splitlines()
+    if cell.get("cell_type") == "code":
+        for line in lines:
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#"):
+                return False  # only the leading comment block is searched
+            if CODE_MARKER.match(stripped):
+                return True
+        return False
+    return bool(lines) and MARKDOWN_MARKER.match(lines[0].strip()) is not None
+
+
+def sources_hash(cells: list[Any]) -> str:
+    """A hash of the cells' types and sources: what a student edits (not outputs or run counts)."""
+    plain = [[str(c.get("cell_type", "")), _source(c)] for c in cells if isinstance(c, Mapping)]
+    return hashlib.sha256(json.dumps(plain, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a notebook (parsed JSON or nbformat node) without solutions, teacher notes, outputs or widget state.
+
+    The copy's metadata records the hash of its sources (see :func:`sources_hash`).
+    """
     cells = []
     for cell in notebook.get("cells", []):
         if is_removed(cell):
@@ -38,34 +119,214 @@ def student_notebook(notebook: dict[str, Any]) -> dict[str, Any]:
             cell["outputs"] = []
             cell["execution_count"] = None
         cells.append(cell)
-    return {**notebook, "cells": cells}
+    metadata = {k: v for k, v in dict(notebook.get("metadata") or {}).items() if k not in ("widgets", COPY_KEY)}
+    metadata[COPY_KEY] = {"sources_sha256": sources_hash(cells)}
+    return {**notebook, "metadata": metadata, "cells": cells}
 
 
-def write_student_copies(src: Path | str, dest: Path | str) -> list[Path]:
+# -- reading ---------------------------------------------------------------------------------
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """A notebook read, upgraded to v4 and validated; CopyError (one line, naming the file) otherwise."""
+
+    def fail(why: str) -> CopyError:
+        return CopyError(f"{path}: {why}; nothing was written.")
+
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise fail("is a folder, not a notebook") from None
+    except OSError as error:
+        raise fail(f"cannot be read ({error.strerror or error})") from None
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))  # a byte-order mark (Windows editors) is harmless
+    except UnicodeDecodeError:
+        raise fail("is not UTF-8 text (saved in another encoding, such as Latin-1?)") from None
+    except (ValueError, RecursionError) as error:
+        raise fail(f"is not valid JSON ({str(error).splitlines()[0][:120]})") from None
+    if not isinstance(data, dict):
+        raise fail(f"is not a notebook (the file holds a JSON {type(data).__name__}, not an object)")
+    version = data.get("nbformat")
+    if type(version) is not int or version not in (3, 4):
+        raise fail(f"has nbformat version {version!r}; versions 3 and 4 can be read")
+    for cell in _raw_cells(data):
+        metadata = cell.get("metadata") if isinstance(cell, dict) else None
+        tags = metadata.get("tags") if isinstance(metadata, dict) else None
+        if isinstance(tags, str):  # tags typed as one string: "solution" or "parameters, solution"
+            tags = [t for t in re.split(r"[\s,]+", tags) if t]
+        if isinstance(tags, list) and isinstance(metadata, dict):
+            metadata["tags"] = list(dict.fromkeys(tags)) if all(isinstance(t, str) for t in tags) else tags
+    try:
+        notebook: nbformat.NotebookNode = nbformat.reads(json.dumps(data), as_version=4)  # type: ignore[no-untyped-call]
+        nbformat.validate(notebook)
+    except Exception as error:  # nbformat raises many kinds; each means "not a valid notebook"
+        message = str(getattr(error, "message", "") or error).splitlines()
+        raise fail(f"is not a valid notebook ({(message[0] if message else type(error).__name__)[:160]})") from None
+    return notebook
+
+
+def _raw_cells(data: dict[str, Any]) -> list[Any]:
+    cells = data.get("cells")
+    if isinstance(cells, list):
+        return cells
+    worksheets = data.get("worksheets")  # nbformat 3
+    if isinstance(worksheets, list):
+        return [c for w in worksheets if isinstance(w, dict) for c in (w.get("cells") or [])]
+    return []
+
+
+def _lessons(src: Path, pattern: str = "*.ipynb") -> list[Path]:
+    if not src.exists():
+        raise CopyError(f"{src} does not exist.")
+    notebooks = [src] if not src.is_dir() else sorted(src.glob(pattern))
+    if not notebooks:
+        raise CopyError(f"No notebooks (*.ipynb) in {src}.")
+    return notebooks
+
+
+# -- what is in the destination --------------------------------------------------------------
+
+
+def _copy_state(path: Path) -> str:
+    """``"ours"`` (an unchanged copy this command made), ``"edited"`` (one of ours, changed since),
+    ``"teacher"`` (a notebook with solutions that is not ours), or ``"other"``."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return "other"
+    if not isinstance(data, dict):
+        return "other"
+    cells = _raw_cells(data)
+    metadata = data.get("metadata")
+    mark = metadata.get(COPY_KEY) if isinstance(metadata, dict) else None
+    if isinstance(mark, dict):
+        return "ours" if mark.get("sources_sha256") == sources_hash(cells) else "edited"
+    if any(isinstance(c, dict) and is_removed(c) for c in cells):
+        return "teacher"
+    return "other"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    target: Path
+    text: str
+    backup: bool
+
+
+def _check_destination(folder: Path, dest: Path) -> None:
+    src_real, dest_real = folder.resolve(), dest.resolve()
+    if dest.exists() and not dest.is_dir():
+        raise CopyError(f"{dest} is not a folder; nothing was written.")
+    if dest_real == src_real:
+        raise CopyError(f"Refusing to overwrite the teacher's notebooks: {dest} is the source folder.")
+    if dest_real.is_relative_to(src_real):
+        raise CopyError(f"Refusing: {dest} lies inside the source folder {folder}; choose a folder outside it.")
+    if src_real.is_relative_to(dest_real):
+        raise CopyError(f"Refusing: {dest} contains the source folder {folder}; choose a folder outside it.")
+    if dest.is_dir():
+        teacher = [p.name for p in sorted(dest.glob("*.ipynb")) if p.is_file() and _copy_state(p) == "teacher"]
+        if teacher:
+            raise CopyError(
+                f"Refusing: {dest} holds teacher notebooks with solutions ({', '.join(teacher[:3])}"
+                f"{', ...' if len(teacher) > 3 else ''}); write the student copies to a new folder."
+            )
+
+
+def _plan_target(target: Path, force: bool) -> bool:
+    """Whether the target needs a backup before it is replaced (CopyError if it may not be replaced)."""
+    if target.is_symlink():
+        raise CopyError(f"Refusing to replace {target}: it is a link; remove it first. Nothing was written.")
+    if not target.exists():
+        return False
+    if target.is_dir():
+        raise CopyError(f"Refusing: {target} is a folder; nothing was written.")
+    state = _copy_state(target)
+    if state == "ours":
+        return False
+    if not force:
+        why = "a student has edited this copy" if state == "edited" else "this command did not make it"
+        raise CopyError(
+            f"Refusing to overwrite {target}: {why}. Use --force (force=True) to replace it; a backup is kept."
+        )
+    return True
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def backup_path(path: Path) -> Path:
+    """A free name for a backup of ``path``: ``NAME.backup-YYYYmmdd-HHMMSS[-k].SUFFIX``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1, 10_000):
+        extra = "" if k == 1 else f"-{k}"
+        candidate = path.with_name(f"{path.stem}.backup-{stamp}{extra}{path.suffix}")
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+    raise CopyError(f"No free name for a backup of {path}.")
+
+
+def _keep_backup(path: Path) -> Path:
+    backup = backup_path(path)
+    try:
+        os.link(path, backup)  # fails rather than replace an existing file
+    except OSError:  # a file system without hard links (a USB stick): copy, still never replacing a file
+        with path.open("rb") as source, backup.open("xb") as copy:
+            shutil.copyfileobj(source, copy)
+    return backup
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file next to ``path`` and rename it into place (a link is replaced)."""
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes 0600: give the file the usual permissions
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = False) -> list[Path]:
     """Write student copies of every ``.ipynb`` in ``src`` (a folder or one notebook) into ``dest``.
 
-    Returns the paths written.  ``dest`` must not be inside ``src`` nor the same folder.
+    Returns the paths written.  Raises :class:`CopyError` (and writes nothing) for a malformed
+    notebook, a destination that is, contains or lies in the source, or holds teacher
+    notebooks, and (unless ``force``) a copy a student has edited or a file this command did
+    not make.  With ``force`` such a file is first kept as ``NAME.backup-DATE.ipynb``.
     """
     src, dest = Path(src), Path(dest)
-    if not src.exists():
-        raise FileNotFoundError(f"{src} does not exist.")
-    notebooks = [src] if src.is_file() else sorted(src.glob("*.ipynb"))
-    if not notebooks:
-        raise FileNotFoundError(f"No notebooks (*.ipynb) in {src}.")
-    folder = src.parent if src.is_file() else src
-    if dest.resolve() == folder.resolve():
-        raise ValueError(f"Refusing to overwrite the teacher's notebooks: {dest} is the source folder.")
-    dest.mkdir(parents=True, exist_ok=True)
-    written = []
-    for path in notebooks:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
+    notebooks = _lessons(src)
+    copies = [student_notebook(read_notebook(path)) for path in notebooks]  # all valid before anything is written
+    _check_destination(src if src.is_dir() else src.parent, dest)
+    plans = []
+    for path, copy in zip(notebooks, copies, strict=True):
         target = dest / path.name
-        target.write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        written.append(target)
-    return written
+        text = nbformat.writes(nbformat.from_dict(copy)) + "\n"  # type: ignore[no-untyped-call]
+        plans.append(_Plan(target, text, _plan_target(target, force)))
+    dest.mkdir(parents=True, exist_ok=True)
+    for plan in plans:
+        if plan.backup:
+            _keep_backup(plan.target)
+        write_atomic(plan.target, plan.text)
+    return [plan.target for plan in plans]
 
 
-def _title(notebook: dict[str, Any], fallback: str) -> str:
+# -- the answer key --------------------------------------------------------------------------
+
+
+def _title(notebook: Mapping[str, Any], fallback: str) -> str:
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") == "markdown":
             for line in _source(cell).splitlines():
@@ -77,15 +338,14 @@ def _title(notebook: dict[str, Any], fallback: str) -> str:
 def answer_key(src: Path | str) -> str:
     """Markdown listing every exercise of the lessons in ``src`` with its solution cell."""
     src = Path(src)
-    notebooks = [src] if src.is_file() else sorted(src.glob("[0-9][0-9]-*.ipynb"))
+    notebooks = _lessons(src, "[0-9][0-9]-*.ipynb")
+    lessons = [(path, read_notebook(path).cells) for path in notebooks]  # all valid before any output
     parts = [
-        "# Answer key",
+        KEY_TITLE,
         "",
-        "Made from the lessons' solution cells by `duel-lessons answer-key notebooks/`; "
-        "the answers hold for each lesson's default parameters.",
+        f"{KEY_INTRO}; the answers hold for each lesson's default parameters.",
     ]
-    for path in notebooks:
-        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    for path, cells in lessons:
         parts += ["", f"## {path.stem}: {_title({'cells': cells}, path.stem)}"]
         for i, cell in enumerate(cells):
             if cell.get("cell_type") != "code" or not is_removed(cell):
@@ -96,3 +356,38 @@ def answer_key(src: Path | str) -> str:
             solution = _source(cell).strip()
             parts += ["", "```python", question, "```", "", "```python", solution, "```"]
     return "\n".join(parts) + "\n"
+
+
+def is_answer_key(path: Path) -> bool:
+    """Whether the file at ``path`` is an answer key this command wrote (by its first lines)."""
+    try:
+        with path.open(encoding="utf-8") as file:
+            head = [file.readline().rstrip("\n") for _ in range(3)]
+    except (OSError, ValueError):
+        return False
+    return head[0] == KEY_TITLE and head[2].startswith(KEY_INTRO)
+
+
+def write_answer_key(src: Path | str, output: Path | str, *, force: bool = False) -> Path:
+    """Write the answer key of ``src`` to ``output`` atomically.
+
+    An existing ``output`` is replaced only if it is an answer key this command wrote, or with
+    ``force`` (then a backup is kept).  Links and folders are never replaced.
+    """
+    output = Path(output)
+    text = answer_key(src)
+    if output.is_symlink():
+        raise CopyError(f"Refusing to replace {output}: it is a link; remove it first.")
+    if output.is_dir():
+        raise CopyError(f"{output} is a folder: give the answer key a file name, such as answer-key.md.")
+    if not output.parent.is_dir():
+        raise CopyError(f"The folder {output.parent} does not exist.")
+    if output.exists() and not is_answer_key(output):
+        if not force:
+            raise CopyError(
+                f"Refusing to overwrite {output}: it is not an answer key made by this command. "
+                "Use --force to replace it; a backup is kept."
+            )
+        _keep_backup(output)
+    write_atomic(output, text)
+    return output

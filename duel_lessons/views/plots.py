@@ -280,8 +280,8 @@ def grundy_plot(
     missing = int((grundy[first : last + 1] < 0).sum())
     if missing == last - first + 1:
         raise PlotError(
-            f"{book.title} has no Grundy values for n = {first} to {last} (Grundy values need "
-            "normal play: the last player to move wins). Use remoteness_plot or number_line instead."
+            f"The package gives no Grundy values for {book.title} (n = {first} to {last}): in misère play they "
+            "exist but do not decide sums, so they are not computed. Use remoteness_plot or number_line instead."
         )
     fig, ax, own, handles = _value_plot(book, first, last, grundy, large, ax)
     _style_axes(ax, sizes, "n, the number on the board", "Grundy value (nimber)")

@@ -21,9 +21,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from duel_lessons.cli.sum_play import SumStrategy, make_sum_player
 from duel_lessons.engine.game import IllegalMoveError, play_out
 from duel_lessons.engine.rules import DuelError, Rules
+from duel_lessons.play.sum_players import SumStrategy, make_sum_player
 from duel_lessons.play.sums import SumState, hint, new_sum, sum_grundy, sum_transcript
 from duel_lessons.views.board import MAX_BUTTONS, Hand
 from duel_lessons.views.board_view import Styles

@@ -1,0 +1,136 @@
+"""The command line ``duel-lessons``: the parser, the list of subcommands, and ``main``.
+
+Each subcommand lives in a module of its own with a function
+``add_parser(subparsers) -> None`` that adds one or more subcommands and sets
+``func=run`` on each, where ``run(args, io: Console) -> int`` returns the exit
+status.  :data:`COMMANDS` lists those modules: to add a subcommand, write such a
+module and add one line to the list.
+
+Exit status: 0 done; 1 input ended during a game, or the output was closed
+(``| head``); 2 a usage error or bad input (the message says why); 74 the output
+could not be written (a full disk, ``/dev/full``); 130 Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from contextlib import redirect_stderr, redirect_stdout, suppress
+from io import StringIO
+from types import ModuleType
+from typing import TextIO
+
+import duel_lessons.cli.copies as copies
+import duel_lessons.cli.terminal as terminal
+import duel_lessons.cli.tools as tools
+import duel_lessons.cli.tournament as tournament
+import duel_lessons.teaching.printables as printables
+from duel_lessons.cli.console import Console, OutputError, make_safe
+from duel_lessons.cli.terminal import GameAbandoned
+from duel_lessons.engine.errors import DuelError
+
+#: The subcommand modules, in the order ``duel-lessons --help`` lists them (one line each).
+COMMANDS: list[ModuleType] = [
+    terminal,  # play
+    tools,  # rules, solve, table
+    copies,  # student-copies, answer-key
+    printables,  # printables
+    tournament,  # tournament
+]
+
+#: Exit statuses (see the module docstring).
+OK, INPUT_ENDED, USAGE, OUTPUT_FAILED, INTERRUPTED = 0, 1, 2, 74, 130
+
+EPILOG = """\
+examples:
+  duel-lessons play                         play Divisor Duel from 60
+  duel-lessons play number-factor           play book 004's Number Factor
+  duel-lessons play --vs computer --level coach
+  duel-lessons play --help                  all the options of play
+  duel-lessons rules                        the rules of every book
+  duel-lessons solve divisor-duel 60        who wins from 60, and why
+  duel-lessons table factor-duel --upto 50 --format csv
+  python -m duel_lessons rules factor-duel
+  duel-lessons student-copies notebooks/ student-notebooks/
+
+Custom variants: every command takes RULES and flags that change them, such as
+--divisors even, --misere or --allow-one (see duel-lessons play --help).
+
+Exit status: 0 done, 1 input ended (or output closed), 2 bad input or usage,
+74 output could not be written, 130 interrupted (Ctrl-C)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with the subcommands of every module in :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="duel-lessons",
+        description="Divisor Duel and its cousins at the terminal.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in COMMANDS:
+        module.add_parser(subparsers)
+    return parser
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a broken or full standard stream at /dev/null, so Python's exit does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the command line; return the exit status (see the module docstring)."""
+    io = Console(
+        make_safe(stdin or sys.stdin, reading=True), make_safe(stdout or sys.stdout), make_safe(stderr or sys.stderr)
+    )
+    try:
+        # argparse prints help and usage errors itself, and ignores errors writing them: capture, then write.
+        said, complained = StringIO(), StringIO()
+        try:
+            with redirect_stdout(said), redirect_stderr(complained):
+                args = build_parser().parse_args(argv)
+        except SystemExit as exit_:
+            io.write(said.getvalue())
+            if complained.getvalue():
+                io.warn(complained.getvalue().rstrip("\n"))
+            return exit_.code if isinstance(exit_.code, int) else USAGE
+        return int(args.func(args, io))
+    except DuelError as error:
+        io.warn(f"duel-lessons: error: {error}")
+        return USAGE
+    except GameAbandoned as stop:
+        _say_quietly(io, "")
+        io.warn(str(stop))
+        return INTERRUPTED if stop.interrupted else INPUT_ENDED
+    except EOFError:
+        _say_quietly(io, "")
+        io.warn("Input ended; game abandoned.")
+        return INPUT_ENDED
+    except KeyboardInterrupt:
+        _say_quietly(io, "")
+        io.warn("Interrupted.")
+        return INTERRUPTED
+    except (OutputError, OSError) as error:  # OSError: argparse printing --help to a full disk
+        cause = error.__cause__ if isinstance(error, OutputError) else error
+        _silence(io.stdout)
+        if isinstance(cause, BrokenPipeError):  # e.g. `duel-lessons rules | head -3`
+            return INPUT_ENDED
+        reason = cause.strerror if isinstance(cause, OSError) and cause.strerror else str(cause)
+        io.warn(f"duel-lessons: error: cannot write the output: {reason}.")
+        return OUTPUT_FAILED
+
+
+def _say_quietly(io: Console, *lines: str) -> None:
+    with suppress(OutputError, OSError, ValueError):
+        io.say(*lines)

@@ -1,0 +1,97 @@
+"""``duel-lessons tournament BOTS_DIR``: a round robin of the bot files a teacher collected.
+
+Each ``NAME.py`` in BOTS_DIR (names starting with ``_`` are skipped) is one bot called NAME.
+It defines ``def move(state):`` (or ``def strategy(state):``) that returns a divisor of
+``state.number``; ``state.legal_moves`` lists the allowed ones.  Every bot runs in its own
+process with a CPU-time limit per move, a memory limit and capped output
+(:mod:`duel_lessons.play.sandbox`), so a bot that loops, crashes or cheats forfeits its game
+and the tournament goes on.  The command prints the league table, the head-to-head table,
+every forfeit, and each bot's forfeits, errors and output.
+
+    duel-lessons tournament bots/ --starts 10 --seed 2026
+    duel-lessons tournament bots/ --rules number-factor --with perfect --time-limit 0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any, Protocol
+
+from duel_lessons.engine.errors import DuelError
+from duel_lessons.engine.numbers import read_number
+from duel_lessons.engine.rules import RULEBOOKS, get_rules
+from duel_lessons.play.players import LEVELS
+from duel_lessons.play.sandbox import BotFile
+from duel_lessons.play.tournament import bot_files, round_robin
+
+EXAMPLES = """\
+examples:
+  duel-lessons tournament bots/                      every bot file in bots/ against every other
+  duel-lessons tournament bots/ --starts 10 --seed 2026
+  duel-lessons tournament bots/ --with perfect --with greedy --time-limit 0.5
+
+A bot file NAME.py defines:  def move(state): return state.legal_moves[0]"""
+
+
+class Output(Protocol):
+    """What the command prints with (the command line's Console)."""
+
+    def say(self, *lines: str) -> None: ...
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise DuelError(f"--time-limit must be a number of seconds, not {text!r}.") from None
+    if not math.isfinite(value) or value <= 0:
+        raise DuelError(f"--time-limit must be a finite number of seconds above 0, not {text!r}.")
+    return value
+
+
+def run(args: argparse.Namespace, io: Output) -> int:
+    """Run the tournament of the bot files in ``args.bots_dir`` and print the results."""
+    bots: list[BotFile | str] = list(bot_files(args.bots_dir))
+    levels = [level.strip().lower() for level in args.with_ or []]
+    for level in levels:
+        if level not in LEVELS:
+            raise DuelError(f"Unknown player level {level!r} for --with. Known: {', '.join(LEVELS)}.")
+    if len(bots) + len(levels) < 2:
+        raise DuelError(
+            f"{args.bots_dir} holds {len(bots)} bot file(s) (NAME.py defining move(state)); a tournament needs two "
+            "entrants: add bot files, or computer players with --with perfect."
+        )
+    starts = read_number(args.starts, "--starts")
+    seed = read_number(args.seed, "--seed")
+    limit = _seconds(args.time_limit)
+    rules = get_rules(args.rules)
+    io.say(f"{len(bots)} bot(s), {len(levels)} computer player(s); each bot in its own process, {limit:g} s per move.")
+    result = round_robin(bots + levels, rules=rules, starts=starts, seed=seed, time_limit=limit)
+    io.say(result.to_text(), "Each entrant:", result.bot_report())
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the ``tournament`` subcommand (``func=run``)."""
+    summary = "a round-robin tournament of the bot files in a folder, each bot in its own sandbox"
+    parser = subparsers.add_parser(
+        "tournament",
+        help=summary,
+        description=summary,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("bots_dir", metavar="BOTS_DIR", help="folder of bot files NAME.py, each defining move(state)")
+    parser.add_argument("--rules", default="divisor-duel", help=f"rule book: {', '.join(RULEBOOKS)}")
+    parser.add_argument("--starts", default="10", metavar="K", help="how many start numbers (default 10)")
+    parser.add_argument("--seed", default="0", metavar="S", help="seed that draws the starts (default 0)")
+    parser.add_argument("--time-limit", default="1", metavar="SECONDS", help="CPU time per move (default 1)")
+    parser.add_argument(
+        "--with",
+        dest="with_",
+        action="append",
+        metavar="LEVEL",
+        help=f"add a computer player ({', '.join(LEVELS)}); may be repeated",
+    )
+    parser.set_defaults(func=run)

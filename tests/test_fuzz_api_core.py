@@ -1,0 +1,153 @@
+"""Fuzzing the core API with values of every type: only correct results or DuelError subclasses.
+
+Each entry point (new_game, GameState, play, attempt, closed_form, the oracle, make_player,
+analyse, the coach) gets ints (small, huge, negative), numpy integers, floats, bools, text,
+None and containers.  Whatever it gets, it must answer or raise a DuelError subclass: never
+TypeError, AttributeError, KeyError or a plain ValueError, and never hang.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from duel_lessons import DuelError, GameState, new_game
+from duel_lessons.engine.rules import RULEBOOKS, Rules
+from duel_lessons.play import coach
+from duel_lessons.play.analysis import analyse
+from duel_lessons.play.players import make_player
+from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.oracle import oracle
+
+numbers = st.one_of(
+    st.integers(-5, 200),
+    st.integers(-(10**30), 10**30),
+    st.sampled_from([10**18, 10**18 + 1, 0, -1, 2**63]),
+    st.integers(1, 200).map(np.int64),
+    st.integers(1, 200).map(np.int32),
+)
+anything = st.one_of(
+    numbers,
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.text(max_size=12),
+    st.sampled_from(["divisor-duel", "003", "12", " 60 ", "perfect", "coach", "", "²"]),
+    st.none(),
+    st.lists(st.integers(0, 9), max_size=3),
+    st.tuples(st.integers(0, 3), st.integers(0, 9)),
+    st.builds(complex, st.integers(0, 3), st.integers(0, 3)),
+)
+rules_like = st.one_of(st.sampled_from([*RULEBOOKS.values(), *RULEBOOKS]), anything)
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def answers_or_duel_error(call: Callable[[], object]) -> object:
+    """Call it: a result, or None if it raised a DuelError subclass (anything else fails the test)."""
+    try:
+        return call()
+    except DuelError as error:
+        assert type(error) is not ValueError and str(error), repr(error)
+        return None
+
+
+@FUZZ
+@given(rules=rules_like, start=anything, first=anything)
+def test_new_game(rules: object, start: object, first: object) -> None:
+    game = answers_or_duel_error(lambda: new_game(rules, start, first))  # type: ignore[arg-type]
+    if game is not None:
+        assert isinstance(game, GameState) and 1 <= game.number <= 10**18 and game.to_move in (1, 2)
+
+
+@FUZZ
+@given(rules=rules_like, n=anything, to_move=anything)
+def test_game_state(rules: object, n: object, to_move: object) -> None:
+    state = answers_or_duel_error(lambda: GameState(rules, n, to_move))  # type: ignore[arg-type]
+    if state is not None:
+        assert isinstance(state, GameState) and type(state.number) is int and isinstance(state.rules, Rules)
+
+
+@FUZZ
+@given(book=st.sampled_from(list(RULEBOOKS.values())), n=st.integers(2, 400), move=anything)
+def test_play_and_attempt(book: Rules, n: int, move: object) -> None:
+    state = GameState(book, n)
+    played = answers_or_duel_error(lambda: state.play(move))  # type: ignore[arg-type]
+    if played is not None:
+        assert isinstance(played, GameState) and played.number < n
+    tried = answers_or_duel_error(lambda: state.attempt(move))
+    if tried is not None:
+        assert isinstance(tried, GameState) and tried.to_move != state.to_move
+
+
+@FUZZ
+@given(rules=rules_like, n=anything)
+def test_closed_form(rules: object, n: object) -> None:
+    form = answers_or_duel_error(lambda: closed_form(rules))  # type: ignore[arg-type]
+    book = RULEBOOKS["divisor-duel"] if form is None else form.rules  # type: ignore[attr-defined]
+    form = closed_form(book)
+    assert form is not None
+    for question in (form.is_p, form.winning_move, form.explain, form.grundy):
+        answers_or_duel_error(lambda q=question: q(n))  # type: ignore[misc]
+
+
+@FUZZ
+@given(rules=rules_like, n=anything, size=anything)
+def test_oracle(rules: object, n: object, size: object) -> None:
+    answers_or_duel_error(lambda: oracle(rules, size))  # type: ignore[arg-type]
+    ask = answers_or_duel_error(lambda: oracle(rules))  # type: ignore[arg-type]
+    if ask is None:
+        return
+    questions = (ask.is_p, ask.outcome, ask.winning_move, ask.best_move, ask.remoteness, ask.grundy, ask.explain)
+    for question in questions:
+        answers_or_duel_error(lambda q=question: q(n))  # type: ignore[misc]
+
+
+@FUZZ
+@given(level=anything, seed=anything)
+def test_make_player(level: object, seed: object) -> None:
+    player = answers_or_duel_error(lambda: make_player(level, seed))  # type: ignore[arg-type]
+    if player is not None:
+        assert callable(player) and player(new_game("divisor-duel", 60)) in (2, 3, 4, 5, 6, 10, 12, 15, 20, 30)
+
+
+@settings(max_examples=80, deadline=None)
+@given(rules=rules_like, n=st.one_of(anything, st.integers(1, 300)))
+def test_analyse(rules: object, n: object) -> None:
+    a = answers_or_duel_error(lambda: analyse(rules, n))  # type: ignore[arg-type]
+    if a is not None:
+        assert a.outcome in ("P", "N") and a.explanation  # type: ignore[attr-defined]
+
+
+@FUZZ
+@given(state=st.one_of(anything, st.integers(1, 200).map(lambda n: GameState("divisor-duel", n))), stage=anything)
+def test_coach(state: object, stage: object) -> None:
+    for ask in (
+        lambda: coach.hint(state, stage=stage),  # type: ignore[arg-type]
+        lambda: coach.explain(state),  # type: ignore[arg-type]
+        lambda: coach.situation(state),  # type: ignore[arg-type]
+        lambda: coach.winning_moves(state),  # type: ignore[arg-type]
+    ):
+        answers_or_duel_error(ask)
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: closed_form("divisor-duel"), None),
+        (lambda: GameState("divisor-duel", 12).number, None),
+        (lambda: closed_form("divisor-duel").is_p(np.int64(12)), None),  # type: ignore[union-attr]
+        (lambda: make_player(None), "level"),  # type: ignore[arg-type]
+        (lambda: new_game("number-factor", 30).attempt(2.0), "whole number"),
+        (lambda: closed_form("divisor-duel").is_p(0), "position"),  # type: ignore[union-attr]
+    ],
+)
+def test_the_cases_named_in_issue_10(call: Callable[[], object], error: str | None) -> None:
+    if error is None:
+        assert call() is not None
+    else:
+        with pytest.raises(DuelError, match=error):
+            call()

@@ -1,0 +1,235 @@
+"""The bot sandbox: one worker per bot, CPU-time limits, restarts, bot files, and nothing left running."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import duel_lessons.play.sandbox as sandbox
+from duel_lessons.engine.errors import DuelError
+from duel_lessons.engine.game import GameState, new_game
+from duel_lessons.play.players import make_player
+from duel_lessons.play.sandbox import BotFile, Forfeit, Sandbox, check_time_limit, decode_state, encode_state
+from duel_lessons.play.tournament import bot_files, round_robin
+
+RULES = new_game().rules
+RULES_NF = new_game("number-factor").rules
+
+
+def first(state: GameState) -> int:
+    return state.legal_moves[0]
+
+
+def bot_processes() -> list[psutil.Process]:
+    """Our child processes, except multiprocessing's own resource tracker (started by the spawn test)."""
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "resource_tracker" not in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.Error:
+            pass
+    return found
+
+
+def no_children() -> bool:
+    deadline = time.monotonic() + 5
+    while bot_processes() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not bot_processes()
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), 0, -1, "1", None, True])
+def test_time_limits_must_be_finite_and_positive(bad: object) -> None:
+    with pytest.raises(DuelError, match="time limit"):
+        check_time_limit(bad)
+    assert check_time_limit(0.25) == 0.25
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 400).filter(lambda n: RULES_NF.start_problem(n) is None), st.integers(0, 2**32))
+def test_the_state_travels_as_plain_data(start: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(RULES_NF, start)
+    for _ in range(100):
+        if state.is_over:
+            break
+        lose_turn = not state.must_pass and rng.random() < 0.2  # Number Factor: an invalid number costs the turn
+        state = state.attempt(10**6 + 1) if lose_turn else state.random_move(rng)
+        copy = decode_state(state.rules, encode_state(state))
+        assert copy == state and copy is not state
+
+
+def test_one_worker_answers_many_moves_and_is_gone_after_close() -> None:
+    state = new_game("divisor-duel", 60)
+    with Sandbox(first, RULES, 0.5) as box:
+        answers = {box.ask(state) for _ in range(50)}
+        assert answers == {2} and box.starts == 1
+        pid = box._process.pid
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert no_children()
+
+
+def test_the_limit_counts_cpu_time_not_waiting() -> None:
+    """A bot that waits (a busy machine, or sleep) is not over a CPU-time limit; one that computes is."""
+
+    def waits(state: GameState) -> int:
+        time.sleep(0.5)
+        return first(state)
+
+    def computes(state: GameState) -> int:
+        end = time.process_time() + 0.5
+        while time.process_time() < end:
+            pass
+        return first(state)
+
+    state = new_game("divisor-duel", 12)
+    with Sandbox(waits, RULES, 0.2, wall_limit=10) as box:
+        assert box.ask(state) == 2
+    with Sandbox(computes, RULES, 0.2, wall_limit=10) as box, pytest.raises(Forfeit, match="CPU time"):
+        box.ask(state)
+
+
+def test_a_crashed_bot_is_restarted_and_a_repeat_offender_disqualified() -> None:
+    calls = {"n": 0}
+
+    def crashes_on_twelve(state: GameState) -> int:
+        if state.number == 12:
+            import os
+
+            os._exit(1)
+        return first(state)
+
+    with Sandbox(crashes_on_twelve, RULES, 0.5, max_strikes=2) as box:
+        with pytest.raises(Forfeit, match="exit code 1"):
+            box.ask(new_game("divisor-duel", 12))
+        assert box.ask(new_game("divisor-duel", 60)) == 2  # a fresh worker
+        assert box.starts == 2
+        for _ in range(2):
+            with pytest.raises(Forfeit):
+                box.ask(new_game("divisor-duel", 12))
+        started = box.starts
+        with pytest.raises(Forfeit, match="disqualified after being stopped 2 times"):
+            box.ask(new_game("divisor-duel", 60))
+        assert box.starts == started  # not even started again
+    assert calls["n"] == 0  # the bot ran in its worker, never here
+    assert no_children()
+
+
+def test_bot_files_are_read_here_and_run_only_in_the_worker(tmp_path: Path) -> None:
+    (tmp_path / "good.py").write_text("def move(state):\n    print('hi')\n    return state.legal_moves[-1]\n")
+    (tmp_path / "other.py").write_text("def strategy(state):\n    return state.legal_moves[0]\n")
+    (tmp_path / "none.py").write_text("x = 1\n")
+    (tmp_path / "broken.py").write_text("def move(state)\n")
+    (tmp_path / "latin.py").write_bytes("# caf\xe9\ndef move(state):\n    return 2\n".encode("latin-1"))
+    (tmp_path / "marker.py").write_text(f"open({str(tmp_path / 'ran-here')!r}, 'w').close()\ndef move(s): return 2\n")
+    (tmp_path / "_helper.py").write_text("raise SystemExit\n")
+    files = bot_files(tmp_path)
+    assert [f.name for f in files] == ["broken", "good", "latin", "marker", "none", "other"]
+    state = new_game("divisor-duel", 12)
+    results = {}
+    for bot in files:
+        with Sandbox(bot, RULES, 0.5) as box:
+            try:
+                results[bot.name] = box.ask(state)
+            except Forfeit as forfeit:
+                results[bot.name] = forfeit.reason
+            if bot.name == "good":
+                assert box.output == "hi\n"
+    assert results["good"] == 6 and results["other"] == 2
+    assert "no function named move or strategy" in str(results["none"])
+    assert "SyntaxError" in str(results["broken"])
+    assert "could not be loaded" in str(results["latin"])
+    # the file's top-level code ran in the worker (as nobody when we are root: it may not write here)
+    assert not (tmp_path / "ran-here").exists() or results["marker"] == 2
+    with pytest.raises(DuelError, match="not a folder"):
+        bot_files(tmp_path / "missing")
+
+
+def test_the_cli_tournament(tmp_path: Path) -> None:
+    from duel_lessons.cli import tournament as command
+
+    (tmp_path / "small.py").write_text("def move(state):\n    return state.legal_moves[0]\n")
+    (tmp_path / "loops.py").write_text("def move(state):\n    while True:\n        pass\n")
+    parser = argparse.ArgumentParser()
+    command.add_parser(parser.add_subparsers())
+    printed: list[str] = []
+
+    class Out:
+        def say(self, *lines: str) -> None:
+            printed.extend(lines)
+
+    args = parser.parse_args(["tournament", str(tmp_path), "--starts", "2", "--seed", "3", "--time-limit", "0.2"])
+    assert args.func(args, Out()) == 0
+    text = "\n".join(printed)
+    assert "small" in text and "loops: 4 forfeits" in text and "time limit of 0.2 s" in text
+    for bad in (["--time-limit", "nan"], ["--starts", "0"], ["--with", "genius"], ["--starts", "two"]):
+        args = parser.parse_args(["tournament", str(tmp_path), *bad])
+        with pytest.raises(DuelError):
+            args.func(args, Out())
+    (tmp_path / "loops.py").unlink()
+    args = parser.parse_args(["tournament", str(tmp_path)])
+    with pytest.raises(DuelError, match="needs two entrants"):
+        args.func(args, Out())
+    assert no_children()
+
+
+def test_spawn_works_where_fork_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox, "start_method", lambda: "spawn")
+    with Sandbox(make_player("greedy"), RULES, 5.0) as box:
+        assert box.ask(new_game("divisor-duel", 12)) == 6
+
+
+def test_round_robin_with_bots_is_reproducible() -> None:
+    bots = {"first": first, "perfect": make_player("perfect"), "greedy": "greedy"}
+    a = round_robin(bots, starts=3, seed=4, time_limit=0.5)
+    b = round_robin(bots, starts=3, seed=4, time_limit=0.5)
+    assert a.games == b.games and not a.forfeits()
+    assert no_children()
+
+
+def test_botfile_name() -> None:
+    assert BotFile(Path("bots/alice.py")).name == "alice"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
+def test_a_worker_dies_with_its_referee(tmp_path: Path) -> None:
+    """A referee killed mid-move (a crashed kernel) leaves no looping bot behind."""
+    script = tmp_path / "referee.py"
+    script.write_text(
+        "import os, threading, time\n"
+        "from duel_lessons.engine.game import new_game\n"
+        "from duel_lessons.play.sandbox import Sandbox\n"
+        "def loop(state):\n"
+        "    while True:\n"
+        "        pass\n"
+        "box = Sandbox(loop, new_game().rules, 100.0)\n"
+        "threading.Thread(target=lambda: box.ask(new_game('divisor-duel', 12)), daemon=True).start()\n"
+        "while box._process is None:\n"
+        "    time.sleep(0.05)\n"
+        "time.sleep(1)\n"
+        "print(box._process.pid, flush=True)\n"
+        "os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=True)
+    pid = int(out.stdout.split()[-1])
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.1)
+    else:
+        psutil.Process(pid).kill()
+        pytest.fail("the bot kept running after its referee died")
