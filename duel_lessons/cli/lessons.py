@@ -1,38 +1,24 @@
-"""Commands that copy the lessons out of the package: ``lessons``, ``student-repo``.
+"""Copy the lessons out of the package: ``duel-lessons lessons`` and ``student-repo``.
 
-They also let ``student-copies`` and ``answer-key`` run without a source folder:
-the lessons installed with the package are then used (see
-:mod:`duel_lessons.teaching.editions`).  :func:`add_lesson_commands` registers
-all this in the command table of :mod:`duel_lessons.cli.main`.
+The work is done by :mod:`duel_lessons.teaching.editions`; registered in
+:data:`duel_lessons.cli.app.COMMANDS`.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, TypeVar
 
+from duel_lessons.cli.console import Console
+from duel_lessons.cli.options import Subparsers
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.teaching.editions import (
     PROJECT_URL,
     STUDENT_BRANCH,
-    EditionError,
     binder_link,
-    lesson_files,
     write_edition,
     write_student_repo,
 )
-
-
-class Says(Protocol):
-    """Where a command prints (the terminal's Console)."""
-
-    def say(self, *lines: str) -> None: ...
-
-
-IO = TypeVar("IO", bound=Says)
-Configure = Callable[[argparse.ArgumentParser], None]
 
 LESSONS_EXAMPLES = """\
 examples:
@@ -58,7 +44,7 @@ def configure_lessons(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_lessons(args: argparse.Namespace, io: Says) -> int:
+def run_lessons(args: argparse.Namespace, io: Console) -> int:
     """Copy an edition of the lessons out of the package."""
     dest = Path(args.dest)
     try:
@@ -86,7 +72,7 @@ def configure_student_repo(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_student_repo(args: argparse.Namespace, io: Says) -> int:
+def run_student_repo(args: argparse.Namespace, io: Console) -> int:
     """Write a student content repository and print its nbgitpuller Binder link."""
     try:
         written, link = write_student_repo(args.dest, args.url, args.branch, args.source)
@@ -109,51 +95,17 @@ def run_student_repo(args: argparse.Namespace, io: Says) -> int:
     return 0
 
 
-def _packaged_notebooks() -> str:
-    folder = lesson_files() / "notebooks"
-    if not isinstance(folder, Path):
-        raise EditionError("The installed lessons are zipped; copy them out first with: duel-lessons lessons DEST")
-    return str(folder)
-
-
-def _source_optional(configure: Configure) -> Configure:
-    """``configure`` with its SRC argument made optional (default: the lessons installed with the package)."""
-
-    def configure_with_default(parser: argparse.ArgumentParser) -> None:
-        configure(parser)
-        for action in parser._actions:  # argparse has no public way to change an argument once added
-            if action.dest == "src":
-                action.nargs = "?"
-                action.default = None
-                action.help = f"{action.help} (default: the lessons installed with duel-lessons)"
-
-    return configure_with_default
-
-
-def _source_default(run: Callable[[argparse.Namespace, IO], int]) -> Callable[[argparse.Namespace, IO], int]:
-    def run_with_default(args: argparse.Namespace, io: IO) -> int:
-        if getattr(args, "src", "") is None:
-            args.src = _packaged_notebooks()
-        return run(args, io)
-
-    return run_with_default
-
-
-def add_lesson_commands(commands: dict[str, tuple[str, Configure, Callable[[argparse.Namespace, IO], int]]]) -> None:
-    """Register ``lessons`` and ``student-repo`` in ``commands``; give ``student-copies`` and ``answer-key``
-    a default source (the packaged lessons)."""
-    for name in ("student-copies", "answer-key"):
-        if name in commands:
-            summary, configure, run = commands[name]
-            commands[name] = (summary, _source_optional(configure), _source_default(run))
-    commands["lessons"] = (
-        "copy the lessons out of the package: the teacher edition, or --student",
-        configure_lessons,
-        run_lessons,
+def add_parser(subparsers: Subparsers) -> None:
+    """Add ``lessons`` and ``student-repo``."""
+    summary = "copy the lessons out of the package: the teacher edition, or --student"
+    lessons = subparsers.add_parser(
+        "lessons", help=summary, description=summary, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    commands["student-repo"] = (
-        "write a content repository of student copies, and print its Binder link",
-        configure_student_repo,
-        run_student_repo,
+    configure_lessons(lessons)
+    lessons.set_defaults(func=run_lessons)
+    summary = "write a content repository of student copies, and print its Binder link"
+    repo = subparsers.add_parser(
+        "student-repo", help=summary, description=summary, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-
+    configure_student_repo(repo)
+    repo.set_defaults(func=run_student_repo)

@@ -83,6 +83,14 @@ def lesson_files() -> Traversable:
     return packaged
 
 
+def packaged_notebooks() -> Path:
+    """The folder of lessons installed with the package (or the checkout's ``notebooks/``), as a path."""
+    folder = lesson_files() / "notebooks"
+    if not isinstance(folder, Path):
+        raise EditionError("The installed lessons are zipped; copy them out first with: duel-lessons lessons DEST")
+    return folder
+
+
 def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
     """Every file under folder as (relative posix path, file), sorted, skipping caches and checkpoints."""
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
