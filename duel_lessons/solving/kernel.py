@@ -6,7 +6,7 @@ every variant.  With ``NUMBA_DISABLE_JIT=1``, or where numba cannot be imported
 (Pyodide/JupyterLite, a machine without it), the same functions run as ordinary
 Python: :data:`COMPILED` says which, and lessons scale their sizes with
 :func:`lesson_size`.  Measured (README, Performance): a table to 10^5 takes
-1–2 s in plain Python, to 10^6 15 s or more; compiled, 0.01 s and 0.3 s.
+0.9 s in plain Python, to 10^6 14 s; compiled, 0.01 s and 0.1 s.
 
 Arrays: ``spf[n]`` is the smallest prime factor of n (0 for n < 2);
 ``outcome`` int8 (0 = P, 1 = N), ``grundy`` and ``remoteness`` int32.
@@ -27,7 +27,7 @@ try:
     from numba import njit
 
     #: Whether the kernel is compiled (numba imported, JIT not disabled). When False it runs as plain Python,
-    #: one to two hundred times slower: lessons then use smaller default sizes (see :func:`lesson_size`).
+    #: about a hundred times slower: lessons then use smaller default sizes (see :func:`lesson_size`).
     COMPILED: bool = not getattr(_numba_config, "DISABLE_JIT", False)
 except ImportError:  # no numba here: the decorator changes nothing, and the kernel runs as plain Python
     COMPILED = False
@@ -47,7 +47,7 @@ def lesson_size(size: int, plain: int, what: str = "N") -> int:
     """``size`` where the kernel is compiled; otherwise ``plain``, with a printed note saying so.
 
     For a lesson's PARAMETERS cell: ``N = lesson_size(10**6, 10**5)`` keeps a
-    lesson quick where numba is missing (plain Python is one to two hundred times slower).
+    lesson quick where numba is missing (plain Python is about a hundred times slower).
 
     >>> lesson_size(1000, 1000)   # equal sizes: never a note
     1000
