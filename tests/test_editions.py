@@ -161,7 +161,8 @@ def test_student_repo_from_a_teachers_adapted_lessons(tmp_path: Path) -> None:
     write_edition(tmp_path / "mine")
     lesson = tmp_path / "mine" / "notebooks" / "00-start-here.ipynb"
     notebook = json.loads(lesson.read_text(encoding="utf-8"))
-    notebook["cells"].insert(0, {"cell_type": "markdown", "id": "my-start", "metadata": {}, "source": ["# My own start"]})
+    cell = {"cell_type": "markdown", "id": "my-start", "metadata": {}, "source": ["# My own start"]}
+    notebook["cells"].insert(0, cell)
     lesson.write_text(json.dumps(notebook), encoding="utf-8")
     code, _, err = cli("student-repo", str(tmp_path / "class"), "--from", str(tmp_path / "mine"))
     assert code == 0, err
