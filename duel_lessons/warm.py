@@ -2,6 +2,7 @@
 
 Binder's postBuild runs this: numba compiles the solver's kernel into its on-disk
 cache, and matplotlib builds its font cache, so a student's first cell is quick.
+Without numba there is nothing to compile, and the note says so.
 """
 
 from __future__ import annotations
@@ -24,4 +25,8 @@ def warm() -> float:
 
 
 if __name__ == "__main__":
-    print(f"duel-lessons: caches warmed in {warm():.1f} s")
+    from duel_lessons.solving.tables import COMPILED
+
+    seconds = warm()
+    how = "compiled by numba" if COMPILED else "plain Python: numba is not installed"
+    print(f"duel-lessons: caches warmed in {seconds:.1f} s (solver {how})")

@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import TextIO
 
 import duel_lessons.cli.copies as copies
+import duel_lessons.cli.lessons as lessons
 import duel_lessons.cli.terminal as terminal
 import duel_lessons.cli.tools as tools
 import duel_lessons.cli.tournament as tournament
@@ -35,6 +36,7 @@ COMMANDS: list[ModuleType] = [
     terminal,  # play
     tools,  # rules, solve, table
     copies,  # student-copies, answer-key
+    lessons,  # lessons, student-repo
     printables,  # printables
     tournament,  # tournament
 ]

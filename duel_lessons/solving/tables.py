@@ -39,6 +39,10 @@ import numpy as np
 from duel_lessons.engine.rules import DuelError, Rules, get_rules, whole_number
 from duel_lessons.solving import kernel as _kernel
 
+# Re-exported for lessons: whether the kernel is compiled (numba), and sizes that follow it.
+from duel_lessons.solving.kernel import COMPILED as COMPILED
+from duel_lessons.solving.kernel import lesson_size as lesson_size
+
 #: The largest N a table may have (a 10**7 table takes about 130 MB while it is built).
 TABLE_LIMIT: int = 10**7
 

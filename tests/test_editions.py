@@ -1,0 +1,173 @@
+"""Teacher and student editions, the student repository and its link; the kernel without numba."""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+
+from duel_lessons.cli import main
+from duel_lessons.solving import kernel
+from duel_lessons.teaching import editions
+from duel_lessons.teaching.editions import EditionError, binder_link, hub_link, write_edition, write_student_repo
+from duel_lessons.teaching.student_copies import is_removed
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdin=io.StringIO(), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def files(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("module", [editions, kernel])
+def test_doctests(module: object) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_teacher_edition_is_the_lessons_and_documents(tmp_path: Path) -> None:
+    written = write_edition(tmp_path / "t")
+    assert len(written) == len(files(tmp_path / "t"))
+    for path in written:
+        name = path.relative_to(tmp_path / "t").as_posix()
+        assert path.read_bytes() == (ROOT / name).read_bytes(), name
+    assert {"docs/answer-key.md", "docs/teacher-guide.md", "docs/rulebooks/README.md"} <= files(tmp_path / "t")
+
+
+def test_student_edition_holds_no_answers(tmp_path: Path) -> None:
+    write_edition(tmp_path / "s", student=True)
+    names = files(tmp_path / "s")
+    assert not any(name.startswith("docs/") and not name.startswith("docs/rulebooks/") for name in names)
+    lessons = sorted((tmp_path / "s" / "notebooks").glob("*.ipynb"))
+    assert [p.name for p in lessons] == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    removed = 0
+    for lesson in lessons:
+        teacher = json.loads((ROOT / "notebooks" / lesson.name).read_text(encoding="utf-8"))["cells"]
+        student = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+        assert not [cell for cell in student if is_removed(cell)], lesson.name
+        removed += len(teacher) - len(student)
+    assert removed > 0  # the lessons do have solutions and teacher notes to remove
+
+
+def test_nothing_is_overwritten(tmp_path: Path) -> None:
+    dest = tmp_path / "class"
+    (dest / "notebooks").mkdir(parents=True)
+    mine = dest / "notebooks" / "00-start-here.ipynb"
+    mine.write_text("my own edits", encoding="utf-8")
+    with pytest.raises(EditionError, match=r"Refusing to overwrite.*00-start-here\.ipynb"):
+        write_edition(dest, student=True)
+    assert mine.read_text(encoding="utf-8") == "my own edits"
+    assert files(dest) == {"notebooks/00-start-here.ipynb"}  # nothing else written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["class"]  # no staging folder left behind
+    code, _, err = cli("lessons", str(dest))
+    assert code == 2 and "Refusing to overwrite" in err
+
+
+def test_an_existing_empty_folder_is_fine(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    assert write_edition(tmp_path / "empty")
+
+
+def test_binder_link_pulls_the_content_into_this_projects_environment() -> None:
+    link = binder_link("https://github.com/my-school/duel-class.git", branch="autumn")
+    parts = urlsplit(link)
+    assert (parts.netloc, parts.path) == ("mybinder.org", "/v2/gh/duel-lessons/duel-lessons/main")
+    inner = parse_qs(parts.query)["urlpath"][0]  # decoded once: git-pull?repo=...&branch=...&urlpath=...
+    path, query = inner.split("?", 1)
+    pulled = parse_qs(query)
+    assert path == "git-pull"
+    assert pulled["repo"] == ["https://github.com/my-school/duel-class.git"]
+    assert pulled["branch"] == ["autumn"]
+    assert pulled["urlpath"] == ["lab/tree/duel-class/notebooks/00-start-here.ipynb"]
+    assert unquote(unquote(link)).count("?") == 2
+    hub = hub_link("https://hub.example.org", "https://github.com/my-school/duel-class")
+    assert hub.startswith("https://hub.example.org/hub/user-redirect/git-pull?repo=https%3A%2F%2Fgithub.com")
+    with pytest.raises(EditionError):
+        binder_link("not a url")
+
+
+def test_student_repo_command(tmp_path: Path) -> None:
+    code, out, err = cli("student-repo", str(tmp_path / "r"), "--url", "https://github.com/me/class", "--branch", "s")
+    assert code == 0, err
+    link = out.strip().splitlines()[-1]
+    assert link == binder_link("https://github.com/me/class", "s")
+    readme = (tmp_path / "r" / "README.md").read_text(encoding="utf-8")
+    assert link in readme and "00-start-here" in readme
+    assert "README.md" in files(tmp_path / "r") and "docs/answer-key.md" not in files(tmp_path / "r")
+    code, out, _ = cli("student-repo", str(tmp_path / "r2"))
+    assert code == 0 and out.strip().splitlines()[-1] == binder_link(editions.PROJECT_URL, "student")
+    assert "badge_logo" not in (tmp_path / "r2" / "README.md").read_text(encoding="utf-8")
+    code, _, err = cli("student-repo", str(tmp_path / "r3"), "--url", "ftp://x")
+    assert code == 2 and "not a repository address" in err and not (tmp_path / "r3").exists()
+
+
+def test_write_student_repo_returns_its_link(tmp_path: Path) -> None:
+    written, link = write_student_repo(tmp_path / "r", "https://github.com/me/class")
+    assert link is not None and tmp_path / "r" / "README.md" in written
+
+
+def test_student_copies_and_answer_key_default_to_the_packaged_lessons(tmp_path: Path) -> None:
+    code, out, err = cli("student-copies", str(tmp_path / "copies"))
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "copies").glob("*.ipynb")) == sorted(
+        p.name for p in (ROOT / "notebooks").glob("*.ipynb")
+    )
+    code, out, err = cli("answer-key")
+    assert code == 0 and out == cli("answer-key", str(ROOT / "notebooks"))[1]
+    code, out, err = cli("student-copies", str(ROOT / "notebooks"), str(tmp_path / "two"))  # the old form still works
+    assert code == 0, err
+
+
+def test_kernel_without_numba_gives_the_same_tables(tmp_path: Path) -> None:
+    """Where numba cannot be imported, the same kernel runs as plain Python, and lessons scale sizes down."""
+    hide = tmp_path / "hide" / "numba"
+    hide.mkdir(parents=True)
+    (hide / "__init__.py").write_text("raise ImportError('numba hidden by the test')\n", encoding="utf-8")
+    script = (
+        "import json\n"
+        "from duel_lessons.solving import tables\n"
+        "assert not tables.COMPILED\n"
+        "n = tables.lesson_size(10**6, 2000)\n"
+        "t = tables.tabulate('divisor-duel', n)\n"
+        "print(json.dumps([n, t.outcome.tolist(), t.grundy.tolist(), t.remoteness.tolist()]))\n"
+    )
+    paths = [str(tmp_path / "hide"), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    note, data = run.stdout.splitlines()
+    assert "plain Python" in note and "2,000 instead of 1,000,000" in note
+    n, outcome, grundy, remoteness = json.loads(data)
+    from duel_lessons.solving.tables import tabulate
+
+    table = tabulate("divisor-duel", n)
+    assert (outcome, grundy, remoteness) == (table.outcome.tolist(), table.grundy.tolist(), table.remoteness.tolist())
+
+
+def test_student_repo_from_a_teachers_adapted_lessons(tmp_path: Path) -> None:
+    write_edition(tmp_path / "mine")
+    lesson = tmp_path / "mine" / "notebooks" / "00-start-here.ipynb"
+    notebook = json.loads(lesson.read_text(encoding="utf-8"))
+    cell = {"cell_type": "markdown", "id": "my-start", "metadata": {}, "source": ["# My own start"]}
+    notebook["cells"].insert(0, cell)
+    lesson.write_text(json.dumps(notebook), encoding="utf-8")
+    code, _, err = cli("student-repo", str(tmp_path / "class"), "--from", str(tmp_path / "mine"))
+    assert code == 0, err
+    copied = json.loads((tmp_path / "class" / "notebooks" / "00-start-here.ipynb").read_text(encoding="utf-8"))
+    assert copied["cells"][0]["source"] == ["# My own start"]
+    assert "My own start" in (tmp_path / "class" / "README.md").read_text(encoding="utf-8")
+    code, _, err = cli("student-repo", str(tmp_path / "c2"), "--from", str(tmp_path / "nowhere"))
+    assert code == 2 and "no notebooks/ folder" in err
