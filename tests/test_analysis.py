@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 import sympy
@@ -13,6 +12,7 @@ from duel_lessons.engine.errors import TooBigError
 from duel_lessons.engine.game import GameState
 from duel_lessons.play import coach
 from duel_lessons.play.analysis import ANALYSIS_TABLE_LIMIT, Analysis, analyse
+from duel_lessons.solving import tables
 from duel_lessons.solving.tables import TABLE_LIMIT
 
 from books import closed_form_rules, generated_variants, shipped_books
@@ -56,12 +56,11 @@ BIG = [10**18, 10**18 - 1, 2**59, 2**58, 999_999_999_999_999_989, 999_999_866_00
 
 
 @pytest.mark.parametrize("n", BIG)
-def test_huge_numbers_are_quick_and_right(n: int) -> None:
-    began = time.perf_counter()
+def test_huge_numbers_are_right(n: int) -> None:
+    """Answered from the closed forms (how fast: benchmarks/bench_players.py)."""
     dd = analyse("divisor-duel", n)
     div = analyse("division-duel", n)
     fd = analyse("factor-duel", n)
-    assert time.perf_counter() - began < 5
     assert dd.outcome == ("P" if _dd_p(n) else "N")
     expected = tuple(d for d in sympy.divisors(n)[1:-1] if _dd_p(n - d))
     assert dd.winning_moves == expected
@@ -145,10 +144,10 @@ def test_explanation_names_the_winning_move() -> None:
 
 def test_a_variant_without_closed_form_above_the_table_limit() -> None:
     misere = DIVISOR_DUEL.variant(last_mover_wins=False)
-    began = time.perf_counter()
+    tables.clear_cache()
     with pytest.raises(TooBigError, match="no proved closed form"):
         analyse(misere, TABLE_LIMIT + 1)
-    assert time.perf_counter() - began < 1  # refused before building anything
+    assert tables.cache_info().tables == 0  # refused before building anything
 
 
 @pytest.mark.parametrize(

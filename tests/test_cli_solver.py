@@ -504,16 +504,14 @@ def test_the_computer_refuses_a_start_it_cannot_play_before_the_game() -> None:
 
 
 def test_solve_without_a_closed_form_near_ten_million_refuses_quickly_unless_asked_to_wait() -> None:
-    import time
 
     from duel_lessons.cli.tools import QUICK_TABLE
     from duel_lessons.solving import tables
 
     for flags in (["--misere"], ["--misere", "--allow-one"], ["--allow-one"]):
         tables.clear_cache()
-        start = time.perf_counter()
         code, out, err = run(["solve", "divisor-duel", "9999999", *flags])
-        assert time.perf_counter() - start < 1.0 and tables.cache_info().tables == 0  # no table was built
+        assert tables.cache_info().tables == 0  # refused at once: no table was built
         assert code == 2 and out == "" and "--wait" in err and "9,999,999" in err
     n = QUICK_TABLE + 1
     code, out, err = run(["solve", "divisor-duel", str(n), "--misere", "--wait"])
