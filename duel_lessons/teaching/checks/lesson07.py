@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -17,7 +16,7 @@ from fractions import Fraction
 
 import sympy
 
-from duel_lessons.engine.game import GameState, IllegalMoveError, new_game
+from duel_lessons.engine.game import GameState, new_game, play_out
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.play.players import make_player
 from duel_lessons.solving.tables import tabulate
@@ -46,18 +45,19 @@ def careless_wins(rules: Rules, start: int, careless_first: bool, q: float, rng:
     True
     """
     perfect = make_player("perfect")
-    state: GameState = new_game(rules, start, first=1 if careless_first else 2)
-    while not state.is_over:
-        if state.must_pass:
-            state = state.pass_turn()
-        elif state.to_move == 2:
-            state = state.play(perfect(state))
-        else:
-            n = state.number
-            wrong = [k for k in range(2, n) if n % k]
-            choice = rng.choice(wrong) if wrong and rng.random() < q else perfect(state)
-            with contextlib.suppress(IllegalMoveError):  # ask-again rules refuse a slip: the player tries again
-                state = state.attempt(choice)  # book 004: a slip loses the turn
+    retry = rules.on_invalid == "retry"
+
+    def careless(state: GameState) -> int:
+        n = state.number
+        wrong = [k for k in range(2, n) if n % k]
+        while wrong and rng.random() < q:  # a slip
+            slip = rng.choice(wrong)
+            if not retry:
+                return slip  # book 004: a slip loses the turn (play_out applies the book's rule)
+            # ask-again rules refuse the slip: the player tries again
+        return perfect(state)
+
+    state = play_out(new_game(rules, start, first=1 if careless_first else 2), {1: careless, 2: perfect})
     return state.winner == 1
 
 
@@ -74,7 +74,7 @@ def simulate(
     book = get_rules(rules)
     retry = book.variant(on_invalid="retry")
     lo, hi = start_range
-    starts = [n for n in range(max(lo, 4), hi + 1) if not sympy.isprime(n)] or [30]
+    starts = [n for n in range(lo, hi + 1) if book.start_problem(n) is None] or [30]
     rng = random.Random(seed)
 
     def rate(game_rules: Rules, q: float) -> float:
