@@ -547,3 +547,14 @@ def test_explorer_offers_every_single_rules_plot_of_the_registry() -> None:
         explorer.plot_box.value = kind
         assert explorer.message.value == "", explorer.message.value
         assert kind in explorer.out.outputs[0]["data"]["text/plain"]
+
+
+def test_the_win_banner_is_not_repeated_by_the_coach() -> None:
+    """The board announces the winner itself; its explanation of the end does not say "Player 1 wins" again."""
+    from duel_lessons.engine.game import new_game
+
+    over = new_game("divisor-duel", 6).play(3)  # 6 - 3 = 3: player 2 has no move
+    full = coach.game_over_explanation(over, ("Player 1", "Computer"))
+    short = coach.game_over_explanation(over, ("Player 1", "Computer"), say_winner=False)
+    assert full == short + " Player 1 wins."
+    assert "Player 1 wins" not in short

@@ -89,8 +89,11 @@ def situation(state: GameState, names: Names = DEFAULT_NAMES) -> str:
     return f"{who} to move from {state.number}."
 
 
-def game_over_explanation(state: GameState, names: Names = DEFAULT_NAMES) -> str:
-    """Who won a finished game and why: complete sentences, to be shown whole."""
+def game_over_explanation(state: GameState, names: Names = DEFAULT_NAMES, *, say_winner: bool = True) -> str:
+    """Who won a finished game and why: complete sentences, to be shown whole.
+
+    ``say_winner=False`` leaves out the closing "X wins." for a view that announces the winner itself.
+    """
     state, names = _state(state), _names(names)
     n, winner = state.number, state.winner
     if winner is None:
@@ -102,18 +105,18 @@ def game_over_explanation(state: GameState, names: Names = DEFAULT_NAMES) -> str
         what = rules.target_words(rules.win_on_reaching if wins else rules.lose_on_reaching)
         mover, verb = (won, "wins") if wins else (lost, "loses")
         return (
-            f"The game is over: {mover} moved to {n}, which is {what}, and reaching {what} {verb} at once. "
-            f"{won} wins."
+            f"The game is over: {mover} moved to {n}, which is {what}, and reaching {what} {verb} at once."
+            + (f" {won} wins." if say_winner else "")
         )
     rule = rules.last_mover_rule
     if state.ending == "passes":
         return (
             f"The game is over: {n} has no allowed divisors ({rules.divisor_words}), so both players passed, "
-            f"and {rule}. {won} wins."
+            f"and {rule}." + (f" {won} wins." if say_winner else "")
         )
     return (
         f"The game is over: {names[state.to_move - 1]} has no allowed divisor of {n} "
-        f"({rules.divisor_words}), and {rule}. {won} wins."
+        f"({rules.divisor_words}), and {rule}." + (f" {won} wins." if say_winner else "")
     )
 
 

@@ -541,7 +541,7 @@ class GameBoard:
         human = not state.is_over and not thinking
         result = None
         if state.winner is not None:
-            why = coach.game_over_explanation(state, self.names)
+            why = coach.game_over_explanation(state, self.names, say_winner=False)  # the banner says who won
             kind = ("win" if state.winner == 1 else "loss") if vs else "neutral"
             icon = {"win": "★", "loss": "✗", "neutral": "⚑"}[kind]
             result = {"kind": kind, "icon": icon, "headline": words.result(state.winner, vs), "why": prose(why)}
