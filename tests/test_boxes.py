@@ -12,15 +12,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons import DIVISION_DUEL, DIVISOR_DUEL, FACTOR_DUEL, DuelError
+from duel_lessons import DIVISOR_DUEL, FACTOR_DUEL, DuelError
 from duel_lessons.engine.errors import TooBigError
-from duel_lessons.solving.boxes import count_box, grundy_histogram, walsh_hadamard, xor_distribution
+from duel_lessons.solving.boxes import count_box, grundy_histogram, sum_rules, walsh_hadamard, xor_distribution
 from duel_lessons.solving.grundy_formulas import FORMULAS, formula_for
 
+from books import all_rules
 from brute import Brute
 
 BRUTE_UPTO = 400
-SUM_BOOKS = [DIVISOR_DUEL, DIVISION_DUEL, FACTOR_DUEL, *(f.rules for f in FORMULAS)]
+def _summable(rules) -> bool:
+    try:
+        sum_rules(rules)
+    except DuelError:
+        return False
+    return True
+
+
+#: Every rule set the tests know (tests/books.py) that sums accept, and every Grundy formula's rules.
+SUM_BOOKS = list({r.game_key(): r for r in [*filter(_summable, all_rules()), *(f.rules for f in FORMULAS)]}.values())
 
 
 @pytest.mark.parametrize("formula", FORMULAS, ids=lambda f: f.name)

@@ -15,9 +15,10 @@ from duel_lessons import DIVISOR_DUEL, GameState, new_game
 from duel_lessons.cli.app import main
 from duel_lessons.solving.tables import TABLE_LIMIT
 
+from books import shipped_books
 from brute import Brute
 
-BOOKS = ["divisor-duel", "division-duel", "factor-duel", "number-factor"]
+BOOKS = [rules.name for rules in shipped_books()]
 
 
 def run(argv: list[str], typed: str = "", stdin: io.StringIO | None = None) -> tuple[int, str, str]:

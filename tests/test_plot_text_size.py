@@ -28,6 +28,8 @@ from PIL import Image
 from duel_lessons import get_rules
 from duel_lessons.views.plots import PLOTS, PlotSpec
 
+from books import shipped_books
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "plots"
 
 #: JupyterLab's output-area width, in px, in a 1280 px wide window (file browser open).
@@ -37,7 +39,7 @@ SHOWN_AT_800 = 368
 SMALLEST_PX = 10.0
 
 EVEN = get_rules("divisor-duel").variant(divisors="even")
-VARIANTS = ["divisor-duel", "division-duel", "factor-duel", "number-factor", EVEN]
+VARIANTS = [*(rules.name for rules in shipped_books()), EVEN]
 
 #: (plot, rules, upto, start) for each registered plot: short, default-sized, long, and large numbers.
 CASES: list[tuple[str, object, int | None, int | None]] = [
