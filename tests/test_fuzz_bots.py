@@ -8,7 +8,6 @@ Run with ``-v`` to see the count of attacks and their results.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import gc
 import os
@@ -22,7 +21,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-import psutil
 import pytest
 
 import duel_lessons.engine.game as game_module
@@ -32,6 +30,8 @@ import duel_lessons.play.tournament as tournament_module
 from duel_lessons.engine.game import PASS, GameState, new_game
 from duel_lessons.play.sandbox import OUTPUT_LIMIT, Forfeit, Sandbox
 from duel_lessons.play.tournament import round_robin
+
+from processes import bot_processes
 
 LIMIT = 0.2  # CPU seconds per move: short, so the file runs quickly
 WALL = 1.5  # wall-clock backstop for the bots that sleep or stop themselves
@@ -343,15 +343,6 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
 
 NEEDS_ISOLATION = {"fork bomb", "start a spinning thread", "signal the referee", "write a file of the teacher"}
 
-
-def bot_processes() -> list[psutil.Process]:
-    """Our child processes, except multiprocessing's own resource tracker (started by a spawn context)."""
-    found = []
-    for child in psutil.Process().children(recursive=True):
-        with contextlib.suppress(psutil.Error):
-            if "resource_tracker" not in " ".join(child.cmdline()):
-                found.append(child)
-    return found
 
 
 def _originals() -> dict[str, object]:

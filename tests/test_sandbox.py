@@ -21,6 +21,8 @@ from duel_lessons.play.players import make_player
 from duel_lessons.play.sandbox import BotFile, Forfeit, Sandbox, check_time_limit, decode_state, encode_state
 from duel_lessons.play.tournament import bot_files, round_robin
 
+from processes import bot_processes
+
 RULES = new_game().rules
 RULES_NF = new_game("number-factor").rules
 
@@ -28,17 +30,6 @@ RULES_NF = new_game("number-factor").rules
 def first(state: GameState) -> int:
     return state.legal_moves[0]
 
-
-def bot_processes() -> list[psutil.Process]:
-    """Our child processes, except multiprocessing's own resource tracker (started by the spawn test)."""
-    found = []
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if "resource_tracker" not in " ".join(child.cmdline()):
-                found.append(child)
-        except psutil.Error:
-            pass
-    return found
 
 
 def no_children() -> bool:

@@ -15,8 +15,9 @@ START = SUM_START  # Grundy values 3 and 1: XOR 2, so the player to move (me) wi
 
 def shown_numbers(board: Any) -> list[int]:
     """The number in each row of the board ("1. Divisor Duel: 12")."""
-    labels = board.locator(".sum-row-label").all_inner_texts()
-    return [int(re.findall(r"\d+", text.replace("\u2009", ""))[-1]) for text in labels]
+    labels = board.locator(".sum-row-label").all_text_contents()  # DOM text: Lab may not have laid the cell out yet
+    found = [re.findall(r"\d+", text.replace("\u2009", "")) for text in labels]
+    return [int(digits[-1]) for digits in found if digits]  # a row whose text has not arrived yet is skipped
 
 
 def moves_in_history(board: Any) -> int:
@@ -49,8 +50,12 @@ def test_beat_the_perfect_computer_on_a_sum(lab_board: Any) -> None:
     cell.scroll_into_view_if_needed()  # Lab renders only the cells near the view
     board = cell.locator(".sum-board").first
     board.wait_for()
+    board.scroll_into_view_if_needed()  # laid out (and so clickable, with inner text) only when in view
     board.locator(".sum-status", has_text="Your turn").wait_for()
     board.locator(".sum-row-label").nth(len(START) - 1).wait_for()
+    deadline = time.monotonic() + 20
+    while len(shown_numbers(board)) < len(START) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)  # the rows' text arrives just after the rows
     numbers = shown_numbers(board)
     assert numbers == START
     assert outcome(new_sum(numbers)) == "N"
