@@ -501,7 +501,11 @@ def test_board_fallback_shows_the_position_and_the_moves() -> None:
 def test_nbconvert_html_shows_the_board_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """The outputs a board cell stores, exported by nbconvert: the position is readable without widgets."""
     import nbformat
-    from nbconvert import HTMLExporter
+
+    nbconvert = pytest.importorskip(
+        "nbconvert", reason="nbconvert comes with JupyterLab (lab and test extras); the lowest-versions run has neither"
+    )
+    HTMLExporter = nbconvert.HTMLExporter
 
     new_output: Any = nbformat.v4.new_output
     new_cell: Any = nbformat.v4.new_code_cell
