@@ -33,8 +33,8 @@ from duel_lessons.play.tournament import round_robin
 
 from processes import bot_processes
 
-LIMIT = 0.2  # CPU seconds per move: short, so the file runs quickly
-WALL = 1.5  # wall-clock backstop for the bots that sleep or stop themselves
+LIMIT = 1.0  # CPU seconds per move: short, but room for a worker forked from a large test process
+WALL = 4.0  # wall-clock backstop for the bots that sleep or stop themselves
 START = 12  # legal moves 2, 3, 4, 6
 #: A file in a folder of the teacher's that bots must not create (set per test, inherited by the forked worker).
 TARGET = Path("/nonexistent/duel-fuzz")
