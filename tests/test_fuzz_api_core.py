@@ -20,8 +20,10 @@ from duel_lessons.engine.rules import RULEBOOKS, Rules
 from duel_lessons.play import coach
 from duel_lessons.play.analysis import analyse
 from duel_lessons.play.players import make_player
-from duel_lessons.solving.closed_forms import closed_form
-from duel_lessons.solving.oracle import oracle
+from duel_lessons.solving.closed_forms import ClosedForm, closed_form
+from duel_lessons.solving.oracle import Oracle, oracle
+
+from brute import Brute
 
 numbers = st.one_of(
     st.integers(-5, 200),
@@ -83,27 +85,67 @@ def test_play_and_attempt(book: Rules, n: int, move: object) -> None:
         assert isinstance(tried, GameState) and tried.to_move != state.to_move
 
 
+def _small_whole(n: object) -> int | None:
+    """n as a position small enough for the brute force (1..200), else None."""
+    if isinstance(n, (bool, float, complex)) or not isinstance(n, (int, np.integer)):
+        return None
+    return int(n) if 1 <= int(n) <= 200 else None
+
+
 @FUZZ
 @given(rules=rules_like, n=anything)
 def test_closed_form(rules: object, n: object) -> None:
+    """Whatever closed_form is given, a form it returns answers like the brute force of its own rules."""
     form = answers_or_duel_error(lambda: closed_form(rules))  # type: ignore[arg-type]
-    book = RULEBOOKS["divisor-duel"] if form is None else form.rules  # type: ignore[attr-defined]
-    form = closed_form(book)
-    assert form is not None
-    for question in (form.is_p, form.winning_move, form.explain, form.grundy):
-        answers_or_duel_error(lambda q=question: q(n))  # type: ignore[misc]
+    if form is None:
+        return
+    assert isinstance(form, ClosedForm)
+    small = _small_whole(n)
+    answers = {
+        name: answers_or_duel_error(lambda q=question: q(n))  # type: ignore[misc]
+        for name, question in (("is_p", form.is_p), ("move", form.winning_move), ("explain", form.explain))
+    }
+    if small is None:
+        return
+    brute = Brute.of(form.rules)
+    assert answers["is_p"] == (brute.outcome(small) == "P")
+    if answers["is_p"]:
+        assert answers["move"] is None
+    else:
+        assert answers["move"] in brute.winning_moves(small)
+    assert isinstance(answers["explain"], str) and answers["explain"]
 
 
 @FUZZ
 @given(rules=rules_like, n=anything, size=anything)
 def test_oracle(rules: object, n: object, size: object) -> None:
+    """Whatever the oracle is given, its answers agree with each other and with the brute force."""
     answers_or_duel_error(lambda: oracle(rules, size))  # type: ignore[arg-type]
     ask = answers_or_duel_error(lambda: oracle(rules))  # type: ignore[arg-type]
     if ask is None:
         return
-    questions = (ask.is_p, ask.outcome, ask.winning_move, ask.best_move, ask.remoteness, ask.grundy, ask.explain)
-    for question in questions:
-        answers_or_duel_error(lambda q=question: q(n))  # type: ignore[misc]
+    assert isinstance(ask, Oracle)
+    questions = {
+        "is_p": ask.is_p,
+        "outcome": ask.outcome,
+        "winning_moves": ask.winning_moves,
+        "best_move": ask.best_move,
+        "grundy": ask.grundy,
+        "explain": ask.explain,
+    }
+    got = {name: answers_or_duel_error(lambda q=q: q(n)) for name, q in questions.items()}  # type: ignore[misc]
+    small = _small_whole(n)
+    if small is None:
+        return
+    brute = Brute.of(ask.rules)
+    truth = brute.outcome(small)
+    assert got["outcome"] == truth and got["is_p"] == (truth == "P")
+    assert set(got["winning_moves"]) == set(brute.winning_moves(small))  # type: ignore[call-overload]
+    if truth == "N":
+        assert got["best_move"] in brute.winning_moves(small)
+    if ask.rules.last_mover_wins:
+        assert got["grundy"] == brute.grundy(small)
+    assert isinstance(got["explain"], str) and str(small) in got["explain"]
 
 
 @FUZZ
@@ -123,31 +165,46 @@ def test_analyse(rules: object, n: object) -> None:
 
 
 @FUZZ
-@given(state=st.one_of(anything, st.integers(1, 200).map(lambda n: GameState("divisor-duel", n))), stage=anything)
+@given(state=st.one_of(anything, st.integers(2, 200).map(lambda n: GameState("divisor-duel", n))), stage=anything)
 def test_coach(state: object, stage: object) -> None:
-    for ask in (
-        lambda: coach.hint(state, stage=stage),  # type: ignore[arg-type]
-        lambda: coach.explain(state),  # type: ignore[arg-type]
-        lambda: coach.situation(state),  # type: ignore[arg-type]
-        lambda: coach.winning_moves(state),  # type: ignore[arg-type]
-    ):
+    """The coach answers any state in words, or refuses it; its winning moves are the brute force's."""
+    said = [
         answers_or_duel_error(ask)
+        for ask in (
+            lambda: coach.hint(state, stage=stage),  # type: ignore[arg-type]
+            lambda: coach.explain(state),  # type: ignore[arg-type]
+            lambda: coach.situation(state),  # type: ignore[arg-type]
+        )
+    ]
+    moves = answers_or_duel_error(lambda: coach.winning_moves(state))  # type: ignore[arg-type]
+    if isinstance(state, GameState):
+        assert all(isinstance(text, str) and text for text in said[1:])
+        assert set(moves) == set(Brute.of("divisor-duel").winning_moves(state.number))  # type: ignore[call-overload]
+    else:
+        assert said[1:] == [None, None] and moves is None
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda: closed_form("divisor-duel").rules.name, "divisor-duel"),  # type: ignore[union-attr]
+        (lambda: GameState("divisor-duel", 12).number, 12),
+        (lambda: closed_form("divisor-duel").is_p(np.int64(12)), False),  # type: ignore[union-attr]
+        (lambda: closed_form("divisor-duel").is_p(np.int64(8)), True),  # type: ignore[union-attr]
+    ],
+)
+def test_the_answers_named_in_issue_10(call: Callable[[], object], expected: object) -> None:
+    assert call() == expected
 
 
 @pytest.mark.parametrize(
     ("call", "error"),
     [
-        (lambda: closed_form("divisor-duel"), None),
-        (lambda: GameState("divisor-duel", 12).number, None),
-        (lambda: closed_form("divisor-duel").is_p(np.int64(12)), None),  # type: ignore[union-attr]
         (lambda: make_player(None), "level"),  # type: ignore[arg-type]
         (lambda: new_game("number-factor", 30).attempt(2.0), "whole number"),
         (lambda: closed_form("divisor-duel").is_p(0), "position"),  # type: ignore[union-attr]
     ],
 )
-def test_the_cases_named_in_issue_10(call: Callable[[], object], error: str | None) -> None:
-    if error is None:
-        assert call() is not None
-    else:
-        with pytest.raises(DuelError, match=error):
-            call()
+def test_the_refusals_named_in_issue_10(call: Callable[[], object], error: str) -> None:
+    with pytest.raises(DuelError, match=error):
+        call()

@@ -412,7 +412,16 @@ def test_plots_of_100_000_points_render() -> None:
         print(f"{plot.__name__}(10**5) drawn to PNG in {time.perf_counter() - began:.2f} s")
 
 
-def test_every_plot_renders_to_png() -> None:
+def readable(fig: Figure) -> None:
+    """A figure a class can read: a title, a legend, and an x-axis label (a wrapped line labels its last row)."""
+    titles = [ax.get_title() for ax in fig.axes] + [fig.get_suptitle()]
+    assert any(t.strip() for t in titles), "no title"
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes)]
+    assert any(legend is not None for legend in legends), "no legend"
+    assert any(ax.get_xlabel().strip() for ax in fig.axes), "no axis label"
+
+
+def test_every_plot_renders_to_png_and_is_readable() -> None:
     for fig in (
         number_line("division-duel"),
         hundred_square("number-factor"),
@@ -421,7 +430,10 @@ def test_every_plot_renders_to_png() -> None:
         game_graph("divisor-duel"),
         variant_heatmap(BOOKS, 60),
     ):
-        png(fig)
+        image = png(fig)
+        width, height = int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
+        assert width >= 200 and height >= 100, (width, height)
+        readable(fig)
 
 
 def test_every_plot_draws_into_given_axes() -> None:
@@ -483,14 +495,14 @@ def test_registry_draws_every_plot_and_large_type_is_larger(name: str) -> None:
 
 
 def test_lessons_calls_keep_working() -> None:
-    """The calls the lessons make: rules first, then the range."""
+    """The calls the lessons make: rules first, then the range; each draws the range it was asked for."""
+    assert sum(len(v) for v in all_points(number_line("divisor-duel", 30)).values()) == 30
+    assert count(marks(only_axes(grundy_plot("divisor-duel", upto=60)))) == 60
+    assert count(marks(only_axes(remoteness_plot("divisor-duel", upto=40)))) == 40
     for fig in (
         hundred_square("divisor-duel"),
-        number_line("divisor-duel", 30),
         hundred_square("divisor-duel", rows=3),
         game_graph("divisor-duel", 12),
-        remoteness_plot("divisor-duel", upto=40),
-        grundy_plot("divisor-duel", upto=60),
         variant_heatmap(["divisor-duel", EVEN], upto=30),
     ):
-        assert isinstance(fig, Figure)
+        readable(fig)
