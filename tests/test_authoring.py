@@ -82,7 +82,51 @@ def test_the_fixture_adds_the_book_to_the_shipped_ones(fifth_book: str) -> None:
     assert "take-a-divisor" in RULEBOOKS
 
 
-def test_without_the_example_the_book_is_unknown() -> None:
-    assert "take-a-divisor" not in RULEBOOKS
-    with pytest.raises(RulesError):
-        get_rules("005")
+def test_the_fixture_leaves_the_books_as_they_were(tmp_path: Path) -> None:
+    """After the fixture, the registry holds exactly the books it held before (whatever is shipped)."""
+    before = dict(RULEBOOKS)
+    fixture = fifth_book.__wrapped__(tmp_path)  # type: ignore[attr-defined]
+    name = next(fixture)
+    assert name == "take_a_divisor" and "take-a-divisor" in RULEBOOKS
+    with pytest.raises(StopIteration):
+        next(fixture)
+    assert dict(RULEBOOKS) == before
+
+
+def test_the_example_book_shipped_as_a_file_passes_the_book_tests(tmp_path: Path) -> None:
+    """docs/authoring.md's promise: save the example as duel_lessons/books/<name>.py and touch nothing else.
+
+    A copy of the package and the tests gets the file; the tests that take their rule sets from the
+    registries then run on five books in a fresh interpreter, and must all pass.
+    """
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    for folder in ("duel_lessons", "tests", "docs"):
+        shutil.copytree(root / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.nb[ci]"))
+    shutil.copy(root / "pyproject.toml", tmp_path / "pyproject.toml")
+    name, code = example_book()
+    (tmp_path / "duel_lessons" / "books" / name).write_text(code, encoding="utf-8")
+    files = ["tests/test_engine_properties.py", "tests/test_closed_forms.py", "tests/test_authoring.py"]
+    skip = "not shipped_as_a_file"  # this test itself, which would recurse
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly", "-k", skip, *files],
+        cwd=tmp_path,
+        env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert (
+        "take-a-divisor"
+        in subprocess.run(
+            [sys.executable, "-c", "from duel_lessons import RULEBOOKS; print(list(RULEBOOKS))"],
+            cwd=tmp_path,
+            env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import duel_lessons.books
 from duel_lessons import (
     DIVISOR_DUEL,
     FACTOR_DUEL,
@@ -196,8 +199,13 @@ def test_variant_names_leave_out_the_title() -> None:
 def test_shipped_books_are_found_by_scanning_the_books_package() -> None:
     from duel_lessons.engine.rules import book_modules
 
-    assert [m.RULES.name for m in book_modules()] == list(RULEBOOKS)  # one module per book, in book order
-    assert list(RULEBOOKS) == ["divisor-duel", "division-duel", "factor-duel", "number-factor"]
+    modules = book_modules()
+    assert [m.RULES.name for m in modules] == list(RULEBOOKS)  # one module per book, in book order
+    firsts = [min(m.BOOK_NUMBERS) for m in modules]
+    assert firsts == sorted(firsts)  # "book order": by the first rule-book number each module describes
+    files = {p.stem for p in Path(duel_lessons.books.__file__).parent.glob("*.py") if p.stem != "__init__"}
+    assert {m.__name__.rsplit(".", 1)[1] for m in modules} == files  # every file in books/ is a book
+    assert {"divisor-duel", "division-duel", "factor-duel", "number-factor"} <= set(RULEBOOKS)  # the four shipped
     for number, name in {"000": "divisor-duel", "001": "division-duel", "002": "divisor-duel",
                          "003": "factor-duel", "004": "number-factor"}.items():  # fmt: skip
         assert get_rules(number).name == name

@@ -131,20 +131,12 @@ def largest_modules(count: int = 5) -> list[tuple[int, str]]:
     return sorted(sizes, reverse=True)[:count]
 
 
-#: Known problems in modules other helpers are reworking (issue 10); delete an entry when its fix lands.
-KNOWN_CYCLES = [["duel_lessons.cli.main", "duel_lessons.cli.sum_play"]]  # helper cli
-KNOWN_VIOLATIONS = {
-    "duel_lessons.play.tournament (play) imports duel_lessons.views.plots (views)",  # helper safety
-    "duel_lessons.views.sum_widgets (views) imports duel_lessons.cli.sum_play (cli)",  # helpers board, cli
-}
-
-
 def test_no_import_cycles() -> None:
-    assert [c for c in cycles(import_graph()) if c not in KNOWN_CYCLES] == []
+    assert cycles(import_graph()) == []
 
 
 def test_each_layer_imports_only_the_layers_below() -> None:
-    assert sorted(set(violations(import_graph())) - KNOWN_VIOLATIONS) == []
+    assert violations(import_graph()) == []
 
 
 def test_cycle_finder_finds_a_cycle() -> None:
