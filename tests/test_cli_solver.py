@@ -182,7 +182,7 @@ def test_table_large_csv_is_streamed(tmp_path: Path) -> None:
         (["solve", "divisor-duel", "abc"], "'abc'"),
         (["solve", "divisor-duel", "0"], "positive"),
         (["solve", "divisor-duel", "-7"], "-7"),
-        (["solve", "divisor-duel", "1000000000000000001"], "too big"),
+        (["solve", "divisor-duel", "1000000000000000001"], "from 1 to 10**18"),
         (["solve", "divisor-duel"], "Give the number N"),
         (["solve", "nonsense", "12"], "Unknown rule book"),
         (["solve", "divisor-duel", "20000000", "--misere"], "largest table"),

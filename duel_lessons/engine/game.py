@@ -19,9 +19,9 @@ from functools import cached_property
 from html import escape
 from typing import Any, Final, Protocol, SupportsIndex, TypeVar
 
-from duel_lessons.engine.errors import DuelError, GameOverError, IllegalMoveError, PositionError, TurnLimitError
+from duel_lessons.engine.errors import DuelError, GameOverError, IllegalMoveError, TurnLimitError
 from duel_lessons.engine.events import Ending, Event, LostTurn, Moved, Passed, Player, other
-from duel_lessons.engine.numbers import MAX_NUMBER, whole_number
+from duel_lessons.engine.numbers import position
 from duel_lessons.engine.rules import Rules, get_rules
 
 __all__ = [
@@ -64,10 +64,7 @@ class GameState:
         # A book name is accepted like everywhere else (new_game, tabulate, analyse): GameState("divisor-duel", 12).
         if not isinstance(self.rules, Rules):
             object.__setattr__(self, "rules", get_rules(self.rules))
-        number = whole_number(self.number, "The number", PositionError)
-        if not 1 <= number <= MAX_NUMBER:  # above 10**18 factorising could take for ever
-            raise PositionError(f"The number must be a whole number from 1 to 10**18, not {number}.")
-        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "number", position(self.number))
         if isinstance(self.to_move, bool) or self.to_move not in (1, 2):
             raise DuelError(f"The player to move must be 1 or 2, not {self.to_move!r}.")
         object.__setattr__(self, "to_move", 1 if self.to_move == 1 else 2)

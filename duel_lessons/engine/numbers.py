@@ -24,7 +24,7 @@ import operator
 import re
 from typing import SupportsIndex
 
-from duel_lessons.engine.errors import DuelError, NumberInputError
+from duel_lessons.engine.errors import DuelError, NumberInputError, PositionError
 
 #: The largest number the engine accepts (sympy factorises it in milliseconds).
 MAX_NUMBER = 10**18
@@ -79,6 +79,22 @@ def whole_number(value: object, what: str, error: type[DuelError] | None = None)
         return operator.index(value)
     except Exception as exc:  # a hostile __index__
         raise (error or DuelError)(f"{what} must be a whole number, not {type(value).__name__}.") from exc
+
+
+def position(value: object, what: str = "The number") -> int:
+    """``value`` as a position: an int from 1 to 10**18, else PositionError naming it (the one position check).
+
+    >>> position(12), position(True is False or 7)
+    (12, 7)
+    >>> position(0)
+    Traceback (most recent call last):
+    ...
+    duel_lessons.engine.errors.PositionError: The number must be a positive whole number from 1 to 10**18, not 0.
+    """
+    number = whole_number(value, what, PositionError)
+    if not 1 <= number <= MAX_NUMBER:  # above 10**18 factorising could take for ever
+        raise PositionError(f"{what} must be a positive whole number from 1 to 10**18, not {number}.")
+    return number
 
 
 def is_prime(n: int) -> bool:

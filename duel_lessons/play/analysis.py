@@ -21,9 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from duel_lessons.engine.errors import PositionError
 from duel_lessons.engine.game import GameState
-from duel_lessons.engine.numbers import MAX_NUMBER, whole_number
+from duel_lessons.engine.numbers import position
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.play import coach
 from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle
@@ -130,12 +129,7 @@ class Analysis:
 
 def check_n(n: object) -> int:
     """n as an int if it is a positive whole number up to 10**18, else PositionError (a DuelError) naming it."""
-    value = whole_number(n, "n", PositionError)
-    if value < 1:
-        raise PositionError(f"n must be a positive whole number, not {value}.")
-    if value > MAX_NUMBER:
-        raise PositionError(f"n = {value} is too big: the largest position the engine handles is 10**18.")
-    return value
+    return position(n, "n")
 
 
 def analyse(rules: Rules | str, n: int) -> Analysis:

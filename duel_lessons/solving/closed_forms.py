@@ -28,17 +28,16 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from duel_lessons.engine.errors import PositionError, RulesError
+from duel_lessons.engine.errors import RulesError
 from duel_lessons.engine.numbers import (
-    MAX_NUMBER,
     factorint,
     is_power_of_two,
     is_prime,
     odd_part,
     omega,
+    position,
     smallest_prime_factor,
     v2,
-    whole_number,
 )
 from duel_lessons.engine.rules import Rules, book_modules, get_rules
 
@@ -149,10 +148,7 @@ class ClosedForm:
 
 def _check(n: object) -> int:
     """n as an int if it is a position 1 .. 10**18 (numpy integers welcome), else PositionError."""
-    value = whole_number(n, "A position", PositionError)
-    if not 1 <= value <= MAX_NUMBER:
-        raise PositionError(f"A position is a whole number from 1 to 10**18, not {value}.")
-    return value
+    return position(n, "A position")
 
 
 # -- the lookup ----------------------------------------------------------------------------

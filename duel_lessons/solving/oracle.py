@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from duel_lessons.engine.errors import PositionError, RulesError, TooBigError
-from duel_lessons.engine.numbers import MAX_NUMBER, whole_number
+from duel_lessons.engine.errors import RulesError, TooBigError
+from duel_lessons.engine.numbers import position
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
 from duel_lessons.solving.grundy_formulas import formula_for
@@ -63,10 +63,7 @@ class Oracle:
     # -- where an answer comes from ------------------------------------------------
 
     def _number(self, n: object) -> int:
-        value = whole_number(n, "The number", PositionError)
-        if not 1 <= value <= MAX_NUMBER:
-            raise PositionError(f"The number must be a whole number from 1 to 10**18, not {value}.")
-        return value
+        return position(n)
 
     def _terminal(self, n: int) -> Literal["reached-win", "reached-loss", "stuck"] | None:
         """How the game stands at n if nobody can move there, else None (lists no divisors: one is enough)."""
