@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from duel_lessons.engine.closed_form import ClosedForm, factor_words, is_prime, least_prime_factor, omega
 from duel_lessons.engine.rules import Rules, Wording
-from duel_lessons.solving.closed_forms import ClosedForm, factor_words, is_prime, least_prime_factor, omega
 
 __all__ = ["CLOSED_FORMS", "DIVISION_DUEL", "DIVISION_DUEL_FORM", "DIVISION_PROOF", "PRIME_DIVISION_FORM", "RULES"]
 

@@ -12,8 +12,7 @@ divisors only; misère play with odd or even divisors only), each with the coach
 
 from __future__ import annotations
 
-from duel_lessons.engine.rules import Rules, Wording
-from duel_lessons.solving.closed_forms import (
+from duel_lessons.engine.closed_form import (
     ClosedForm,
     is_power_of_two,
     is_prime,
@@ -22,6 +21,7 @@ from duel_lessons.solving.closed_forms import (
     split_two_power,
     v2,
 )
+from duel_lessons.engine.rules import Rules, Wording
 
 __all__ = [
     "BOOK_002_WORDING",

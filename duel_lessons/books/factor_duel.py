@@ -8,8 +8,8 @@ This file holds the book's rules and wording, its closed form with the proof, an
 
 from __future__ import annotations
 
+from duel_lessons.engine.closed_form import ClosedForm, is_prime, least_prime_factor
 from duel_lessons.engine.rules import Rules, Wording
-from duel_lessons.solving.closed_forms import ClosedForm, is_prime, least_prime_factor
 
 __all__ = ["CLOSED_FORMS", "FACTOR_DUEL", "FACTOR_DUEL_FORM", "RULES"]
 

@@ -17,8 +17,8 @@ from duel_lessons.books.division_duel import (
     division_is_p,
     division_move,
 )
+from duel_lessons.engine.closed_form import ClosedForm
 from duel_lessons.engine.rules import Rules, Wording
-from duel_lessons.solving.closed_forms import ClosedForm
 
 __all__ = ["CLOSED_FORMS", "NUMBER_FACTOR", "NUMBER_FACTOR_FORM", "RULES"]
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from duel_lessons.engine.closed_form import ClosedForm
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState, other
-from duel_lessons.solving.closed_forms import ClosedForm
 from duel_lessons.solving.oracle import Oracle, oracle
 
 __all__ = [

@@ -1,7 +1,8 @@
 """Proved closed forms: who wins from n, in one line of arithmetic, with the proof.
 
-This module holds the :class:`ClosedForm` type, the arithmetic helpers the proofs share,
-and the lookup :func:`closed_form`.  The closed forms themselves live with their rule
+This module holds the lookup :func:`closed_form`; the :class:`ClosedForm` type and the
+arithmetic helpers the proofs share live below the books, in
+:mod:`duel_lessons.engine.closed_form` (re-exported here).  The closed forms themselves live with their rule
 books, in :mod:`duel_lessons.books` (a variant's closed form, such as "even divisors only",
 lives in the file of the book it varies): each book module lists its ``CLOSED_FORMS``.
 
@@ -25,20 +26,19 @@ parity of the game's length with best play; in misère play it does not.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from duel_lessons.engine.errors import RulesError
-from duel_lessons.engine.numbers import (
-    factorint,
+from duel_lessons.engine.closed_form import (
+    ClosedForm,
+    factor_words,
     is_power_of_two,
     is_prime,
+    least_prime_factor,
     odd_part,
     omega,
-    position,
-    smallest_prime_factor,
+    split_two_power,
     v2,
 )
+from duel_lessons.engine.errors import RulesError
 from duel_lessons.engine.rules import Rules, book_modules, get_rules
 
 __all__ = [
@@ -54,102 +54,6 @@ __all__ = [
     "split_two_power",
     "v2",
 ]
-
-# -- arithmetic helpers shared by the proofs -------------------------------------------
-
-
-def least_prime_factor(n: int) -> int:
-    """The smallest prime factor of n >= 2 (trial division first, then sympy).
-
-    >>> least_prime_factor(91)
-    7
-    """
-    p = smallest_prime_factor(n)
-    assert p is not None, n
-    return p
-
-
-def factor_words(n: int) -> str:
-    """n's prime factorisation in words.
-
-    >>> factor_words(60)
-    '2^2 × 3 × 5'
-    """
-    return " × ".join(f"{p}^{e}" if e > 1 else str(p) for p, e in sorted(factorint(n).items()))
-
-
-def split_two_power(n: int) -> str:
-    """An even n that is not a power of 2, split into its power of 2 and its odd part.
-
-    >>> split_two_power(60), split_two_power(30)
-    ('60 = 2^2 × 15', '30 = 2 × 15')
-    """
-    k = v2(n)
-    return f"{n} = 2^{k} × {n >> k}" if k > 1 else f"{n} = 2 × {n >> 1}"
-
-
-# -- the closed form type -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClosedForm:
-    """A proved rule for who wins a game from n, with one winning move and a proof.
-
-    ``rules`` is a rule set of the game it solves (every rule set with the same
-    ``game_key()`` is solved by it).  ``statement`` is one markdown sentence, ``proof``
-    a lesson-ready markdown proof, ``hint`` the coach's nudge towards the idea (it must
-    not state the theorem).
-    """
-
-    name: str
-    rules: Rules
-    statement: str
-    proof: str
-    p_rule: Callable[[int], bool]
-    move_rule: Callable[[int], int | None]
-    explain_rule: Callable[[int], str]
-    grundy_rule: Callable[[int], int] | None = None
-    hint: str = field(default="", compare=False)
-
-    @property
-    def key(self) -> tuple[object, ...]:
-        """The ``Rules.game_key()`` of the game this form solves."""
-        return self.rules.game_key()
-
-    def is_p(self, n: int) -> bool:
-        """Whether n (>= 1) is a P-position: the player to move loses with best play."""
-        return self.p_rule(_check(n))
-
-    def is_n(self, n: int) -> bool:
-        """Whether n is an N-position: the player to move wins with best play."""
-        return not self.is_p(n)
-
-    def winning_move(self, n: int) -> int | None:
-        """One divisor that wins from n (its result is a P-position), or None if there is none."""
-        return self.move_rule(_check(n))
-
-    def explain(self, n: int) -> str:
-        """Why n is won or lost for the player to move, in words from the proof."""
-        return self.explain_rule(_check(n))
-
-    @property
-    def has_grundy(self) -> bool:
-        """Whether a proved formula for the Grundy value comes with this closed form."""
-        return self.grundy_rule is not None
-
-    def grundy(self, n: int) -> int | None:
-        """The Grundy value of n where a formula is proved, else None."""
-        n = _check(n)
-        return None if self.grundy_rule is None else self.grundy_rule(n)
-
-    def _repr_markdown_(self) -> str:
-        return f"**{self.name}.** {self.statement}\n\n{self.proof}"
-
-
-def _check(n: object) -> int:
-    """n as an int if it is a position 1 .. 10**18 (numpy integers welcome), else PositionError."""
-    return position(n, "A position")
-
 
 # -- the lookup ----------------------------------------------------------------------------
 
