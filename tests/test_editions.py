@@ -201,7 +201,7 @@ def test_without_a_clone_the_teacher_commands_say_where_the_teacher_edition_is(t
         run = subprocess.run([sys.executable, "-m", "duel_lessons", *args], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=300)  # fmt: skip
         assert run.returncode == 2 and run.stdout == "", (args, run.stdout, run.stderr)
-        assert "teacher edition" in run.stderr and "git clone https://github.com/duel-lessons/duel-lessons" in run.stderr
+        assert "teacher edition" in run.stderr and f"git clone {editions.PROJECT_URL}" in run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # nothing written
 
 
