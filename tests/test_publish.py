@@ -92,8 +92,10 @@ def test_the_workflow_publishes_a_student_branch_that_holds_no_answers(tmp_path:
     bare, checkout, commit = origin_with_main(tmp_path)
     assert not git("ls-remote", str(bare), "student", cwd=tmp_path)  # no student branch yet
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_REPOSITORY")}
+    # (file://localhost/...: the pip of Binder's base, 23.2, refuses a git+file:/// URL with no host.)
     command = [sys.executable, str(checkout / ".ci" / "publish_student.py"), "--repo", "my-school/duel-lessons",
-               "--package-url", f"file://localhost{bare}", "--remote", "origin", "--work", str(tmp_path / "work")]  # fmt: skip
+               "--package-url", f"file://localhost{bare}", "--remote", "origin",
+               "--work", str(tmp_path / "work")]  # fmt: skip
     run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=3600)
     print(run.stdout)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-5000:]
@@ -130,9 +132,36 @@ def test_the_workflow_publishes_a_student_branch_that_holds_no_answers(tmp_path:
     assert sorted(name for name, _ in ran) == lessons
 
     # Installed in that environment: the package holds no notebook or document either.
-    (package,) = (tmp_path / "work" / "env").glob("lib/python*/site-packages/duel_lessons")
+    env_dir = tmp_path / "work" / "env"
+    (package,) = env_dir.glob("lib/python*/site-packages/duel_lessons")
     assert not [p for p in package.rglob("*") if p.suffix in (".ipynb", ".md")]
     assert not [p for p in package.rglob("*") if "answer-key" in p.name or "teacher-guide" in p.name]
+
+    # The teacher edition's environment (main's binder/) is the same pins plus Voila: add it, pip check again.
+    python = str(env_dir / "bin" / "python")
+    clean = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([python, "-m", "pip", "install", "-q", "-r", str(ROOT / "binder" / "requirements.txt")],
+                   env=clean, check=True, timeout=1800)  # fmt: skip
+    check = subprocess.run([python, "-m", "pip", "check"], env=clean, capture_output=True, text=True)
+    assert check.returncode == 0, f"pip check with the teacher edition's pins:\n{check.stdout}{check.stderr}"
+
+
+def test_the_readme_badges_point_to_refs_that_exist_once_the_workflow_has_run() -> None:
+    """Teacher and app: main; student: the branch the workflow publishes, opened as the student branch is."""
+    from duel_lessons.teaching.editions import STUDENT_BRANCH, student_binder_link
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    badges = re.findall(r"\[!\[([^\]]+)\]\(https://mybinder\.org/badge_logo\.svg\)\]\((\S+)\)", readme)
+    links = {alt: link for alt, link in badges}
+    assert set(links) == {"Launch the teacher edition on Binder", "Launch the student edition on Binder",
+                          "Launch the game app on Binder"}  # fmt: skip
+    assert links["Launch the student edition on Binder"] == student_binder_link()
+    for alt in ("Launch the teacher edition on Binder", "Launch the game app on Binder"):
+        assert links[alt].startswith("https://mybinder.org/v2/gh/duel-lessons/duel-lessons/main?urlpath=")
+    workflow = (ROOT / ".github" / "workflows" / "student.yml").read_text(encoding="utf-8")
+    assert "branches: [main]" in workflow and ".ci/publish_student.py" in workflow
+    assert f'default="{STUDENT_BRANCH}"' in (ROOT / ".ci" / "publish_student.py").read_text(encoding="utf-8")
+    assert "enable" in readme.split("## Set up")[0].lower()  # the one step a fork needs
 
 
 def test_the_script_finds_an_answer_left_in_a_student_file(tmp_path: Path) -> None:
