@@ -11,6 +11,7 @@ warm as in an installed package, taking the least of three runs.
 from __future__ import annotations
 
 import io
+import json
 import os
 import resource
 import subprocess
@@ -90,3 +91,40 @@ def test_every_start_takes_at_most_half_a_second_of_cpu(env: dict[str, str]) -> 
     print("\n" + "\n".join(f"  {name}: {seconds:.2f} s CPU" for name, seconds in times.items()))
     slow = {name: round(seconds, 2) for name, seconds in times.items() if seconds > LIMIT_S}
     assert not slow, f"start-ups over {LIMIT_S} s of CPU: {slow}"
+
+
+#: The modules that run bots in the sandbox (separate processes, measured with psutil): they need psutil.
+SANDBOXED = {
+    "duel_lessons.play.sandbox",
+    "duel_lessons.play.bot_worker",
+    "duel_lessons.play.tournament",
+    "duel_lessons.cli.tournament",
+    "duel_lessons.views.league",
+    "duel_lessons.teaching.checks.lesson12",
+}
+
+
+def test_the_library_imports_without_numba_and_psutil(tmp_path: Path) -> None:
+    """Where neither installs (Pyodide/JupyterLite), every module but the sandbox's imports, and the solver runs."""
+    for name in ("numba", "psutil"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ImportError('{name} hidden by the test')\n")
+    script = (
+        "import importlib, json, pkgutil, duel_lessons\n"
+        "failed = {}\n"
+        "for module in pkgutil.walk_packages(duel_lessons.__path__, 'duel_lessons.'):\n"
+        "    if not module.name.endswith('__main__'):\n"
+        "        try:\n"
+        "            importlib.import_module(module.name)\n"
+        "        except ImportError as error:\n"
+        "            failed[module.name] = str(error)\n"
+        "from duel_lessons.solving.tables import compiled, tabulate\n"
+        "print(json.dumps([failed, compiled(), tabulate('factor-duel', 3000).outcome[:6].tolist()]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    failed, compiled, outcome = json.loads(run.stdout.strip().splitlines()[-1])
+    assert set(failed) <= SANDBOXED, failed
+    assert all("psutil hidden" in reason for reason in failed.values()), failed
+    assert compiled is False and outcome[:2] == [-1, 1]
