@@ -22,6 +22,11 @@ a local bare repository standing in for GitHub. The steps:
 5. Only then the branch is committed (one commit, "Student edition of COMMIT") and force-pushed
    to the checkout's remote as ``student``, from the checkout (so the workflow's credentials apply).
 
+Before all that, when the branch already exists and nothing it is made from (the package, the
+lessons, the rule books, binder/, pyproject.toml, this script) changed since the commit it was
+published from, nothing is done: a commit that changes only the tests or the teacher's documents
+does not make every student's Binder environment rebuild (``--force`` publishes anyway).
+
 Usage (from anywhere; it publishes the checkout it sits in)::
 
     python .ci/publish_student.py --repo OWNER/NAME [--package-url URL] [--remote origin] [--no-push]
@@ -270,6 +275,30 @@ def push(tree: Path, commit: str, remote: str, branch: str) -> str:
     return published
 
 
+#: What the student branch is made from: a change here since its last publication publishes it again.
+SOURCES = ("duel_lessons", "notebooks", "docs/rulebooks", "binder", "pyproject.toml", ".ci/publish_student.py")
+
+
+def last_published(remote: str, branch: str) -> str | None:
+    """The commit the remote's student branch was published from (its pin), or None if there is none."""
+    fetched = subprocess.run(["git", "fetch", "-q", remote, f"refs/heads/{branch}"], cwd=ROOT, capture_output=True)
+    if fetched.returncode != 0:
+        return None
+    shown = subprocess.run(["git", "show", "FETCH_HEAD:binder/requirements.txt"], cwd=ROOT, capture_output=True,
+                           text=True)  # fmt: skip
+    pin = re.search(r"^duel-lessons @ \S+@([0-9a-f]{40})$", shown.stdout, re.MULTILINE)
+    return pin.group(1) if pin else None
+
+
+def unchanged_since(commit: str) -> bool:
+    """Whether nothing the student branch is made from changed between ``commit`` and HEAD."""
+    known = subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=ROOT, capture_output=True)
+    if known.returncode != 0:  # not in this clone's history (a shallow clone): publish
+        return False
+    diff = subprocess.run(["git", "diff", "--quiet", commit, "HEAD", "--", *SOURCES], cwd=ROOT, capture_output=True)
+    return diff.returncode == 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repo", default=os.environ.get("GITHUB_REPOSITORY", "duel-lessons/duel-lessons"),
@@ -282,11 +311,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lesson-limit", type=float, default=60, help="the longest a lesson may run, in seconds")
     parser.add_argument("--work", help="build here (kept) instead of in a temporary folder")
     parser.add_argument("--no-push", action="store_true", help="build and test only")
+    parser.add_argument("--force", action="store_true", help="publish even if nothing changed since the last time")
     args = parser.parse_args(argv)  # fmt: skip
 
     if git("status", "--porcelain", "--untracked-files=no"):
         raise PublishError("the checkout has uncommitted changes: the branch would not match its commit")
     commit = git("rev-parse", "HEAD")
+    previous = None if args.force else last_published(args.remote, args.branch)
+    if previous is not None and unchanged_since(previous):
+        say(f"the {args.branch} branch was published from {previous[:12]}, and nothing it is made from has "
+            f"changed since: nothing to publish (--force publishes anyway)")  # fmt: skip
+        return 0
     package = f"duel-lessons @ git+{args.package_url or f'https://github.com/{args.repo}'}@{commit}"
     with tempfile.TemporaryDirectory(prefix="student-") as scratch:
         work = Path(args.work) if args.work else Path(scratch)

@@ -145,6 +145,14 @@ def test_the_workflow_publishes_a_student_branch_that_holds_no_answers(tmp_path:
     check = subprocess.run([python, "-m", "pip", "check"], env=clean, capture_output=True, text=True)
     assert check.returncode == 0, f"pip check with the teacher edition's pins:\n{check.stdout}{check.stderr}"
 
+    # A commit that changes only the teacher's documents publishes nothing: the students' environment stays.
+    (checkout / "docs" / "teacher-guide.md").write_text("A changed guide.\n", encoding="utf-8")
+    git("commit", "-q", "-am", "Guide only", cwd=checkout)
+    git("push", "-q", "origin", "main", cwd=checkout)
+    again = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "nothing to publish" in again.stdout, again.stdout + again.stderr
+    assert git("ls-remote", str(bare), "refs/heads/student", cwd=tmp_path) == remote
+
 
 def test_the_readme_badges_point_to_refs_that_exist_once_the_workflow_has_run() -> None:
     """Teacher and app: main; student: the branch the workflow publishes, opened as the student branch is."""
@@ -234,3 +242,35 @@ def test_a_teacher_publishes_adapted_lessons_to_a_repository_of_their_own(tmp_pa
     client = nbclient.NotebookClient(copy, timeout=300, kernel_name="python3",
                                      resources={"metadata": {"path": str(pulled / "notebooks")}})  # fmt: skip
     client.execute()
+
+
+def test_nothing_is_published_while_nothing_the_branch_is_made_from_changed(tmp_path: Path) -> None:
+    """The script returns at once when the student branch's pin is a commit with the same lessons and package."""
+    bare, checkout, commit = origin_with_main(tmp_path)
+    # A student branch published from this commit (its pin is what the script reads).
+    fake = tmp_path / "fake"
+    (fake / "binder").mkdir(parents=True)
+    (fake / "binder" / "requirements.txt").write_text(f"sympy==1.14.0\nduel-lessons @ git+https://x/y@{commit}\n")
+    git("init", "-q", "-b", "student", cwd=fake)
+    git("add", "-A", cwd=fake)
+    git("commit", "-q", "-m", f"Student edition of {commit}", cwd=fake)
+    git("push", "-q", str(bare), "student", cwd=fake)
+    published = git("ls-remote", str(bare), "refs/heads/student", cwd=tmp_path)
+    command = [sys.executable, str(checkout / ".ci" / "publish_student.py"), "--repo", "a/b", "--python", "false"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+    (checkout / "docs" / "teacher-guide.md").write_text("A changed guide.\n", encoding="utf-8")
+    (checkout / "tests" / "test_new.py").write_text("def test_new() -> None:\n    pass\n", encoding="utf-8")
+    git("add", "-A", cwd=checkout)
+    git("commit", "-q", "-m", "Guide and tests only", cwd=checkout)
+    run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0 and "nothing to publish" in run.stdout, run.stdout + run.stderr
+    assert git("ls-remote", str(bare), "refs/heads/student", cwd=tmp_path) == published
+
+    # A changed lesson is published: the script goes on to build (here it stops at once: --python false).
+    lesson = checkout / "notebooks" / "00-start-here.ipynb"
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace("Start here", "Start here!", 1), encoding="utf-8")
+    git("commit", "-q", "-am", "A lesson", cwd=checkout)
+    run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1 and "nothing to publish" not in run.stdout and "::: 1." in run.stdout
+    assert git("ls-remote", str(bare), "refs/heads/student", cwd=tmp_path) == published  # a failed build: no push
