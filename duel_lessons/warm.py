@@ -1,8 +1,10 @@
 """Warm the caches a lesson would otherwise fill on its first run (``python -m duel_lessons.warm``).
 
-Binder's postBuild runs this: numba compiles the solver's kernel into its on-disk
-cache, and matplotlib builds its font cache, so a student's first cell is quick.
-Without numba there is nothing to compile, and the note says so.
+Binder's postBuild runs this: matplotlib builds its font cache and, where numba is
+installed (the ``numba`` extra), numba compiles the solver's kernel into its on-disk
+cache, so a student's first cell is quick. Without numba there is nothing to
+compile, and the note says so. Where neither cache can be written (a read-only
+home) it still runs: the caches are then made in memory, for this process only.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ def warm() -> float:
 
 
 if __name__ == "__main__":
-    from duel_lessons.solving.tables import COMPILED
+    from duel_lessons.solving.tables import compiled
 
     seconds = warm()
-    how = "compiled by numba" if COMPILED else "plain Python: numba is not installed"
+    how = "compiled by numba" if compiled() else "plain Python: numba is not installed"
     print(f"duel-lessons: caches warmed in {seconds:.1f} s (solver {how})")

@@ -84,7 +84,8 @@ def test_an_existing_empty_folder_is_fine(tmp_path: Path) -> None:
 def test_binder_link_pulls_the_content_into_this_projects_environment() -> None:
     link = binder_link("https://github.com/my-school/duel-class.git", branch="autumn")
     parts = urlsplit(link)
-    assert (parts.netloc, parts.path) == ("mybinder.org", "/v2/gh/duel-lessons/duel-lessons/main")
+    # The environment is the project's student branch: its home folder holds no teacher file.
+    assert (parts.netloc, parts.path) == ("mybinder.org", "/v2/gh/duel-lessons/duel-lessons/student")
     inner = parse_qs(parts.query)["urlpath"][0]  # decoded once: git-pull?repo=...&branch=...&urlpath=...
     path, query = inner.split("?", 1)
     pulled = parse_qs(query)
@@ -108,7 +109,7 @@ def test_student_repo_command(tmp_path: Path) -> None:
     assert link in readme and "00-start-here" in readme
     assert "README.md" in files(tmp_path / "r") and "docs/answer-key.md" not in files(tmp_path / "r")
     code, out, _ = cli("student-repo", str(tmp_path / "r2"))
-    assert code == 0 and out.strip().splitlines()[-1] == binder_link(editions.PROJECT_URL, "student")
+    assert code == 0 and out.strip().splitlines()[-1] == editions.student_binder_link()
     assert "badge_logo" not in (tmp_path / "r2" / "README.md").read_text(encoding="utf-8")
     code, _, err = cli("student-repo", str(tmp_path / "r3"), "--url", "ftp://x")
     assert code == 2 and "not a repository address" in err and not (tmp_path / "r3").exists()
@@ -119,7 +120,7 @@ def test_write_student_repo_returns_its_link(tmp_path: Path) -> None:
     assert link is not None and tmp_path / "r" / "README.md" in written
 
 
-def test_student_copies_and_answer_key_default_to_the_packaged_lessons(tmp_path: Path) -> None:
+def test_student_copies_and_answer_key_default_to_the_clone(tmp_path: Path) -> None:
     code, out, err = cli("student-copies", str(tmp_path / "copies"))
     assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "copies").glob("*.ipynb")) == sorted(
@@ -171,3 +172,61 @@ def test_student_repo_from_a_teachers_adapted_lessons(tmp_path: Path) -> None:
     assert "My own start" in (tmp_path / "class" / "README.md").read_text(encoding="utf-8")
     code, _, err = cli("student-repo", str(tmp_path / "c2"), "--from", str(tmp_path / "nowhere"))
     assert code == 2 and "no notebooks/ folder" in err
+
+
+def test_answer_key_refuses_student_copies(tmp_path: Path) -> None:
+    """answer-key made from a folder of student copies says it needs the teacher edition, and prints nothing."""
+    assert cli("student-copies", str(ROOT / "notebooks"), str(tmp_path / "copies"))[0] == 0
+    code, out, err = cli("answer-key", str(tmp_path / "copies"))
+    assert (code, out) == (2, "") and "holds no teacher notebooks" in err and "teacher edition" in err
+
+
+def test_without_a_clone_the_teacher_commands_say_where_the_teacher_edition_is(tmp_path: Path) -> None:
+    """Installed without the repository (as in a student's environment), every teacher-edition command refuses."""
+    site = tmp_path / "site"
+    (site / "duel_lessons").mkdir(parents=True)
+    for path in (ROOT / "duel_lessons").rglob("*.py"):  # the package alone, as a wheel installs it
+        target = site / "duel_lessons" / path.relative_to(ROOT / "duel_lessons")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    for args in (
+        ["answer-key"],
+        ["student-copies", "copies"],
+        ["lessons", "teacher"],
+        ["lessons", "student", "--student"],
+        ["student-repo", "class"],
+        ["student-branch", "branch", "--package", "duel-lessons"],
+    ):
+        run = subprocess.run([sys.executable, "-m", "duel_lessons", *args], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert run.returncode == 2 and run.stdout == "", (args, run.stdout, run.stderr)
+        assert "teacher edition" in run.stderr and f"git clone {editions.PROJECT_URL}" in run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # nothing written
+
+
+def test_student_branch_is_self_contained(tmp_path: Path) -> None:
+    package = "duel-lessons @ git+https://github.com/me/duel-lessons@0123abc"
+    code, out, err = cli("student-branch", str(tmp_path / "b"), "--package", package, "--repo", "me/duel-lessons")
+    assert code == 0, err
+    names = files(tmp_path / "b")
+    lessons = sorted(name for name in names if name.endswith(".ipynb"))
+    assert lessons == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))  # at the top
+    assert {"README.md", "binder/requirements.txt", "binder/runtime.txt", "binder/postBuild"} <= names
+    assert all(name.split("/")[0] in ("docs", "binder", "README.md") or name in lessons for name in names)
+    assert not any(name.startswith("docs/") and not name.startswith("docs/rulebooks/") for name in names)
+    requirements = (tmp_path / "b" / "binder" / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert requirements[-1] == package
+    pinned = {line.split("==")[0] for line in requirements if "==" in line and not line.startswith("#")}
+    assert {"sympy", "numpy", "matplotlib", "ipywidgets", "nbgitpuller"} <= pinned
+    assert not pinned & {"numba", "llvmlite", "voila"}
+    assert os.access(tmp_path / "b" / "binder" / "postBuild", os.X_OK)
+    link = "https://mybinder.org/v2/gh/me/duel-lessons/student?urlpath=lab/tree/00-start-here.ipynb"
+    assert out.strip().splitlines()[-1] == link
+    readme = (tmp_path / "b" / "README.md").read_text(encoding="utf-8")
+    assert link in readme and "](00-start-here.ipynb)" in readme and "git-pull" not in readme
+    for lesson in lessons:
+        cells = json.loads((tmp_path / "b" / lesson).read_text(encoding="utf-8"))["cells"]
+        assert not [cell for cell in cells if is_removed(cell)], lesson
+    code, _, err = cli("student-branch", str(tmp_path / "c"), "--package", package, "--repo", "not a repo")
+    assert code == 2 and "not a GitHub repository" in err and not (tmp_path / "c").exists()

@@ -55,65 +55,102 @@ def test_metadata() -> None:
     project = PYPROJECT["project"]
     assert project["license"] == "MIT" and (ROOT / "LICENSE").read_text().startswith("MIT License")
     names = {dep.split(">")[0].split("=")[0].split(";")[0].strip() for dep in project["dependencies"]}
-    assert {"numpy", "sympy", "matplotlib", "ipywidgets", "numba"} <= names
+    assert {"numpy", "sympy", "matplotlib", "ipywidgets"} <= names
     assert any(dep.startswith("matplotlib>=3.10") for dep in project["dependencies"])  # get_figure(root=True)
     assert PYPROJECT["build-system"]["requires"] == ["setuptools>=77"]  # the SPDX licence string
     assert project["classifiers"] and project["keywords"] and project["urls"]
     extras = project["optional-dependencies"]
     assert not any(dep.startswith(("ruff", "mypy")) for dep in extras["test"] + extras["lab"])
     assert any(dep.startswith("voila") for dep in extras["lab"])
+    # The extras match the code: numba only in its extra (the kernel runs without it), nbclient in the
+    # test extra (the tests run notebooks with it), psutil only where the bot sandbox can run.
+    assert "numba" not in names and any(dep.startswith("numba>=") for dep in extras["numba"])
+    assert any(dep.startswith("nbclient>=") for dep in extras["test"])
+    (psutil,) = [dep for dep in project["dependencies"] if dep.startswith("psutil")]
+    assert "emscripten" in psutil
+    assert "numba" in extras["dev"][0]  # the suite runs the compiled kernel too
 
 
-def build(kind: str, out: Path) -> Path:
-    """Build a wheel or an sdist of a clean copy of the tracked files into out."""
-    source = out / "source"
+def build_release(source: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run .ci/build_release.py (what the release workflow runs) in ``source``."""
+    pytest.importorskip("build", reason="the release build needs `build` (in the test extra)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    command = [sys.executable, str(source / ".ci" / "build_release.py"), "--out", str(out), *args]
+    return subprocess.run(command, cwd=source, env=env, capture_output=True, text=True, timeout=900)
+
+
+def test_release_holds_no_answers_and_no_leftovers_of_a_working_tree(tmp_path: Path) -> None:
+    """The release workflow's build, up to the upload, from a working tree holding numba caches and checkpoints.
+
+    The wheel is what a student's environment installs: the code only (no lesson, teacher note,
+    teacher guide or answer key). The sdist holds every tracked file. Neither holds a leftover.
+    """
+    source = tmp_path / "source"
+    for name in tracked():
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes((ROOT / name).read_bytes())
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], cwd=source, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=source, check=True)
+    # What a working tree holds after running the tests and the lessons, untracked.
+    junk = [
+        "duel_lessons/solving/__pycache__/kernel._solve-176.py311.nbi",
+        "duel_lessons/solving/__pycache__/kernel._solve-176.py311.1.nbc",
+        "duel_lessons/solving/__pycache__/kernel.cpython-311.pyc",
+        "duel_lessons/__pycache__/__init__.cpython-311.pyc",
+        "notebooks/.ipynb_checkpoints/00-start-here-checkpoint.ipynb",
+        "duel_lessons/teaching/.ipynb_checkpoints/lesson-checkpoint.py",
+    ]
+    for name in junk:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_bytes(b"leftover")
+    out = tmp_path / "dist"
+    built = build_release(source, out, "--tag", f"v{PYPROJECT['project']['version']}")
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = out.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "duel_lessons/py.typed" in names and "duel_lessons/teaching/checks/__init__.py" in names
+    data = [n for n in names if not n.endswith(".py") and ".dist-info/" not in n and n != "duel_lessons/py.typed"]
+    assert not data, f"the wheel holds more than the code: {data}"
+    assert not [n for n in names if "pycache" in n or "checkpoint" in n or "notebooks" in n or "answer" in n]
+    (sdist,) = out.glob("*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        held = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert not [name for name in junk if name in held]
+    missing = [name for name in tracked() if name not in held and name != ".gitignore"]
+    assert not missing, f"add to MANIFEST.in: {missing}"
+    # A tag that is not the version is refused before anything is built.
+    refused = build_release(source, tmp_path / "dist2", "--tag", "v9.9.9")
+    assert refused.returncode == 1 and "is not v" in refused.stderr and not (tmp_path / "dist2").exists()
+
+
+def test_installed_wheel_works_without_a_clone(tmp_path: Path) -> None:
+    """Installed from the wheel: rules and solve work; the teacher-edition commands say where the teacher edition is."""
+    source = tmp_path / "source"
     for name in tracked():
         if (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             (source / name).write_bytes((ROOT / name).read_bytes())
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if kind == "wheel":
-        command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(source)]
-    else:
-        pytest.importorskip("build", reason="the sdist check needs `build` (in the test extra)")
-        command = [sys.executable, "-m", "build", "--sdist", "-o", str(out), str(source)]
-    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stdout + result.stderr
-    (built,) = out.glob("*.whl" if kind == "wheel" else "*.tar.gz")
-    return built
-
-
-def test_wheel_carries_the_lessons_and_copies_both_editions(tmp_path: Path) -> None:
-    wheel = build("wheel", tmp_path)
-    names = set(zipfile.ZipFile(wheel).namelist())
-    for name in tracked("notebooks/*.ipynb", "docs"):
-        assert f"duel_lessons/lessons/{name}" in names, f"{name} is not in the wheel"
-    assert "duel_lessons/py.typed" in names
-    # Installed (without its dependencies, which this environment has) and run from outside any checkout.
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(source)],
+                   env=env, check=True, timeout=600)  # fmt: skip
+    (wheel,) = tmp_path.glob("*.whl")
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, timeout=300)  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(target)}
-    for args in (["lessons", "teacher"], ["lessons", "student", "--student"], ["student-copies", "copies"]):
-        run = subprocess.run([sys.executable, "-m", "duel_lessons", *args], cwd=tmp_path, env=env,
+    assert not list(target.rglob("*.ipynb")) and not list(target.rglob("*.md"))
+    env = {**env, "PYTHONPATH": str(target)}
+    work = tmp_path / "work"
+    work.mkdir()
+    run = subprocess.run([sys.executable, "-m", "duel_lessons", "rules", "divisor-duel"], cwd=work, env=env,
+                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 0 and "Divisor Duel" in run.stdout, run.stderr
+    for args in (["answer-key"], ["lessons", "teacher"], ["student-copies", "copies"]):
+        run = subprocess.run([sys.executable, "-m", "duel_lessons", *args], cwd=work, env=env,
                              capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert run.returncode == 0, run.stderr
-    answer_key = subprocess.run([sys.executable, "-m", "duel_lessons", "answer-key"], cwd=tmp_path, env=env,
-                                capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert answer_key.returncode == 0 and answer_key.stdout.startswith("# Answer key"), answer_key.stderr
-    assert (tmp_path / "teacher" / "docs" / "answer-key.md").is_file()
-    assert not (tmp_path / "student" / "docs" / "answer-key.md").exists()
-    lessons = sorted(p.name for p in (tmp_path / "student" / "notebooks").glob("*.ipynb"))
-    assert lessons == sorted(Path(name).name for name in tracked("notebooks/*.ipynb"))
-    assert sorted(p.name for p in (tmp_path / "copies").glob("*.ipynb")) == lessons
-
-
-def test_sdist_holds_what_its_tests_need(tmp_path: Path) -> None:
-    sdist = build("sdist", tmp_path)
-    with tarfile.open(sdist) as archive:
-        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    missing = [name for name in tracked() if name not in names and name != ".gitignore"]
-    assert not missing, f"add to MANIFEST.in: {missing}"
+        assert run.returncode == 2 and run.stdout == "" and "git clone" in run.stderr, (args, run.stderr)
+    assert not list(work.iterdir())
 
 
 def test_readme_has_two_set_up_commands_from_a_fresh_clone() -> None:

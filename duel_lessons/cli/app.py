@@ -3,8 +3,14 @@
 Each subcommand lives in a module of its own with a function
 ``add_parser(subparsers) -> None`` that adds one or more subcommands and sets
 ``func=run`` on each, where ``run(args, io: Console) -> int`` returns the exit
-status.  :data:`COMMANDS` lists those modules: to add a subcommand, write such a
-module and add one line to the list.
+status.  :data:`COMMANDS` lists those modules with the one-line summary of each
+of their subcommands: to add a subcommand, write such a module and add it there.
+
+Only the module of the command being run is imported (numpy, sympy, nbformat and
+numba come in only with the commands that use them), so every command starts in
+a small fraction of a second; ``duel-lessons --help`` lists the others from
+:data:`COMMANDS` alone (``tests/test_startup.py`` checks the summaries match and
+measures the start-up's CPU time).
 
 Exit status: 0 done; 1 input ended during a game, or the output was closed
 (``| head``); 2 a usage error or bad input (the message says why); 74 the output
@@ -14,32 +20,42 @@ could not be written (a full disk, ``/dev/full``); 130 Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout, suppress
 from io import StringIO
-from types import ModuleType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
-import duel_lessons.cli.copies as copies
-import duel_lessons.cli.lessons as lessons
-import duel_lessons.cli.terminal as terminal
-import duel_lessons.cli.tools as tools
-import duel_lessons.cli.tournament as tournament
-import duel_lessons.teaching.printables as printables
 from duel_lessons.cli.console import Console, OutputError, make_safe
-from duel_lessons.cli.terminal import GameAbandoned
 from duel_lessons.engine.errors import DuelError
 
-#: The subcommand modules, in the order ``duel-lessons --help`` lists them (one line each).
-COMMANDS: list[ModuleType] = [
-    terminal,  # play
-    tools,  # rules, solve, table
-    copies,  # student-copies, answer-key
-    lessons,  # lessons, student-repo
-    printables,  # printables
-    tournament,  # tournament
-]
+if TYPE_CHECKING:
+    from duel_lessons.cli.terminal import GameAbandoned
+
+#: The subcommand modules, in the order ``duel-lessons --help`` lists them, each with the summary
+#: of every subcommand it adds (the same words as its own ``help=``: tests/test_startup.py checks).
+COMMANDS: dict[str, dict[str, str]] = {
+    "duel_lessons.cli.terminal": {"play": "play a game at the terminal (two people, or against the computer)"},
+    "duel_lessons.cli.tools": {
+        "rules": "print the rules of one book or all of them",
+        "solve": "who wins from N: winning moves, remoteness, Grundy value and why",
+        "table": "a table of outcomes for n up to N, as text, CSV or JSON",
+    },
+    "duel_lessons.cli.copies": {
+        "student-copies": "copy the lessons without solutions and teacher notes",
+        "answer-key": "print every exercise of the teacher notebooks with its solution (markdown)",
+    },
+    "duel_lessons.cli.lessons": {
+        "lessons": "copy the lessons out of a clone: the teacher edition, or --student",
+        "student-repo": "write a content repository of student copies, and print its Binder link",
+        "student-branch": "write a self-contained student branch with its own Binder environment",
+    },
+    "duel_lessons.teaching.printables": {"printables": "write classroom PDFs: grids, rule cards, exit tickets"},
+    "duel_lessons.cli.tournament": {
+        "tournament": "a round-robin tournament of the bot files in a folder, each bot in its own sandbox"
+    },
+}
 
 #: Exit statuses (see the module docstring).
 OK, INPUT_ENDED, USAGE, OUTPUT_FAILED, INTERRUPTED = 0, 1, 2, 74, 130
@@ -63,8 +79,12 @@ Exit status: 0 done, 1 input ended (or output closed), 2 bad input or usage,
 74 output could not be written, 130 interrupted (Ctrl-C)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with the subcommands of every module in :data:`COMMANDS`."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: ``command``'s module adds its subcommands; the others are listed by name and summary.
+
+    ``command=None`` imports no subcommand module (enough for ``--help`` and usage
+    errors); ``command="*"`` imports them all.
+    """
     parser = argparse.ArgumentParser(
         prog="duel-lessons",
         description="Divisor Duel and its cousins at the terminal.",
@@ -72,9 +92,29 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMANDS:
-        module.add_parser(subparsers)
+    for module, summaries in COMMANDS.items():
+        if command == "*" or command in summaries:
+            importlib.import_module(module).add_parser(subparsers)
+        else:
+            for name, summary in summaries.items():
+                subparsers.add_parser(name, help=summary, description=summary)
     return parser
+
+
+class _NotImported(Exception):
+    """Stands for GameAbandoned while the terminal game is not imported (and so cannot have raised it)."""
+
+
+def _game_abandoned() -> type[GameAbandoned]:
+    """The terminal game's GameAbandoned, without importing the game for the other commands."""
+    terminal = sys.modules.get("duel_lessons.cli.terminal")
+    return cast("type[GameAbandoned]", terminal.GameAbandoned if terminal else _NotImported)
+
+
+def _command(argv: list[str]) -> str | None:
+    """The subcommand named on the command line (its first argument), if it is one."""
+    known = {name for summaries in COMMANDS.values() for name in summaries}
+    return argv[0] if argv and argv[0] in known else None
 
 
 def _silence(stream: TextIO) -> None:
@@ -101,7 +141,8 @@ def main(
         said, complained = StringIO(), StringIO()
         try:
             with redirect_stdout(said), redirect_stderr(complained):
-                args = build_parser().parse_args(argv)
+                arguments = sys.argv[1:] if argv is None else argv
+                args = build_parser(_command(arguments)).parse_args(arguments)
         except SystemExit as exit_:
             io.write(said.getvalue())
             if complained.getvalue():
@@ -111,7 +152,7 @@ def main(
     except DuelError as error:
         io.warn(f"duel-lessons: error: {error}")
         return USAGE
-    except GameAbandoned as stop:
+    except _game_abandoned() as stop:
         _say_quietly(io, "")
         io.warn(str(stop))
         return INTERRUPTED if stop.interrupted else INPUT_ENDED

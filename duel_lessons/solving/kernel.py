@@ -15,32 +15,77 @@ Arrays: ``spf[n]`` is the smallest prime factor of n (0 for n < 2);
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+#: How each kernel function is compiled (numba.njit's options), in the order they are compiled: the
+#: helpers first, because numba resolves the globals a compiled function calls when it compiles it.
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "all_divisors": {"error_model": "numpy", "inline": "always"},
+    "is_legal": {"error_model": "numpy", "inline": "always"},
+    "solve": {"error_model": "numpy"},
+    "winning_moves": {"error_model": "numpy"},
+}
+#: The compiled kernel once made (name -> function), or the plain functions where numba is missing.
+_kernel: dict[str, Callable[..., Any]] = {}
+_lock = threading.Lock()
 
-try:
-    from numba import config as _numba_config
-    from numba import njit
 
-    #: Whether the kernel is compiled (numba imported, JIT not disabled). When False it runs as plain Python,
-    #: about a hundred times slower: lessons then use smaller default sizes (see :func:`lesson_size`).
-    COMPILED: bool = not getattr(_numba_config, "DISABLE_JIT", False)
-except ImportError:  # no numba here: the decorator changes nothing, and the kernel runs as plain Python
-    COMPILED = False
+def _load_numba() -> Any:
+    """numba's ``njit``, or None where numba cannot be imported or its JIT is disabled (``NUMBA_DISABLE_JIT=1``)."""
+    try:
+        from numba import config, njit
+    except ImportError:  # no numba here (an optional extra): the kernel runs as plain Python
+        return None
+    return None if getattr(config, "DISABLE_JIT", False) else njit
 
-    def njit(*args: Any, **options: Any) -> Any:  # type: ignore[no-redef]
-        """Stand-in for numba.njit: ``@njit`` and ``@njit(...)`` both return the function unchanged."""
-        if len(args) == 1 and callable(args[0]) and not options:
-            return args[0]
 
-        def unchanged(function: _F) -> _F:
-            return function
+def _jit(njit: Any, function: Callable[..., Any], options: dict[str, Any]) -> Callable[..., Any]:
+    """``function`` compiled by numba, cached on disk where numba finds a writable place, else in memory only.
 
-        return unchanged
+    numba caches beside the code (``__pycache__``) or in ``$NUMBA_CACHE_DIR`` /
+    ``~/.cache/numba``; for a user who can write none of them (a read-only home
+    and site-packages) it refuses ``cache=True``, and the kernel is compiled
+    afresh in each process instead.
+    """
+    try:
+        return njit(cache=True, **options)(function)  # type: ignore[no-any-return]
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return njit(cache=False, **options)(function)  # type: ignore[no-any-return]
+
+
+def _compiled_kernel() -> dict[str, Callable[..., Any]]:
+    """The kernel's functions, compiled by numba on first use (importing numba only then), or plain Python."""
+    if not _kernel:
+        with _lock:
+            if not _kernel:
+                njit = _load_numba()
+                made: dict[str, Callable[..., Any]] = {}
+                for name, options in _OPTIONS.items():
+                    plain = globals()[f"_{name}"]
+                    made[name] = plain if njit is None else _jit(njit, plain, options)
+                    globals()[name] = made[name]  # what the next ones call, compiled
+                _kernel.update(made)
+    return _kernel
+
+
+def compiled() -> bool:
+    """Whether the kernel is compiled by numba (numba imported, JIT not disabled): plain Python is ~100 times slower.
+
+    Importing numba takes about half a second, so it is imported only here and
+    when a table is first computed, never when this module is imported.
+    """
+    return _compiled_kernel()["solve"] is not _solve
+
+
+def __getattr__(name: str) -> bool:
+    """``COMPILED``: whether the kernel is compiled (see :func:`compiled`), worked out on first use."""
+    if name == "COMPILED":
+        return compiled()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def lesson_size(size: int, plain: int, what: str = "N") -> int:
@@ -52,7 +97,7 @@ def lesson_size(size: int, plain: int, what: str = "N") -> int:
     >>> lesson_size(1000, 1000)   # equal sizes: never a note
     1000
     """
-    if COMPILED or plain >= size:
+    if plain >= size or compiled():
         return size
     print(
         f"Note: the solver runs as plain Python here (numba is not available), so {what} = {plain:,} "
@@ -84,8 +129,7 @@ def sieve(limit: int) -> np.ndarray:
     return spf
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def all_divisors(n: int, spf: np.ndarray, out: np.ndarray) -> int:
+def _all_divisors(n: int, spf: np.ndarray, out: np.ndarray) -> int:
     """Write every divisor of n (1 and n included, unsorted) into out; return how many."""
     out[0] = 1
     count = 1
@@ -103,8 +147,7 @@ def all_divisors(n: int, spf: np.ndarray, out: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def is_legal(d: int, n: int, family: int, allow_one: int, spf: np.ndarray) -> bool:
+def _is_legal(d: int, n: int, family: int, allow_one: int, spf: np.ndarray) -> bool:
     """Whether the divisor d of n may be played (d < n; 1 only if allowed; d > 1 in the family)."""
     if d == n:
         return False
@@ -119,8 +162,7 @@ def is_legal(d: int, n: int, family: int, allow_one: int, spf: np.ndarray) -> bo
     return True
 
 
-@njit(cache=True, error_model="numpy")
-def solve(
+def _solve(
     lo: int,
     hi: int,
     move: int,
@@ -187,8 +229,7 @@ def solve(
         remoteness[n] = 1 + (fastest_win if any_p else slowest)
 
 
-@njit(cache=True, error_model="numpy")
-def winning_moves(
+def _winning_moves(
     lo: int,
     hi: int,
     move: int,
@@ -235,3 +276,19 @@ def winning_moves(
         n += 1
     starts[n - lo] = total
     return n
+
+
+# What the compiled functions call by name (numba resolves them when it compiles the callers), until
+# _compiled_kernel() replaces them with the compiled ones.
+all_divisors = _all_divisors
+is_legal = _is_legal
+
+
+def solve(*args: Any) -> None:
+    """Fill outcome, grundy and remoteness for lo <= n < hi: :func:`_solve`, compiled on first use."""
+    _compiled_kernel()["solve"](*args)
+
+
+def winning_moves(*args: Any) -> int:
+    """List the winning moves of n = lo, lo + 1, ...: :func:`_winning_moves`, compiled on first use."""
+    return int(_compiled_kernel()["winning_moves"](*args))

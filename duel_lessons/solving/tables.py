@@ -40,7 +40,8 @@ from duel_lessons.engine.rules import DuelError, Rules, get_rules, whole_number
 from duel_lessons.solving import kernel as _kernel
 
 # Re-exported for lessons: whether the kernel is compiled (numba), and sizes that follow it.
-from duel_lessons.solving.kernel import COMPILED as COMPILED
+# (``COMPILED`` is worked out on first use, by __getattr__ below: importing numba takes half a second.)
+from duel_lessons.solving.kernel import compiled as compiled
 from duel_lessons.solving.kernel import lesson_size as lesson_size
 
 #: The largest N a table may have (a 10**7 table takes about 130 MB while it is built).
@@ -412,3 +413,10 @@ class Table:
         )
         note = f"<p>First {shown} of {self.upto:,} rows.</p>" if shown < self.upto else ""
         return f"{summary}<table><tr>{head}</tr>{body}</table>{note}"
+
+
+def __getattr__(name: str) -> bool:
+    """``COMPILED``: whether the kernel is compiled by numba (:func:`compiled`), worked out on first use."""
+    if name == "COMPILED":
+        return compiled()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
