@@ -48,12 +48,17 @@ from duel_lessons.teaching.feedback import first_difference
 
 #: A handed-in notebook larger than this is not read.
 MAX_BYTES = 20 * 2**20
-#: Limits for re-running one notebook (CPU over the whole process tree, wall clock, memory).
-CPU_LIMIT = 90.0
-WALL_LIMIT = 180.0
-MEMORY_LIMIT = 2 * 2**30
-#: CPU seconds for one cell (or one evaluation of a student's function) before it is stopped.
-CELL_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits for re-running one notebook: CPU seconds over its whole process tree, wall-clock seconds,
+    bytes of memory, and CPU seconds for one cell (or one evaluation of a student's function)."""
+
+    cpu: float = 90.0
+    wall: float = 180.0
+    memory: int = 2 * 2**30
+    cell: float = 30.0
 #: The verdict names of the report, in the order its tables and charts use.
 OUTCOMES = ("right", "partial", "wrong", "blank")
 #: Their colours (Okabe–Ito, safe for colour-blind readers) and hatches (readable in black and white).
@@ -329,7 +334,9 @@ def _not_borne_out(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) ->
             row.tries.pop(name, None)
 
 
-def _run(notebook: Mapping[str, Any], plan: Plan) -> tuple[dict[str, object], dict[str, object], str | None]:
+def _run(
+    notebook: Mapping[str, Any], plan: Plan, limits: Limits
+) -> tuple[dict[str, object], dict[str, object], str | None]:
     """Re-execute the submission in the sandbox: (answers, rule values, why it stopped or None)."""
     from duel_lessons.play.sandbox import run_isolated
 
@@ -340,15 +347,16 @@ def _run(notebook: Mapping[str, Any], plan: Plan) -> tuple[dict[str, object], di
             **{f"guess:{k}": v for k, v in plan.guesses.items()},
         },
         "rules": {f"test:{k}": [e, u] for k, (e, u) in plan.tests.items()},
-        "cell_seconds": CELL_SECONDS,
+        "cell_seconds": limits.cell,
     }
     done = run_isolated(
         ["-m", "duel_lessons.teaching.grade_worker"],
         stdin=json.dumps(request).encode(),
-        cpu_limit=CPU_LIMIT,
-        wall_limit=WALL_LIMIT,
-        memory_limit=MEMORY_LIMIT,
+        cpu_limit=limits.cpu,
+        wall_limit=limits.wall,
+        memory_limit=limits.memory,
         output_limit=8 * 2**20,
+        scratch=True,  # a private /tmp: IPython and matplotlib keep caches there
     )
     if done.stopped:
         return {}, {}, f"stopped when re-run: it {done.stopped}"
@@ -392,7 +400,7 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     return notebook, None
 
 
-def grade(path: Path, plan: Plan) -> Row:
+def grade(path: Path, plan: Plan, limits: Limits = Limits()) -> Row:
     """One submission's row (never raises for anything in the file)."""
     row = Row(student_name(path), path.name)
     notebook, problem = _read(path)
@@ -408,7 +416,7 @@ def grade(path: Path, plan: Plan) -> Row:
         return row
     saved = records_module.records(notebook)
     _history(row, saved, plan.lesson)
-    answers, rules, stopped = _run(notebook, plan)
+    answers, rules, stopped = _run(notebook, plan, limits)
     if stopped:
         row.status = stopped
         return row
@@ -597,6 +605,7 @@ def class_report(
     *,
     lesson: str | None = None,
     workers: int | None = None,
+    limits: Limits = Limits(),
     progress: Callable[[str], None] | None = None,
 ) -> ClassReport:
     """Grade every notebook in ``folder`` against the teacher's copy of the lesson (see the module docstring)."""
@@ -608,8 +617,8 @@ def class_report(
         raise ReportError(f"The teacher's copy is lesson {plan.lesson}, not lesson {str(lesson).zfill(2)}.")
     folder = Path(folder)
     paths = submissions(folder)
-    with ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
-        rows = list(pool.map(lambda p: grade(p, plan), paths))
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        rows = list(pool.map(lambda p: grade(p, plan, limits), paths))
     names = Counter(row.student.casefold() for row in rows)
     for row, path in zip(rows, paths, strict=True):
         if names[row.student.casefold()] > 1:  # two files for one name: both kept, told apart by their path
