@@ -1,0 +1,629 @@
+"""The class report: handed-in notebooks re-run in isolation, judged, and summed up for the teacher.
+
+``duel-lessons class-report SUBMISSIONS [--lesson 04] [--teacher-copy PATH] [-o report.html]``
+reads every ``*.ipynb`` in a folder of handed-in notebooks, never writing there, and for each:
+
+1. reads and validates it (a malformed file, a link, a FIFO, another lesson: a row saying why);
+2. re-executes its code cells in the tournament's sandbox
+   (:func:`duel_lessons.play.sandbox.run_isolated`: its own interpreter and user, CPU, memory and
+   output limits, nothing of the teacher's or the other submissions readable or writable), and
+   reads back the values of the answer variables as plain data (:mod:`.grade_worker`);
+3. judges those values here, with the lesson's own checks and the **teacher's** parameters (read
+   from the teacher's copy of the lesson), so a notebook that patched ``check``, printed a ✅ by
+   hand or edited its saved attempts earns nothing it did not compute;
+4. reads the attempts saved in the file (:mod:`.record`) for the history: the tries before the
+   answer was right, the mistakes named on the way, what the student guessed first and the first
+   counterexamples they met.  A saved "right" that the re-run answer does not bear out is
+   reported as not borne out, and counts for nothing.
+
+The result, a :class:`ClassReport`, shows itself in a notebook and writes a CSV for a gradebook
+and an HTML page with charts (:meth:`ClassReport.write_html`).
+
+>>> parameters_of({"cells": [{"cell_type": "code", "metadata": {"tags": ["parameters"]},
+...     "source": "# PARAMETERS\\nRULES = 'divisor-duel'\\nUPTO, BIG = 100, [8]"}]})
+{'RULES': 'divisor-duel', 'UPTO': 100, 'BIG': [8]}
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import json
+import os
+import re
+import stat
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from duel_lessons.engine.errors import DuelError
+from duel_lessons.teaching import record as records_module
+from duel_lessons.teaching.feedback import first_difference
+
+#: A handed-in notebook larger than this is not read.
+MAX_BYTES = 20 * 2**20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits for re-running one notebook: CPU seconds over its whole process tree, wall-clock seconds,
+    bytes of memory, and CPU seconds for one cell (or one evaluation of a student's function)."""
+
+    cpu: float = 90.0
+    wall: float = 180.0
+    memory: int = 2 * 2**30
+    cell: float = 30.0
+#: The verdict names of the report, in the order its tables and charts use.
+OUTCOMES = ("right", "partial", "wrong", "blank")
+#: Their colours (Okabe–Ito, safe for colour-blind readers) and hatches (readable in black and white).
+COLOURS = {"right": "#009E73", "partial": "#E69F00", "wrong": "#D55E00", "blank": "#BBBBBB"}
+#: The page's style: large type for a projector, plain tables.
+STYLE = (
+    "body{font:18px/1.5 system-ui,sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#111;background:#fff}"
+    "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #888;padding:.25em .6em;text-align:left}"
+    "th{background:#eee}img{max-width:100%}.note{color:#444}"
+)
+HATCHES = {"right": "", "partial": "//", "wrong": "xx", "blank": ".."}
+
+
+class ReportError(DuelError):
+    """The report cannot be made at all (no teacher copy, an output path that may not be written)."""
+
+
+# -- reading notebooks (never executing them here) -------------------------------------------------
+
+
+def _code(cell: Mapping[str, Any]) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def code_cells(notebook: Mapping[str, Any]) -> list[str]:
+    """The sources of a notebook's code cells, in order."""
+    cells = notebook.get("cells", [])
+    return [_code(c) for c in cells if isinstance(c, Mapping) and c.get("cell_type") == "code"]
+
+
+def _tags(cell: Mapping[str, Any]) -> list[str]:
+    tags = cell.get("metadata", {}).get("tags", []) if isinstance(cell.get("metadata"), Mapping) else []
+    return [str(t).lower() for t in (tags if isinstance(tags, list) else [tags])]
+
+
+def parameters_of(notebook: Mapping[str, Any]) -> dict[str, Any]:
+    """The literal assignments of a notebook's ``# PARAMETERS`` cell (tagged ``parameters``)."""
+    for cell in notebook.get("cells", []):
+        if not isinstance(cell, Mapping) or cell.get("cell_type") != "code":
+            continue
+        source = _code(cell)
+        if "parameters" not in _tags(cell) and not source.lstrip().startswith("# PARAMETERS"):
+            continue
+        found: dict[str, Any] = {}
+        for node in ast.parse(source).body:
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            target = node.targets[0]
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            if isinstance(target, ast.Name):
+                found[target.id] = value
+            elif isinstance(target, ast.Tuple) and isinstance(value, tuple) and len(value) == len(target.elts):
+                found.update({t.id: v for t, v in zip(target.elts, value, strict=True) if isinstance(t, ast.Name)})
+        return found
+    return {}
+
+
+def _calls(notebook: Mapping[str, Any]) -> Iterable[ast.Call]:
+    for source in code_cells(notebook):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                node.source = ast.get_source_segment(source, node) or ""  # type: ignore[attr-defined]
+                yield node
+
+
+def _method(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "lesson":
+        return func.attr
+    return None
+
+
+def lesson_of(notebook: Mapping[str, Any]) -> str | None:
+    """The lesson number a notebook makes (``Lesson("04", ...)``), or None."""
+    for call in _calls(notebook):
+        if isinstance(call.func, ast.Name) and call.func.id == "Lesson" and call.args:
+            first = call.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, (str, int)):
+                return str(first.value).zfill(2)
+    return None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to read from a submission and how to judge it, from the teacher's copy of the lesson."""
+
+    lesson: str
+    params: dict[str, Any]
+    checks: dict[str, str] = field(default_factory=dict)  # check name -> expression
+    guesses: dict[str, str] = field(default_factory=dict)  # guess name -> expression
+    tests: dict[str, tuple[str, int]] = field(default_factory=dict)  # truth name -> (expression, upto)
+
+
+def _literal(node: ast.expr, names: Mapping[str, Any]) -> Any:
+    if isinstance(node, ast.Name) and node.id in names:
+        return names[node.id]
+    return ast.literal_eval(node)
+
+
+def plan_of(teacher: Mapping[str, Any]) -> Plan:
+    """Read the lesson, its parameters and its check, guess and test cells from the teacher's copy."""
+    from duel_lessons.teaching.checks import spec
+
+    number = lesson_of(teacher)
+    if number is None:
+        raise ReportError("The teacher's copy makes no Lesson(...): is it one of the duel-lessons lessons?")
+    assigned = parameters_of(teacher)
+    params: dict[str, Any] = {}
+    checks: dict[str, str] = {}
+    guesses: dict[str, str] = {}
+    tests: dict[str, tuple[str, int]] = {}
+    lesson_spec = spec(number)
+    for call in _calls(teacher):
+        if isinstance(call.func, ast.Name) and call.func.id == "Lesson":
+            for keyword in call.keywords:
+                if keyword.arg is not None:
+                    try:
+                        params[keyword.arg] = _literal(keyword.value, assigned)
+                    except ValueError:
+                        continue
+        method = _method(call)
+        if method is None or not call.args:
+            continue
+        first = call.args[0]
+        if method in ("check", "guess") and len(call.args) >= 2 and isinstance(first, ast.Constant):
+            expression = ast.unparse(call.args[1])
+            (checks if method == "check" else guesses)[str(first.value)] = expression
+        elif method == "test":
+            keywords = {k.arg: k.value for k in call.keywords}
+            name_node = keywords.get("name")
+            name = str(name_node.value) if isinstance(name_node, ast.Constant) else None
+            if name is None and len(lesson_spec.truths) == 1:
+                (name,) = lesson_spec.truths
+            if name is None:
+                continue
+            upto_node = keywords.get("upto") or (call.args[1] if len(call.args) > 1 else None)
+            try:
+                upto = int(_literal(upto_node, assigned)) if upto_node is not None else int(params.get("upto", 100))
+            except (ValueError, TypeError):
+                upto = int(params.get("upto", 100))
+            tests[name] = (ast.unparse(first), max(1, min(upto, 10_000)))
+    return Plan(number, params, checks, guesses, tests)
+
+
+# -- one submission ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One handed-in notebook: who, whether it could be graded (and why not), and what it shows."""
+
+    student: str
+    file: str
+    status: str = "graded"
+    verdicts: dict[str, str] = field(default_factory=dict)  # check -> right / partial / wrong / blank
+    mistakes: dict[str, str] = field(default_factory=dict)  # check -> the named mistake of the final answer
+    tries: dict[str, int] = field(default_factory=dict)  # check -> saved tries before it was right
+    history: Counter[str] = field(default_factory=Counter)  # "check:key" -> times met while trying
+    guesses: dict[str, str] = field(default_factory=dict)  # guess -> what was guessed first
+    counterexamples: dict[str, str] = field(default_factory=dict)  # test -> first counterexample met
+    final_tests: dict[str, str] = field(default_factory=dict)  # test -> the re-run rule's result
+    not_borne_out: list[str] = field(default_factory=list)  # saved "right" that the re-run answer is not
+    note: str = ""
+
+    @property
+    def graded(self) -> bool:
+        return self.status == "graded"
+
+
+def _decode(value: object) -> object:
+    """Turn the worker's plain JSON back into Python values (tuples, sets, fractions, bools)."""
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, dict) and len(value) == 1:
+        ((kind, inner),) = value.items()
+        if kind == "tuple":
+            return tuple(_decode(v) for v in inner)
+        if kind == "set":
+            return {_decode(v) for v in inner}
+        if kind == "fraction":
+            return Fraction(int(inner[0]), int(inner[1]))
+        if kind == "bool":
+            return bool(inner)
+        if kind == "float":
+            return float(inner)
+        if kind == "dict":
+            return {_decode(k): _decode(v) for k, v in inner}
+        if kind == "ellipsis":
+            return ...
+        if kind in ("missing", "function", "timeout", "error"):
+            return None if kind == "missing" else value
+    return value
+
+
+def _outcome(kind: str) -> str:
+    return {"right": "right", "partial": "partial", "unanswered": "blank"}.get(kind, "wrong")
+
+
+def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
+    """Fill the row's history from the attempts saved in the file (the last record of each name wins)."""
+    latest: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for r in saved:
+        if r.get("lesson") != lesson:
+            continue
+        latest[(r["action"], r["name"])] = r
+    for (action, name), r in latest.items():
+        keys = [k for k in r.get("history", []) if isinstance(k, str)] if isinstance(r.get("history"), list) else []
+        if action == "check":
+            for key in keys:
+                row.history[f"{name}:{key}"] += 1
+            if r.get("kind") == "right":
+                row.tries[name] = len(keys) + 1
+        elif action == "guess":
+            first = r.get("first", r.get("shown", ""))
+            row.guesses[name] = str(first)
+        elif action == "test":
+            first_n = r.get("first_counterexample", r.get("n"))
+            if isinstance(first_n, int) and not isinstance(first_n, bool):
+                row.counterexamples[name] = str(first_n)
+
+
+def _judge(row: Row, plan: Plan, answers: Mapping[str, object], rules: Mapping[str, object]) -> None:
+    from duel_lessons.teaching.lesson import Lesson
+
+    lesson = Lesson(plan.lesson, **plan.params)
+    for name in plan.checks:
+        value = _decode(answers.get(f"check:{name}"))
+        if isinstance(value, dict) and ("function" in value or "timeout" in value):
+            row.verdicts[name] = "wrong"
+            row.mistakes[name] = "no value (a function, or it ran out of time)"
+            continue
+        verdict = lesson.judge(name, value)
+        row.verdicts[name] = _outcome(verdict.kind)
+        if verdict.kind in ("misconception", "format", "partial", "miss") and verdict.key:
+            row.mistakes[name] = verdict.key
+        if verdict.kind != "right":
+            row.tries.pop(name, None)  # tries count only towards an answer that is right now
+    for name in plan.guesses:
+        value = _decode(answers.get(f"guess:{name}"))
+        if name not in row.guesses and value is not None and value is not ...:
+            row.guesses[name] = repr(value)[: records_module.MAX_TEXT]
+    for name, (_, upto) in plan.tests.items():
+        said = rules.get(f"test:{name}")
+        if not isinstance(said, list):
+            row.final_tests[name] = "no rule"
+            continue
+        values = [_decode(v) for v in said]
+        if all(v is ... or v is None for v in values):  # still `...`: never written
+            row.final_tests[name] = "no rule"
+            continue
+        _, truth = lesson.truth(name)
+        found = first_difference(lambda n, v=values: v[n - 1], truth, len(values))  # type: ignore[misc]
+        row.final_tests[name] = f"holds to {upto}" if found is None else f"fails at {found[0]}"
+
+
+def _not_borne_out(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
+    claimed = {
+        r["name"]
+        for r in saved
+        if r.get("lesson") == lesson and r.get("action") == "check" and r.get("kind") == "right"
+    }
+    for name in sorted(claimed):
+        if row.verdicts.get(name) != "right":
+            row.not_borne_out.append(name)
+            row.tries.pop(name, None)
+
+
+def _run(
+    notebook: Mapping[str, Any], plan: Plan, limits: Limits
+) -> tuple[dict[str, object], dict[str, object], str | None]:
+    """Re-execute the submission in the sandbox: (answers, rule values, why it stopped or None)."""
+    from duel_lessons.play.sandbox import run_isolated
+
+    request = {
+        "cells": code_cells(notebook),
+        "answers": {
+            **{f"check:{k}": v for k, v in plan.checks.items()},
+            **{f"guess:{k}": v for k, v in plan.guesses.items()},
+        },
+        "rules": {f"test:{k}": [e, u] for k, (e, u) in plan.tests.items()},
+        "cell_seconds": limits.cell,
+    }
+    done = run_isolated(
+        ["-m", "duel_lessons.teaching.grade_worker"],
+        stdin=json.dumps(request).encode(),
+        cpu_limit=limits.cpu,
+        wall_limit=limits.wall,
+        memory_limit=limits.memory,
+        output_limit=8 * 2**20,
+        scratch=True,  # a private /tmp: IPython and matplotlib keep caches there
+    )
+    if done.stopped:
+        return {}, {}, f"stopped when re-run: it {done.stopped}"
+    lines = [line for line in done.stdout.decode("utf-8", "replace").splitlines() if line.startswith("{")]
+    try:
+        reply = json.loads(lines[-1])
+        return dict(reply.get("answers", {})), dict(reply.get("rules", {})), None
+    except (IndexError, ValueError, AttributeError):
+        return {}, {}, "could not be re-run (the run gave no answers)"
+
+
+_NAME = re.compile(r"[^\w .-]+")
+
+
+def student_name(path: Path) -> str:
+    """The student's name from the file name: ``ana-04.ipynb`` -> ``ana-04`` (printable characters only)."""
+    return _NAME.sub("?", path.stem)[:80] or "?"
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The notebook's JSON, or why it cannot be read (links, FIFOs, devices, huge or malformed files)."""
+    try:
+        info = path.lstat()
+    except OSError as error:
+        return None, f"cannot be read ({error.strerror})"
+    if stat.S_ISLNK(info.st_mode):
+        return None, "is a link, not a notebook file"
+    if not stat.S_ISREG(info.st_mode):
+        return None, "is not a regular file"
+    if info.st_size > MAX_BYTES:
+        return None, f"is larger than {MAX_BYTES // 2**20} MB"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        notebook = json.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None, "is not a readable notebook (malformed JSON)"
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        return None, "is not a notebook (no cells)"
+    return notebook, None
+
+
+def grade(path: Path, plan: Plan, limits: Limits = Limits()) -> Row:
+    """One submission's row (never raises for anything in the file)."""
+    row = Row(student_name(path), path.name)
+    notebook, problem = _read(path)
+    if notebook is None:
+        row.status = problem or "cannot be read"
+        return row
+    number = lesson_of(notebook)
+    if number is None:
+        row.status = "makes no Lesson(...): not a duel-lessons lesson"
+        return row
+    if number != plan.lesson:
+        row.status = f"is lesson {number}, not lesson {plan.lesson}"
+        return row
+    saved = records_module.records(notebook)
+    _history(row, saved, plan.lesson)
+    answers, rules, stopped = _run(notebook, plan, limits)
+    if stopped:
+        row.status = stopped
+        return row
+    _judge(row, plan, answers, rules)
+    _not_borne_out(row, saved, plan.lesson)
+    return row
+
+
+# -- the class -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class ClassReport:
+    """Every submission's row, and the class's numbers per exercise, guess and conjecture test."""
+
+    plan: Plan
+    rows: list[Row]
+
+    @property
+    def checks(self) -> list[str]:
+        return sorted(self.plan.checks, key=lambda k: (not k.isdigit(), k.zfill(4)))
+
+    def counts(self, check: str) -> Counter[str]:
+        """How many graded students were right, partial, wrong or blank on one check."""
+        return Counter(row.verdicts.get(check, "blank") for row in self.rows if row.graded)
+
+    def mistakes(self, check: str) -> Counter[str]:
+        """The named mistakes of the final answers on one check, with how many students made each."""
+        return Counter(row.mistakes[check] for row in self.rows if row.graded and check in row.mistakes)
+
+    def met_while_trying(self, check: str) -> Counter[str]:
+        """The mistakes students met on the way (from the saved attempts), with how many students met each."""
+        found: Counter[str] = Counter()
+        for row in self.rows:
+            for key in {k for k in row.history if k.startswith(f"{check}:")}:
+                found[key.split(":", 1)[1]] += 1
+        return found
+
+    def guesses(self, name: str) -> Counter[str]:
+        return Counter(row.guesses[name] for row in self.rows if name in row.guesses)
+
+    def counterexamples(self, name: str) -> Counter[str]:
+        return Counter(row.counterexamples[name] for row in self.rows if name in row.counterexamples)
+
+    def stuck(self) -> dict[str, list[str]]:
+        """Check -> the graded students who are not right there yet."""
+        return {c: [r.student for r in self.rows if r.graded and r.verdicts.get(c) != "right"] for c in self.checks}
+
+    # -- outputs -------------------------------------------------------------------------------------
+
+    def csv_text(self) -> str:
+        """One row per submission, for a gradebook."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        header = ["student", "file", "status", "right"]
+        for check in self.checks:
+            header += [f"exercise {check}", f"exercise {check} mistake", f"exercise {check} tries"]
+        writer.writerow(header)
+        for row in self.rows:
+            right = sum(v == "right" for v in row.verdicts.values()) if row.graded else ""
+            line: list[object] = [row.student, row.file, row.status, right]
+            for check in self.checks:
+                line += [
+                    row.verdicts.get(check, "") if row.graded else "",
+                    row.mistakes.get(check, ""),
+                    row.tries.get(check, ""),
+                ]
+            writer.writerow(line)
+        return out.getvalue()
+
+    def _chart(self) -> str:
+        """A stacked bar chart of right / partial / wrong / blank per exercise, as an inline PNG."""
+        import base64
+
+        from matplotlib.figure import Figure
+
+        colours = COLOURS
+        fig = Figure(figsize=(10, 4.5), layout="constrained")
+        ax = fig.subplots()
+        bottoms = [0] * len(self.checks)
+        for outcome in OUTCOMES:
+            heights = [self.counts(c)[outcome] for c in self.checks]
+            hatch = HATCHES[outcome]
+            ax.bar(
+                [f"Ex. {c}" if c.isdigit() else c for c in self.checks],
+                heights,
+                bottom=bottoms,
+                label=outcome,
+                color=colours[outcome],
+                hatch=hatch,
+                edgecolor="black",
+            )
+            bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
+        ax.set_title(f"Lesson {self.plan.lesson}: answers per exercise", fontsize=16)
+        ax.set_xlabel("exercise", fontsize=14)
+        ax.set_ylabel("students", fontsize=14)
+        ax.tick_params(labelsize=12)
+        ax.legend(fontsize=12, loc="upper left", bbox_to_anchor=(1.01, 1))
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=100)
+        return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+    def html(self) -> str:
+        """The whole report as one HTML page (charts inline, nothing from the internet)."""
+        graded = [r for r in self.rows if r.graded]
+        parts = [
+            "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+            f"<title>Class report: lesson {escape(self.plan.lesson)}</title>",
+            f"<style>{STYLE}</style></head><body>",
+            f"<h1>Class report: lesson {escape(self.plan.lesson)}</h1>",
+            f"<p>{len(self.rows)} notebooks handed in; {len(graded)} re-run and judged with the teacher's parameters "
+            f"({escape(', '.join(f'{k}={v!r}' for k, v in self.plan.params.items()))}).</p>",
+        ]
+        if graded and self.checks:
+            parts.append(
+                "<img alt='Answers per exercise: right, partial, wrong and blank' "
+                f"src='data:image/png;base64,{self._chart()}'>"
+            )
+        parts.append(
+            "<h2>Per exercise</h2><table><tr><th>exercise</th>"
+            + "".join(f"<th>{o}</th>" for o in OUTCOMES)
+            + "<th>mistakes in the final answers</th><th>mistakes met while trying</th><th>not right yet</th></tr>"
+        )
+        stuck = self.stuck()
+        for check in self.checks:
+            counts = self.counts(check)
+            named = ", ".join(f"{escape(k)} ({n})" for k, n in self.mistakes(check).most_common())
+            met = ", ".join(f"{escape(k)} ({n})" for k, n in self.met_while_trying(check).most_common())
+            parts.append(
+                f"<tr><td>{escape(check)}</td>"
+                + "".join(f"<td>{counts[o]}</td>" for o in OUTCOMES)
+                + f"<td>{named or '—'}</td><td>{met or '—'}</td><td>{escape(', '.join(stuck[check])) or '—'}</td></tr>"
+            )
+        parts.append("</table>")
+        if self.plan.guesses:
+            parts.append(
+                "<h2>What the class guessed first</h2><table><tr><th>guess</th><th>answers (students)</th></tr>"
+            )
+            for name in self.plan.guesses:
+                said = ", ".join(f"{escape(g)} ({n})" for g, n in self.guesses(name).most_common())
+                parts.append(f"<tr><td>{escape(name)}</td><td>{said or '—'}</td></tr>")
+            parts.append("</table>")
+        if self.plan.tests:
+            parts.append(
+                "<h2>Conjecture tests: the first counterexamples the class met</h2>"
+                "<table><tr><th>test</th><th>n (students)</th></tr>"
+            )
+            for name in self.plan.tests:
+                said = ", ".join(f"n = {escape(g)} ({n})" for g, n in self.counterexamples(name).most_common())
+                parts.append(f"<tr><td>{escape(name)}</td><td>{said or '—'}</td></tr>")
+            parts.append("</table>")
+        parts.append(
+            "<h2>Per student</h2><table><tr><th>student</th><th>status</th>"
+            + "".join(f"<th>{escape(c)}</th>" for c in self.checks)
+            + "<th>note</th></tr>"
+        )
+        for row in self.rows:
+            cells = "".join(f"<td>{escape(row.verdicts.get(c, '')) if row.graded else ''}</td>" for c in self.checks)
+            note = row.note
+            if row.not_borne_out:
+                note += f" saved ✅ not borne out by the re-run answer: {', '.join(row.not_borne_out)}"
+            parts.append(
+                f"<tr><td>{escape(row.student)}</td><td>{escape(row.status)}</td>{cells}<td>{escape(note)}</td></tr>"
+            )
+        parts.append(
+            "</table><p class='note'>Verdicts come from re-running each notebook in a sandbox and judging its "
+            "answers with the lesson's checks; the attempts saved in the files give only the history.</p></body></html>"
+        )
+        return "\n".join(parts)
+
+    def _repr_html_(self) -> str:
+        body = self.html()
+        return body[body.index("<h1>") : body.rindex("</body>")]
+
+
+def submissions(folder: Path) -> list[Path]:
+    """The ``*.ipynb`` files of a folder (not its checkpoints), sorted by name."""
+    if not folder.is_dir():
+        raise ReportError(f"{folder} is not a folder of handed-in notebooks.")
+    return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def class_report(
+    folder: Path | str,
+    teacher_copy: Path | str,
+    *,
+    lesson: str | None = None,
+    workers: int | None = None,
+    limits: Limits = Limits(),
+    progress: Callable[[str], None] | None = None,
+) -> ClassReport:
+    """Grade every notebook in ``folder`` against the teacher's copy of the lesson (see the module docstring)."""
+    teacher, problem = _read(Path(teacher_copy))
+    if teacher is None:
+        raise ReportError(f"The teacher's copy {teacher_copy} {problem}.")
+    plan = plan_of(teacher)
+    if lesson is not None and str(lesson).zfill(2) != plan.lesson:
+        raise ReportError(f"The teacher's copy is lesson {plan.lesson}, not lesson {str(lesson).zfill(2)}.")
+    folder = Path(folder)
+    paths = submissions(folder)
+    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        rows = list(pool.map(lambda p: grade(p, plan, limits), paths))
+    names = Counter(row.student.casefold() for row in rows)
+    for row, path in zip(rows, paths, strict=True):
+        if names[row.student.casefold()] > 1:  # two files for one name: both kept, told apart by their path
+            row.student = f"{row.student} ({path.relative_to(folder)})"
+            row.note = "another file has the same student name"
+    if progress:
+        progress(f"{len(rows)} notebooks, {sum(r.graded for r in rows)} graded")
+    return ClassReport(plan, rows)
