@@ -55,6 +55,9 @@ COMMANDS: dict[str, dict[str, str]] = {
     "duel_lessons.cli.tournament": {
         "tournament": "a round-robin tournament of the bot files in a folder, each bot in its own sandbox"
     },
+    "duel_lessons.cli.class_report": {
+        "class-report": "re-run and grade handed-in notebooks in a sandbox; report the class's answers and mistakes"
+    },
 }
 
 #: Exit statuses (see the module docstring).

@@ -29,14 +29,13 @@ def _teacher_copy(args: argparse.Namespace) -> Path:
         return Path(args.teacher_copy)
     if not args.lesson:
         raise DuelError("Say which lesson: --lesson 04, or --teacher-copy PATH to the teacher's copy of it.")
+    from duel_lessons.teaching.editions import teacher_notebooks
+
     number = str(args.lesson).zfill(2)
-    root = Path(__file__).resolve().parents[2] / "notebooks"
-    found = sorted(root.glob(f"{number}-*.ipynb")) if root.is_dir() else []
+    root = teacher_notebooks("with --teacher-copy PATH")  # DuelError outside a clone, saying what to give
+    found = sorted(root.glob(f"{number}-*.ipynb"))
     if not found:
-        raise DuelError(
-            f"No teacher's copy of lesson {number} here: give --teacher-copy PATH (the lesson as you taught it, "
-            "from your clone of the repository)."
-        )
+        raise DuelError(f"No lesson {number} in {root}: give --teacher-copy PATH (the lesson as you taught it).")
     return found[0]
 
 
