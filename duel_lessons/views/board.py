@@ -25,11 +25,12 @@ import ipywidgets as w
 
 from duel_lessons.engine.errors import DuelError, IllegalMoveError
 from duel_lessons.engine.game import PASS, GameState, LostTurn, Moved, Passed, new_game, other, play_out
+from duel_lessons.engine.numbers import is_prime
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.engine.starts import random_start
 from duel_lessons.play import coach
 from duel_lessons.play.players import LEVELS, Strategy, make_player
-from duel_lessons.views.board_view import BoardView
+from duel_lessons.views.board_view import BoardView, Fold, Guard
 from duel_lessons.views.common import (
     WIDE,
     Hand,
@@ -48,6 +49,7 @@ from duel_lessons.views.common import (
     rules_options,
     show_with_fallback,
 )
+from duel_lessons.views.rectangles import move_picture, rectangle_svg, strip_picture
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
 __all__ = ["MAX_BUTTONS", "PN_TOOLTIP", "GameBoard", "Hand", "rules_key"]
@@ -95,6 +97,7 @@ class GameBoard:
         large: bool = False,
         delay: float = 0.6,
         wording: BoardWording = DEFAULT_WORDING,
+        rectangles: bool = True,
     ) -> None:
         book = get_rules(rules)
         if opponent not in ("human", "computer"):
@@ -105,7 +108,7 @@ class GameBoard:
         self.state: GameState = new_game(book, start, first)
         self.max_buttons = max_buttons
         self.score: dict[int, int] = {1: 0, 2: 0}
-        self.switches = {"hints": hints, "explain": explain, "show_pn": show_pn}
+        self.switches = {"hints": hints, "explain": explain, "show_pn": show_pn, "rectangles": rectangles}
         self._extra: dict[str, Rules] = {} if rules_key(book) == book.name else {rules_key(book): book}
         self._rng = random.Random(seed)
         self._seed = seed
@@ -122,6 +125,7 @@ class GameBoard:
 
         self.view = BoardView(delay=float(delay), large=bool(large))
         self.view.on_action = self._action
+        self.guard = Guard()
         self._build_settings(book, opponent, level, first)
         self.hint_button = button("Hint", "A question from the coach; press again for more help", "duel-hint")
         self.explain_button = button("Explain", "The coach explains the best move and why", "duel-explain")
@@ -136,21 +140,35 @@ class GameBoard:
             layout=w.Layout(display="flex", flex_flow="column-reverse", overflow="auto", max_height="14em",
                             border="1px solid #999", padding="2px 8px"),
         ).add_class("duel-history-box")  # fmt: skip
-        self.hint_button.on_click(lambda _: self.hint())
-        self.explain_button.on_click(lambda _: self.explain())
+        self.hint_button.on_click(self.guard.guarded(self.hint))
+        self.explain_button.on_click(self.guard.guarded(self.explain))
         self.pn_toggle.observe(lambda _: self._refresh(), names="value")
-        history = w.Accordion([history_box], titles=(wording.history,))
-        history.selected_index = None
+        self.history = Fold(wording.history, history_box, css="duel-history")
         tools = w.HBox([self.hint_button, self.explain_button, self.pn_toggle], layout=w.Layout(flex_flow="row wrap"))
-        self.settings = w.Accordion([self._settings_box], titles=(wording.settings,)).add_class("duel-settings")
-        self.settings.selected_index = None  # folded away
-        children = [self.view, tools, self.coach_html, history, self.settings]
+        self.settings = Fold(wording.settings, self._settings_box, css="duel-settings")  # folded away
+        children = [self.guard, self.view, tools, self.coach_html, self.history, self.settings]
         if not (hints or explain or show_pn):
             children.remove(tools)
         self.widget = w.VBox(children, layout=w.Layout(max_width="64em")).add_class("duel-board")
-        if large:
-            self.widget.add_class("duel-large-type")
+        self.large = large
         self._advance(None)
+
+    @property
+    def large(self) -> bool:
+        """Large type for a projector (every text on the board bigger, none smaller)."""
+        return bool(self.view.large)
+
+    @large.setter
+    def large(self, value: bool) -> None:
+        self.view.large = bool(value)
+        if value:
+            self.widget.add_class("duel-large-type")
+        else:
+            self.widget.remove_class("duel-large-type")
+
+    def show_board(self) -> None:
+        """Bring the board into view with the focus on its first card (the builder's "Play it")."""
+        self.view.request_focus()
 
     def _build_settings(self, book: Rules, opponent: str, level: str, first: int) -> None:
         self.rules_box = w.Dropdown(
@@ -179,10 +197,11 @@ class GameBoard:
         self.new_button = button("New game", "Start a new game with these settings", "duel-new")
         self.rematch_button = button("Rematch", "Same start, the other player moves first", "duel-rematch")
         self.reset_button = button("Reset score", "Set the match score back to 0 – 0", "duel-reset")
-        self.random_button.on_click(lambda _: self.random_start())
-        self.new_button.on_click(lambda _: self.start_game())
-        self.rematch_button.on_click(lambda _: self.rematch())
-        self.reset_button.on_click(lambda _: self.reset_score())
+        guarded = self.guard.guarded
+        self.random_button.on_click(guarded(self.random_start))
+        self.new_button.on_click(guarded(self.start_game))
+        self.rematch_button.on_click(guarded(self.rematch))
+        self.reset_button.on_click(guarded(self.reset_score))
         self.start_box.observe(lambda _: None if self._busy else self.start_game(), names="value")
         self.opponent_box.observe(self._opponent_changed, names="value")
         self.rules_box.observe(self._rules_changed, names="value")
@@ -473,7 +492,7 @@ class GameBoard:
             self._show_message(str(error), error=True)
             return
         self._add_coach(f"Hint: {text}", self.state)
-        self._refresh()
+        self._refresh(announce=f"Hint: {prose(text)}")
 
     def explain(self) -> None:
         """The coach's full explanation of the position."""
@@ -488,7 +507,7 @@ class GameBoard:
             self._show_message(str(error), error=True)
             return
         self._add_coach(f"Explain: {text}", self.state)
-        self._refresh()
+        self._refresh(announce=f"Explain: {prose(text)}")
 
     def winning_results(self) -> set[int] | None:
         """The legal moves that leave a P-position (None if the coach cannot tell)."""
@@ -498,6 +517,8 @@ class GameBoard:
             return None
 
     def _add_coach(self, text: str, state: GameState) -> None:
+        if self._coach_lines and self._coach_lines[0] == (state, text):
+            return  # the same words for the same position: said once (pressing Hint again after the game)
         self._coach_lines = [(state, text), *self._coach_lines][:COACH_KEPT]
 
     @property
@@ -549,13 +570,15 @@ class GameBoard:
         show_pn = self.switches["show_pn"] and self.pn_toggle.value
         winning = self.winning_results() if show_pn and moves and state is self.state else None
         cards = []
+        pictures = self.switches["rectangles"] and last
         for d in moves[: self.max_buttons]:
             text = move_words(rules, state.number, d)
             tag = "" if winning is None else ("P" if d in winning else "N")
             tag_text = {"P": "P – leaves a losing number", "N": "N – leaves a winning number", "": ""}[tag]
             cards.append({"d": d, "text": text, "tag": tag, "tag_text": tag_text,
                           "label": f"Play {d}: {text}" + (f". {tag_text}" if tag else ""),
-                          "tip": f"Play {d}: {text}"})  # fmt: skip
+                          "tip": f"Play {d}: {text}",
+                          "picture": self._picture(state, d) if pictures else None})  # fmt: skip
         more = ""
         if len(moves) > len(cards):
             more = f"Showing {len(cards)} of {len(moves)} allowed divisors; type any other one in the box."
@@ -580,15 +603,36 @@ class GameBoard:
             "can_type": human and not state.must_pass, "can_pass": human and state.must_pass,
             "show_pass": rules.when_stuck == "pass" and not state.is_over, "thinking": thinking,
             "over": state.is_over, "message": {"text": prose(text), "error": error},
+            "pictures": bool(pictures), "picture": self._picture(state) if pictures and not cards else None,
             "announce": f"{prose(text)} {spoken}".strip(), "score": score,
             "words": {"entry_label": words.entry_label, "play": words.play_label, "pass": words.pass_label,
                       "play_again": words.play_again, "rematch": words.rematch, "problem": words.problem},
         }  # fmt: skip
 
-    def _refresh(self, steps: list[GameState] | None = None) -> None:
-        """Redraw everything from ``self.state`` (``steps``: the positions to show on the way there)."""
+    @staticmethod
+    def _picture(state: GameState, d: int | None = None) -> dict[str, str] | None:
+        """The rectangle of dots for the move ``d`` (views.rectangles), or a prime's only strip when ``d`` is None."""
+        n, move = state.number, state.rules.move
+        if move not in ("subtract", "divide") or n < 2:
+            return None
+        if d is None:
+            if n > 10**12 or not is_prime(n):
+                return None
+            picture = strip_picture(n)
+        elif d < 1 or n % d:
+            return None
+        else:
+            picture = move_picture(n, d, move)
+        return {"svg": rectangle_svg(picture), "alt": picture.alt}
+
+    def _refresh(self, steps: list[GameState] | None = None, announce: str = "") -> None:
+        """Redraw everything from ``self.state`` (``steps``: the positions to show on the way there;
+        ``announce``: what a screen reader says instead of the position, such as a hint)."""
         shown = [s for s in (steps or []) if s is not self.state] + [self.state]
-        self.view.show([self._frame(s, last=s is self.state) for s in shown])
+        frames = [self._frame(s, last=s is self.state) for s in shown]
+        if announce:
+            frames[-1]["announce"] = announce
+        self.view.show(frames)
         self.pn_toggle.description = "P/N shown ✓" if self.pn_toggle.value else "Show P/N"
         parts = []
         for i, (state, text) in enumerate(self._coach_lines):
