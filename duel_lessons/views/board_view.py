@@ -89,8 +89,8 @@ function render({ model, el: host }) {
   const live = el("div", "dg-live");
   live.setAttribute("aria-live", "polite");
   live.setAttribute("role", "status");
-  root.append(head, numberLabel, number, turn, result, instruction, cards, picture, more, entryRow, againRow,
-              message, busyNote, live);
+  root.append(head, numberLabel, number, turn, result, instruction, cards, more, entryRow, againRow, message,
+              busyNote, picture, live);
   host.append(root);
 
   let frame = {};
