@@ -26,7 +26,9 @@ TITLES = ("Play", "P/N explorer", "Follow best play", "Invent a variant")
 class PlayApp:
     """The board, the P/N explorer, best play and the variant builder in tabs, with a projector switch."""
 
-    def __init__(self, rules: str = "divisor-duel", start: int = 60, *, large: bool = False, delay: float = 0.6) -> None:
+    def __init__(
+        self, rules: str = "divisor-duel", start: int = 60, *, large: bool = False, delay: float = 0.6
+    ) -> None:
         self.board = GameBoard(rules, start, opponent="computer", level="perfect", delay=delay)
         self.explorer = PNExplorer(rules, 1, 100)
         self.follow = FollowGame(rules, start)

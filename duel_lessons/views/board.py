@@ -143,7 +143,7 @@ class GameBoard:
         self.hint_button.on_click(self.guard.guarded(self.hint))
         self.explain_button.on_click(self.guard.guarded(self.explain))
         self.pn_toggle.observe(lambda _: self._refresh(), names="value")
-        self.history = Fold(wording.history, history_box, css="duel-history")
+        self.history = Fold(wording.history, history_box, css="duel-history-fold")
         tools = w.HBox([self.hint_button, self.explain_button, self.pn_toggle], layout=w.Layout(flex_flow="row wrap"))
         self.settings = Fold(wording.settings, self._settings_box, css="duel-settings")  # folded away
         children = [self.guard, self.view, tools, self.coach_html, self.history, self.settings]
@@ -252,8 +252,9 @@ class GameBoard:
 
     @property
     def names(self) -> tuple[str, str]:
-        """The players' names in the history and the coach's words."""
-        return (self.words.name(1, False), self.words.name(2, self.vs_computer))
+        """The players' names in the history and the coach's words (the same as the headline's: "You" and
+        "Computer" against the computer)."""
+        return (self._who(1), self._who(2))
 
     def _who(self, player: int) -> str:
         return self.words.name(player, self.vs_computer)
@@ -640,6 +641,8 @@ class GameBoard:
             label = "" if not old else "<small>(earlier position)</small> "
             parts.append(f'<div class="duel-coach-msg{old}">{label}{prose_html(text)}</div>' if i < COACH_KEPT else "")
         self.coach_html.value = "".join(parts)
+        # The book's record of the game, in its own words ("Player 1's turn"), with what each side said.
+        book_names = (self.words.name(1, False), self.names[1])
         voices = (self.words.you, self.names[1]) if self.vs_computer else (self.words.you, self.words.you)
-        history = escape(prose(self.state.transcript(self.names, voices)))
+        history = escape(prose(self.state.transcript(book_names, voices)))
         self.history_html.value = f'<div style="white-space:pre-wrap;margin:0">{history}</div>'

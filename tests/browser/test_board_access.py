@@ -47,7 +47,11 @@ CONTRAST_JS = r"""
     for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
     return bg;
   };
-  const opacity = (e) => { let o = 1; for (let x = e; x; x = x.parentElement) o *= Number(getComputedStyle(x).opacity); return o; };
+  const opacity = (e) => {
+    let o = 1;
+    for (let x = e; x; x = x.parentElement) o *= Number(getComputedStyle(x).opacity);
+    return o;
+  };
   const out = [];
   for (const box of document.querySelectorAll(sel)) {
     for (const e of box.querySelectorAll("*")) {
@@ -164,7 +168,9 @@ def rectangle_follows_focus(page: Any, where: str) -> None:
     assert caption == "57 dots in 3 rows of 19. Subtracting 3 takes away one column of 3 dots: 54 dots are left, in 3 rows of 18.", caption  # noqa: E501
     svg = figure.locator("svg")
     assert svg.locator("circle.dg-kept").count() == 54 and svg.locator("circle.dg-gone").count() == 3
-    described = page.evaluate("document.getElementById(document.activeElement.getAttribute('aria-describedby')).textContent")
+    described = page.evaluate(
+        "document.getElementById(document.activeElement.getAttribute('aria-describedby')).textContent"
+    )
     assert described == caption, f"{where}: the card is not described by the picture's words"
     page.keyboard.press("ArrowRight")
     d = page.evaluate("document.activeElement.dataset.d")
@@ -272,7 +278,8 @@ def test_voila_large_type_is_larger_for_every_text(voila: Voila, page: Any) -> N
         assert not smaller, f"{css}: not larger in large type (text, class, normal px, large px): {smaller[:8]}"
         smallest[css] = (min(a[2] for a in normal), min(b[2] for b in large))
     screenshots(page, "voila-large-type", page.locator(".duel-board").nth(1))
-    print("\nsmallest text (normal px, large px): " + ", ".join(f"{k} {v[0]:.1f}/{v[1]:.1f}" for k, v in smallest.items()))
+    sizes = ", ".join(f"{k} {v[0]:.1f}/{v[1]:.1f}" for k, v in smallest.items())
+    print(f"\nsmallest text (normal px, large px): {sizes}")
 
 
 def test_voila_app_first_screen_and_projector_switch(voila: Voila, page: Any) -> None:
