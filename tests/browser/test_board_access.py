@@ -131,10 +131,10 @@ def double_click_plays_one_move(page: Any, where: str) -> None:
     assert history_moves(board) == 1, board.locator(".duel-history").text_content()
 
 
-def sum_board_keeps_focus(page: Any, where: str) -> int:
+def sum_board_keeps_focus(page: Any, scope: Any, where: str) -> int:
     """The hot-seat sum board: a double-click plays once; then Enter plays a move and the focus stays on the board,
     so Enter again plays the next one.  The key presses for two moves."""
-    board = page.locator(".sum-board").first
+    board = scope.locator(".sum-board").first
     board.locator(".sum-move").first.wait_for()
     board.scroll_into_view_if_needed()
     count = lambda: len(re.findall(r"component \d", board.locator(".sum-history").text_content() or ""))  # noqa: E731
@@ -153,9 +153,9 @@ def sum_board_keeps_focus(page: Any, where: str) -> int:
     return keys.count
 
 
-def rectangle_follows_focus(page: Any, where: str) -> None:
+def rectangle_follows_focus(page: Any, scope: Any, where: str) -> None:
     """The rectangle of dots is the focused card's: 57 − 3 leaves 3 rows of 18 (the arrow keys move the focus)."""
-    board = page.locator(".duel-board").first
+    board = scope.locator(".duel-board").first
     cards = board.locator(".dg-card")
     cards.first.focus()
     for _ in range(8):
@@ -177,10 +177,10 @@ def rectangle_follows_focus(page: Any, where: str) -> None:
     assert figure.get_attribute("data-d") == d != "3"
 
 
-def keyboard_settings_route(page: Any, where: str) -> int:
+def keyboard_settings_route(page: Any, scope: Any, where: str) -> int:
     """From the cards, by keys only: Tab to Settings, Enter opens it, Tab to the start box, type 45, Enter.
     The key presses."""
-    board = page.locator(".duel-board").first
+    board = scope.locator(".duel-board").first
     board.locator(".dg-card").first.focus()
     keys = Keys(page)
     while "Settings" not in page.evaluate("document.activeElement.textContent || ''") or \
@@ -212,9 +212,9 @@ def test_lab_safe_clicks_keyboard_and_themes(lab: Lab, lab_board: Any) -> None:
     board = panel.locator(".duel-board").first
     board.locator(".dg-card").first.wait_for()
     double_click_plays_one_move(panel, "Lab")
-    rectangle_follows_focus(page, "Lab")
-    presses = keyboard_settings_route(page, "Lab")
-    sum_keys = sum_board_keeps_focus(panel, "Lab")
+    rectangle_follows_focus(page, panel, "Lab")
+    presses = keyboard_settings_route(page, panel, "Lab")
+    sum_keys = sum_board_keeps_focus(page, panel, "Lab")
     # Best play: a double-click on Next goes one step.
     follow = panel.locator(".duel-follow-game")
     follow.scroll_into_view_if_needed()
@@ -250,9 +250,9 @@ def test_voila_double_click_contrast_and_focus(voila: Voila, page: Any) -> None:
     page.goto(voila.page_url("access.ipynb"))
     page.locator(".duel-board .dg-card").first.wait_for(timeout=90_000)
     double_click_plays_one_move(page, "Voilà")
-    rectangle_follows_focus(page, "Voilà")
-    presses = keyboard_settings_route(page, "Voilà")
-    sum_keys = sum_board_keeps_focus(page, "Voilà")
+    rectangle_follows_focus(page, page, "Voilà")
+    presses = keyboard_settings_route(page, page, "Voilà")
+    sum_keys = sum_board_keeps_focus(page, page, "Voilà")
     low_light, px = contrast_report(page, "Voilà light")
     page.goto(voila.page_url("dark.ipynb") + "?voila-theme=dark")
     page.locator(".duel-board .dg-card").first.wait_for(timeout=90_000)
