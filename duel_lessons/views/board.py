@@ -437,6 +437,10 @@ class GameBoard:
         def seen(state: GameState) -> None:
             self._turn.lines.append(self._event_words(state))
             self._turn.states.append(state)
+            if self.vs_computer and state.to_move == 2 and not state.is_over and state.history[-1].player == 1:
+                # The student's own move shows at once ("Computer is thinking…"), before the reply is computed
+                # (the first reply loads the solver: about a second on a cold kernel).
+                self.view.show([self._frame(state, last=False)])
             if self.vs_computer and state.history[-1].player == 2:
                 explanation = getattr(self.computer, "last_explanation", "")
                 if explanation and self.switches["explain"]:

@@ -603,6 +603,7 @@ body[data-jp-theme-light="false"] :is(.duel-board, .sum-board, .duel-explorer, .
   .widget-text input, .widget-readout, .widget-checkbox label, .widget-inline-hbox > label, .widget-toggle-button,
   .widget-html-content *) { font-size: 1.4rem !important; line-height: 1.4 !important; }
 .duel-large-type .sum-move { font-size: 1.55rem !important; }
+.duel-large-type .widget-output pre, .duel-large-type .jp-OutputArea-output pre { font-size: 1.2rem !important; }
 .duel-large-type .widget-inline-hbox, .duel-large-type .widget-text, .duel-large-type .widget-dropdown {
   height: auto; min-height: 2em; }
 .duel-large-type input[type="checkbox"] { width: 1.3em; height: 1.3em; }
