@@ -40,7 +40,7 @@ class PlayApp:
         self.tabs.titles = TITLES
         self.projector = w.ToggleButton(
             value=large, description="Projector: large type",
-            tooltip="Everything in large type, to read from the back of the room",
+            tooltip="Everything in large type, to read from the back of the room", layout=w.Layout(width="auto"),
         ).add_class("duel-projector")  # fmt: skip
         self.projector.observe(lambda change: setattr(self, "large", change["new"]), names="value")
         bar = w.HBox([self.projector], layout=w.Layout(justify_content="flex-end")).add_class("duel-app-bar")

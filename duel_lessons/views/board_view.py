@@ -574,7 +574,9 @@ body[data-jp-theme-light="false"] :is(.duel-board, .sum-board, .duel-explorer, .
 .duel-plot { overflow-x: auto; margin: 0 -12px; }  /* the full width: no focus ring to make room for */
 .duel-plot .jp-RenderedHTMLCommon { padding-right: 0; }
 /* The app's tabs (notebooks/play.ipynb): labels as large as the board's buttons. */
-.duel-app .lm-TabBar-tab { font-size: 1.05rem; min-height: 2.2em; line-height: 2em; color: var(--dg-ink); }
+.duel-app .lm-TabBar-tab { font-size: 1.05rem; min-height: 2.2em; line-height: 2em; color: var(--dg-ink) !important; }
+.duel-app .lm-TabBar-tab:not(.lm-mod-current) { background: var(--dg-soft) !important; }
+.duel-app .duel-projector { width: auto; }
 .duel-app.duel-large-type .lm-TabBar-tab { font-size: 1.4rem; }
 /* Hint, Explain, Show P/N and the settings' buttons: readable from the back of the room, not 13 px grey chips. */
 :is(.duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder, .duel-app) .jupyter-button {

@@ -18,9 +18,9 @@ import time
 from typing import Any
 
 from conftest import Lab, Voila
-from harness import SIZES, Keys, screenshots, shown_number, switch_to
+from harness import Keys, screenshots, shown_number, switch_to
 
-BOXES = ".duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder"
+BOXES = ".duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder, .duel-app"
 
 #: Every visible text (and text box or menu) in ``sel``: its contrast against what is behind it, and its size.
 #: Colours with alpha and parents' opacity are blended over the first opaque background up the tree, as WCAG asks.
@@ -234,11 +234,17 @@ def test_lab_safe_clicks_keyboard_and_themes(lab: Lab, lab_board: Any) -> None:
         page.wait_for_timeout(500)
         low_dark, px_dark = contrast_report(page, "Lab dark")
         screenshots(page, "lab-access-dark", board)
+        set_lab_theme(page, "JupyterLab Dark High Contrast")
+        page.wait_for_function("document.body.dataset.jpThemeName === 'JupyterLab Dark High Contrast'")
+        page.wait_for_timeout(500)
+        low_contrast_theme, _ = contrast_report(page, "Lab dark high contrast")
+        screenshots(page, "lab-access-high-contrast", board)
     finally:
         set_lab_theme(page, "JupyterLab Light")
         page.wait_for_function("document.body.dataset.jpThemeLight === 'true'")
     print(f"\nLab: Settings by keyboard in {presses} key presses; sum board 2 moves in {sum_keys} keys; contrast "
-          f"light >= {low_light:.2f}:1, dark >= {low_dark:.2f}:1; smallest text {px_light:.1f} px / {px_dark:.1f} px")
+          f"light >= {low_light:.2f}:1, dark >= {low_dark:.2f}:1, high contrast >= {low_contrast_theme:.2f}:1; "
+          f"smallest text {px_light:.1f} px / {px_dark:.1f} px")
 
 
 def set_lab_theme(page: Any, name: str) -> None:
@@ -297,9 +303,7 @@ def test_voila_app_first_screen_and_projector_switch(voila: Voila, page: Any) ->
     text = page.locator("body").inner_text()
     for lab_only in ("Tab twice", "Ctrl+Enter", "Teachers"):
         assert lab_only not in text, f"the app shows {lab_only!r}"
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        screenshots(page, f"voila-app-first-screen-{width}x{height}")
+    screenshots(page, "voila-app-first-screen")
     before = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.dg-number')).fontSize)")
     page.locator(".duel-projector").click()
     page.locator(".duel-board .dg-root.dg-large").wait_for()
