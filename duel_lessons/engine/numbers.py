@@ -21,7 +21,6 @@ takes about half a second and the solver's tables never need it.
 from __future__ import annotations
 
 import math
-
 import operator
 import re
 from typing import SupportsIndex

@@ -383,16 +383,23 @@ function render({ model, el }) {
 
   // After the answer: while the board redraws (new buttons arrive a little later), put the focus back on it
   // whenever it falls out of the board (to <body>, when the focused button is replaced).
+  let seenButtons = new WeakSet();
   function keepFocus() {
-    const until = performance.now() + 2000, id = ++watching;
+    const b0 = box();
+    seenButtons = new WeakSet(b0 ? Array.from(b0.querySelectorAll("button")) : []);
+    const until = performance.now() + 6000, id = ++watching;  // a loaded machine draws the new buttons late
     const step = () => {
       if (id !== watching) return;
       const b = box(), a = document.activeElement;
-      if (b && (!a || a === document.body || (b.contains(a) && a.disabled))) {
+      let done = false;
+      if (b && focusWasHere && (!a || a === document.body || (b.contains(a) && a.disabled))) {
         const t = target();
         if (t) t.focus();
+      } else if (b && a && b.contains(a) && a.isConnected && last && last.row && a.classList.contains("sum-move")
+                 && !a.disabled && !seenButtons.has(a)) {
+        done = true;  // on a new move button: the board has been redrawn
       }
-      if (performance.now() < until) requestAnimationFrame(step);
+      if (!done && performance.now() < until) requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
   }
@@ -408,6 +415,11 @@ function render({ model, el }) {
     setBusy(true);
   }
   document.addEventListener("click", onClick, true);
+  // Whether the last element that had the focus is in this view (focus that falls to <body> from a removed
+  // button of this view comes back here; another view's lost focus is not this view's business).
+  let focusWasHere = false;
+  const onFocus = (e) => { const b = box(); focusWasHere = !!(b && b.contains(e.target)); };
+  document.addEventListener("focusin", onFocus, true);
 
   model.on("change:done", () => {
     if (model.get("done") === seen) return;
@@ -416,7 +428,12 @@ function render({ model, el }) {
     keepFocus();
   });
   model.on("change:announce", () => { live.textContent = model.get("announce"); });
-  return () => { document.removeEventListener("click", onClick, true); clearTimeout(timer); watching++; };
+  return () => {
+    document.removeEventListener("click", onClick, true);
+    document.removeEventListener("focusin", onFocus, true);
+    clearTimeout(timer);
+    watching++;
+  };
 }
 
 export default { render };
@@ -518,6 +535,7 @@ body[data-jp-theme-light="false"] :is(.duel-board, .sum-board, .duel-explorer, .
 .dg-tag-N .dg-card-tag { color: var(--dg-loss); }
 .dg-picture { margin: 6px 0 4px; display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; }
 .dg-picture-svg { color: var(--dg-ink); line-height: 0; }
+.dg-large .dg-picture-svg { zoom: 1.45; }
 .dg-picture-caption { font-size: 0.95em; max-width: 34em; }
 .dg-dots .dg-kept { fill: currentColor; stroke: currentColor; }
 .dg-dots .dg-gone { fill: none; stroke: currentColor; stroke-width: 1.2; stroke-dasharray: 2 2; }
@@ -574,10 +592,12 @@ body[data-jp-theme-light="false"] :is(.duel-board, .sum-board, .duel-explorer, .
 .duel-plot { overflow-x: auto; margin: 0 -12px; }  /* the full width: no focus ring to make room for */
 .duel-plot .jp-RenderedHTMLCommon { padding-right: 0; }
 /* The app's tabs (notebooks/play.ipynb): labels as large as the board's buttons. */
-.duel-app .lm-TabBar-tab { font-size: 1.05rem; min-height: 2.2em; line-height: 2em; color: var(--dg-ink) !important; }
+.duel-app .lm-TabBar-tab { font-size: 1.05rem !important; min-height: 2.2em; line-height: 2em;
+  color: var(--dg-ink) !important; }
 .duel-app .lm-TabBar-tab:not(.lm-mod-current) { background: var(--dg-soft) !important; }
 .duel-app .duel-projector { width: auto; }
-.duel-app.duel-large-type .lm-TabBar-tab { font-size: 1.4rem; }
+.duel-app.duel-large-type .lm-TabBar-tab { font-size: 1.4rem !important; flex-basis: auto; max-width: none; }
+.duel-app.duel-large-type .lm-TabBar { min-height: 2.6em; }
 /* Hint, Explain, Show P/N and the settings' buttons: readable from the back of the room, not 13 px grey chips. */
 :is(.duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder, .duel-app) .jupyter-button {
   font-size: 1.05rem; height: auto; min-height: 2.2em; padding: 2px 14px; }

@@ -100,13 +100,23 @@ def contrast_report(page: Any, where: str) -> tuple[float, float]:
     assert not low, f"{where}: {len(low)} texts below 4.5:1, e.g. " + "; ".join(
         f"{f['text']!r} ({f['cls']}) {f['ratio']:.2f}:1 {f['color']} on {f['bg']}" for f in low[:6]
     )
-    return min(f["ratio"] for f in found), min(f["px"] for f in found)
+    small = min(found, key=lambda f: f["px"])
+    print(f"\n{where}: smallest text {small['px']:.1f} px: {small['text']!r} ({small['cls']})")
+    return min(f["ratio"] for f in found), small["px"]
 
 
-def wait_until(page: Any, test: Any, what: str, timeout: float = 20) -> None:
+#: Whether the focus is on a move button of a sum board that can be pressed.
+ON_A_SUM_MOVE = (
+    "() => { const a = document.activeElement; "
+    "return !!(a && a.closest('.sum-board') && a.classList.contains('sum-move') && !a.disabled); }"
+)
+
+
+def wait_until(page: Any, test: Any, what: Any, timeout: float = 20) -> None:
+    """Poll ``test()``; on timeout fail with ``what`` (a text, or a function giving one then)."""
     deadline = time.monotonic() + timeout
     while not test():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what() if callable(what) else what}"
         page.wait_for_timeout(50)
 
 
@@ -149,9 +159,8 @@ def sum_board_keeps_focus(page: Any, scope: Any, where: str) -> int:
     for played in (2, 3):
         keys.press("Enter")
         wait_until(page, lambda played=played: count() == played, f"move {played}")
-        wait_until(page, lambda: bool(page.evaluate(
-            "() => { const a = document.activeElement; return !!(a && a.closest('.sum-board') && "
-            "a.classList.contains('sum-move') && !a.disabled); }")), f"{where}: focus back on a move")  # fmt: skip
+        wait_until(page, lambda: bool(page.evaluate(ON_A_SUM_MOVE)),
+                   lambda: f"{where}: focus back on a move (it is on {Keys(page).focused()!r})")  # fmt: skip
     return keys.count
 
 
