@@ -15,7 +15,8 @@ Traceback (most recent call last):
 duel_lessons.engine.errors.NumberInputError: '１２' is not a whole number: type it with the digits 0-9 only, such as 60.
 
 sympy does the number theory. It is imported on first use, because importing it
-takes about half a second and the solver's tables never need it.
+takes about half a second and the solver's tables never need it; below TRIAL_BELOW
+divisors and primality come from trial division, so a game's first position never waits for it.
 """
 
 from __future__ import annotations
