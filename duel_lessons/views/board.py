@@ -638,7 +638,7 @@ class GameBoard:
         if announce:
             frames[-1]["announce"] = announce
         self.view.show(frames)
-        self.pn_toggle.description = "P/N shown ✓" if self.pn_toggle.value else "Show P/N"
+        self.pn_toggle.description = "Hide P/N" if self.pn_toggle.value else "Show P/N"  # no symbol font needed
         parts = []
         for i, (state, text) in enumerate(self._coach_lines):
             old = "" if state == self.state else " duel-old"

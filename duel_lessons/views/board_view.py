@@ -617,6 +617,7 @@ body[data-jp-theme-light="false"] :is(.duel-board, .sum-board, .duel-explorer, .
 .sum-board .sum-history .widget-html-content, .sum-board .sum-row-label .widget-html-content,
 .sum-board .sum-message .widget-html-content, .duel-follow-game .duel-follow-view .widget-html-content {
   font-size: inherit; line-height: 1.45; }
+.sum-board .sum-history pre { font-size: 0.95rem; }
 .sum-board .sum-status .sum-over { border: 3px solid var(--dg-ink); border-radius: 6px; padding: 6px 10px; }
 .sum-board .sum-move { font-size: 1.15rem; }
 /* Projector mode (large=True): every text bigger than normal type, nothing smaller. */

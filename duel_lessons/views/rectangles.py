@@ -37,7 +37,7 @@ Move = Literal["subtract", "divide"]
 #: The largest N whose divisors :func:`dot_arrays` lists (sympy factorises it at once).
 MAX_ARRAYS = 10**12
 #: The picture's box in px; dots are drawn while each is at least MIN_DOT px apart, else a shaded block.
-WIDTH, HEIGHT, MIN_DOT, MAX_DOT = 300, 120, 5.0, 22.0
+WIDTH, HEIGHT, MIN_DOT, MAX_DOT = 420, 140, 5.0, 22.0
 
 
 @dataclass(frozen=True)
