@@ -82,7 +82,7 @@ KEYBOARD_NOTEBOOK = notebook(
 )  # fmt: skip
 VOILA_NOTEBOOKS: dict[str, Any] = {
     "keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb",
-    "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK, "dark.ipynb": ACCESS_NOTEBOOK,
+    "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK,
 }  # fmt: skip
 
 

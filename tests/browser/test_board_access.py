@@ -271,7 +271,7 @@ def test_voila_double_click_contrast_and_focus(voila: Voila, page: Any) -> None:
     presses = keyboard_settings_route(page, page, "Voilà")
     sum_keys = sum_board_keeps_focus(page, page, "Voilà")
     low_light, px = contrast_report(page, "Voilà light")
-    page.goto(voila.page_url("dark.ipynb") + "?theme=dark")
+    page.goto(voila.page_url("access.ipynb") + "?theme=dark")  # another theme: a new kernel runs it again
     page.locator(".duel-board .dg-card").first.wait_for(timeout=90_000)
     assert page.evaluate("document.body.dataset.jpThemeLight") == "false", "Voilà did not load its dark theme"
     low_dark, _ = contrast_report(page, "Voilà dark")
