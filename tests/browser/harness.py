@@ -83,6 +83,8 @@ KEYBOARD_NOTEBOOK = notebook(
 VOILA_NOTEBOOKS: dict[str, Any] = {
     "keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb",
     "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK,
+    # The app again, for a test of its own: a page opened a second time waits for a new kernel to run the app.
+    "app.ipynb": NOTEBOOKS / "play.ipynb",
 }  # fmt: skip
 
 

@@ -303,7 +303,7 @@ def test_voila_app_first_screen_and_projector_switch(voila: Voila, page: Any) ->
     """At 800×600 the app's first screen shows the board's cards; the projector switch makes the board large."""
     page.set_viewport_size({"width": 800, "height": 600})
     t0 = time.monotonic()
-    page.goto(voila.page_url("play.ipynb"))
+    page.goto(voila.page_url("app.ipynb"))
     card = page.locator(".duel-board .dg-card").first
     card.wait_for(timeout=90_000)
     first_board = time.monotonic() - t0
