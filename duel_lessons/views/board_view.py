@@ -618,6 +618,7 @@ body[data-jp-theme-light="false"] :is(.duel-board, .sum-board, .duel-explorer, .
 .sum-board .sum-message .widget-html-content, .duel-follow-game .duel-follow-view .widget-html-content {
   font-size: inherit; line-height: 1.45; }
 .sum-board .sum-history pre { font-size: 0.95rem; }
+.duel-variant-out pre { white-space: pre !important; overflow-x: auto; }  /* a table's rows never wrap mid-word */
 .sum-board .sum-status .sum-over { border: 3px solid var(--dg-ink); border-radius: 6px; padding: 6px 10px; }
 .sum-board .sum-move { font-size: 1.15rem; }
 /* Projector mode (large=True): every text bigger than normal type, nothing smaller. */
