@@ -55,15 +55,15 @@ class PlayApp:
     @large.setter
     def large(self, value: bool) -> None:
         value = bool(value)
-        self.board.large = value
-        self.explorer.set_large(value)
-        self.follow.set_large(value)
-        self.builder.set_large(value)
         for widget in (self.tabs, self.widget):
             if value:
                 widget.add_class("duel-large-type")
             else:
                 widget.remove_class("duel-large-type")
+        self.board.large = value
+        self.follow.set_large(value)
+        self.builder.set_large(value)
+        self.explorer.set_large(value)  # last: it redraws its plot
         if self.projector.value != value:
             self.projector.value = value
 
