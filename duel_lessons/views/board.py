@@ -71,14 +71,18 @@ class GameBoard:
     ``board.state`` is the current :class:`~duel_lessons.engine.game.GameState`.  Player 1
     is the student at the keyboard; against the computer, the computer is Player 2.
     Teacher switches: ``hints``, ``explain`` and ``show_pn`` (the coach's buttons), ``large``
-    (large type for a projector), ``delay`` (seconds before the computer's move is shown)
-    and ``wording`` (every phrase on the board).
+    (large type for a projector; ``board.large = True`` switches later), ``delay`` (seconds
+    before the computer's move is shown), ``wording`` (every phrase on the board) and
+    ``rectangles`` (the focused card's move as a rectangle of dots, views.rectangles).
 
-    Keyboard only: type a divisor and press Enter (arrow keys move between the cards); the
-    focus stays on the board after every move, and on "New game" at the end.  To reach the
-    board in JupyterLab without the mouse, run its cell with Ctrl+Enter (the cell stays
-    selected), press Esc, then Tab twice (past the cell's toolbar).  In Voilà, Tab reaches it.
-    Where widgets do not run (nbconvert HTML, GitHub), the board shows its position as text.
+    One action at a time: while a move is played and answered the board is busy and ignores
+    clicks and keys, so a double-click plays one move.  Keyboard only: type a divisor and
+    press Enter (arrow keys move between the cards); the focus stays on the board after every
+    move, and on "New game" at the end; "Game so far" and "Settings" are buttons (Tab, then
+    Enter).  To reach the board in JupyterLab without the mouse, run its cell with Ctrl+Enter
+    (the cell stays selected), press Esc, then Tab until a card has the focus (past the cell's
+    toolbar).  In Voilà, Tab reaches it.  Where widgets do not run (nbconvert HTML, GitHub),
+    the board shows its position as text.
     """
 
     def __init__(
