@@ -33,6 +33,14 @@ def test_an_action_sent_from_a_position_already_left_is_ignored() -> None:
     assert board.state.number == 54
 
 
+def test_every_action_gets_an_answer_even_one_that_does_nothing() -> None:
+    """The browser ignores clicks until the board answers, so even a message it cannot use is answered."""
+    board = GameBoard("divisor-duel", 60, delay=0)
+    seq = board.view.seq
+    board.view._received(board.view, {"kind": "card", "d": "three", "seq": seq}, [])
+    assert board.view.seq == seq + 1 and board.state.number == 60
+
+
 def test_a_sum_board_button_of_an_old_position_does_nothing() -> None:
     board = SumBoard([12, 18])
     button = board.move_buttons[0][0]  # 12 - 2 = 10

@@ -405,7 +405,12 @@ class GameBoard:
 
     def _action(self, content: dict[str, Any]) -> None:
         """A message from the browser: a card, a typed divisor, pass, new game or rematch."""
-        kind = content.get("kind")
+        kind, seq = content.get("kind"), self.view.seq
+        self._dispatch(kind, content)
+        if self.view.seq == seq:
+            self._refresh()  # always an answer: the browser waits for one before it takes the next click
+
+    def _dispatch(self, kind: object, content: dict[str, Any]) -> None:
         if kind == "card" and isinstance(content.get("d"), int):
             self.choose(int(content["d"]))
         elif kind == "typed":
