@@ -596,7 +596,8 @@ body[data-jp-theme-light="false"] :is(.duel-board, .sum-board, .duel-explorer, .
   color: var(--dg-ink) !important; }
 .duel-app .lm-TabBar-tab:not(.lm-mod-current) { background: var(--dg-soft) !important; }
 .duel-app .duel-projector { width: auto; }
-.duel-app.duel-large-type .lm-TabBar-tab { font-size: 1.4rem !important; flex-basis: auto; max-width: none; }
+.duel-app .lm-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; }  /* never cut a tab's name */
+.duel-app.duel-large-type .lm-TabBar-tab { font-size: 1.4rem !important; }
 .duel-app.duel-large-type .lm-TabBar { min-height: 2.6em; }
 /* Hint, Explain, Show P/N and the settings' buttons: readable from the back of the room, not 13 px grey chips. */
 :is(.duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder, .duel-app) .jupyter-button {
