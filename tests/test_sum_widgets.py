@@ -34,7 +34,7 @@ def test_hot_seat_game_with_clicks() -> None:
     click(board, 2, 3)
     assert board.state.is_over and board.state.winner == 2
     assert board.status_text == "Game over: Player 1 has no move in any component. Player 2 wins!"
-    assert "border:3px" in board.status_html.value
+    assert "sum-over" in board.status_html.value
     history = board.history_html.value
     assert "component 1, 4 - 2 = 2" in history and "component 2, 6 - 3 = 3" in history
     board.new_button.click()

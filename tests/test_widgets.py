@@ -326,7 +326,7 @@ def test_every_settings_control_has_a_label_and_a_tooltip() -> None:
         assert not getattr(control, "icon", ""), "icons come from a CDN"
     assert all(card["label"].startswith("Play ") for card in shown(board)["cards"])
     assert not board.start_box.continuous_update
-    assert board.settings.selected_index is None  # folded away
+    assert not board.settings.expanded and board.settings.body.layout.display == "none"  # folded away
 
 
 # -- variant builder --------------------------------------------------------------------

@@ -100,24 +100,33 @@ def game_over_explanation(state: GameState, names: Names = DEFAULT_NAMES, *, say
         raise DuelError("The game is not over: ask for an explanation of the position instead.")
     won, lost = names[winner - 1], names[other(winner) - 1]
     rules = state.rules
+    wins_line = f" {won} {_verb(won, 'wins', 'win')}." if say_winner else ""
     if state.ending in ("reached-win", "reached-loss"):
         wins = state.ending == "reached-win"
         what = rules.target_words(rules.win_on_reaching if wins else rules.lose_on_reaching)
         mover, verb = (won, "wins") if wins else (lost, "loses")
-        return (
-            f"The game is over: {mover} moved to {n}, which is {what}, and reaching {what} {verb} at once."
-            + (f" {won} wins." if say_winner else "")
-        )
+        which = "" if what == str(n) else f", which is {what},"  # never "moved to 1, which is 1"
+        return f"The game is over: {mover} moved to {n}{which} and reaching {what} {verb} at once.{wins_line}"
     rule = rules.last_mover_rule
     if state.ending == "passes":
         return (
             f"The game is over: {n} has no allowed divisors ({rules.divisor_words}), so both players passed, "
-            f"and {rule}." + (f" {won} wins." if say_winner else "")
+            f"and {rule}.{wins_line}"
         )
+    stuck = names[state.to_move - 1]
     return (
-        f"The game is over: {names[state.to_move - 1]} has no allowed divisor of {n} "
-        f"({rules.divisor_words}), and {rule}." + (f" {won} wins." if say_winner else "")
+        f"The game is over: {stuck} {_verb(stuck, 'has', 'have')} no allowed divisor of {n} "
+        f"({rules.divisor_words}), and {rule}.{wins_line}"
     )
+
+
+def _verb(name: str, singular: str, plural: str) -> str:
+    """The verb that agrees with a player's name: "You have", "Player 1 has".
+
+    >>> _verb("You", "has", "have"), _verb("Computer", "has", "have")
+    ('have', 'has')
+    """
+    return plural if name.strip().lower() == "you" else singular
 
 
 def winning_moves(state: GameState) -> tuple[int, ...]:

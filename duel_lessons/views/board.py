@@ -7,6 +7,11 @@ Every button calls a plain method (``board.choose(15)``, ``board.play_typed("15"
 ``board.hint()``, ``board.start_game()``) that a test can call directly; results and
 errors are written on the board, so nothing is lost silently.
 
+GameBoard comes in three parts a reader can hold one at a time: the match (this module:
+moves, the computer's replies, the coach's help), the settings (board_settings.BoardSettings:
+rules, start, opponent, starting games) and the frame (board_frame.BoardFrame: what the board
+shows, as frames for the play surface in board_view and as text where widgets do not run).
+
 >>> board = GameBoard("divisor-duel", 60, opponent="computer", delay=0)
 >>> board.choose(15)             # 60 − 15 = 45, then the computer replies
 >>> board.state.number < 45
@@ -18,35 +23,27 @@ True
 from __future__ import annotations
 
 import random
-from html import escape
 from typing import Any, Literal
 
 import ipywidgets as w
 
 from duel_lessons.engine.errors import DuelError, IllegalMoveError
-from duel_lessons.engine.game import PASS, GameState, LostTurn, Moved, Passed, new_game, other, play_out
+from duel_lessons.engine.game import PASS, GameState, LostTurn, Moved, Passed, new_game, play_out
 from duel_lessons.engine.rules import Rules, get_rules
-from duel_lessons.engine.starts import random_start
 from duel_lessons.play import coach
 from duel_lessons.play.players import LEVELS, Strategy, make_player
-from duel_lessons.views.board_view import BoardView
+from duel_lessons.views.board_frame import COACH_KEPT, BoardFrame
+from duel_lessons.views.board_settings import BoardSettings
+from duel_lessons.views.board_view import BoardView, Fold, Guard
 from duel_lessons.views.common import (
-    WIDE,
     Hand,
-    TextFallback,
     Turn,
     button,
     grouped,
     move_words,
-    position_html,
-    position_text,
     prose,
-    prose_html,
     read_box,
-    rules_for,
     rules_key,
-    rules_options,
-    show_with_fallback,
 )
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
@@ -54,8 +51,6 @@ __all__ = ["MAX_BUTTONS", "PN_TOOLTIP", "GameBoard", "Hand", "rules_key"]
 
 #: Most move cards shown at once; the text box plays any other divisor.
 MAX_BUTTONS = 60
-#: Coach messages kept on the board (newest first).
-COACH_KEPT = 4
 
 PN_TOOLTIP = (
     "P = the player who must move from that number loses with best play; "
@@ -63,20 +58,24 @@ PN_TOOLTIP = (
 )
 
 
-class GameBoard:
+class GameBoard(BoardSettings, BoardFrame):
     """Play a duel in the notebook, against a friend or the computer.
 
     ``board.state`` is the current :class:`~duel_lessons.engine.game.GameState`.  Player 1
     is the student at the keyboard; against the computer, the computer is Player 2.
     Teacher switches: ``hints``, ``explain`` and ``show_pn`` (the coach's buttons), ``large``
-    (large type for a projector), ``delay`` (seconds before the computer's move is shown)
-    and ``wording`` (every phrase on the board).
+    (large type for a projector; ``board.large = True`` switches later), ``delay`` (seconds
+    before the computer's move is shown), ``wording`` (every phrase on the board) and
+    ``rectangles`` (the focused card's move as a rectangle of dots, views.rectangles).
 
-    Keyboard only: type a divisor and press Enter (arrow keys move between the cards); the
-    focus stays on the board after every move, and on "New game" at the end.  To reach the
-    board in JupyterLab without the mouse, run its cell with Ctrl+Enter (the cell stays
-    selected), press Esc, then Tab twice (past the cell's toolbar).  In Voilà, Tab reaches it.
-    Where widgets do not run (nbconvert HTML, GitHub), the board shows its position as text.
+    One action at a time: while a move is played and answered the board is busy and ignores
+    clicks and keys, so a double-click plays one move.  Keyboard only: type a divisor and
+    press Enter (arrow keys move between the cards); the focus stays on the board after every
+    move, and on "New game" at the end; "Game so far" and "Settings" are buttons (Tab, then
+    Enter).  To reach the board in JupyterLab without the mouse, run its cell with Ctrl+Enter
+    (the cell stays selected), press Esc, then Tab until a card has the focus (past the cell's
+    toolbar).  In Voilà, Tab reaches it.  Where widgets do not run (nbconvert HTML, GitHub),
+    the board shows its position as text.
     """
 
     def __init__(
@@ -95,6 +94,7 @@ class GameBoard:
         large: bool = False,
         delay: float = 0.6,
         wording: BoardWording = DEFAULT_WORDING,
+        rectangles: bool = True,
     ) -> None:
         book = get_rules(rules)
         if opponent not in ("human", "computer"):
@@ -105,7 +105,7 @@ class GameBoard:
         self.state: GameState = new_game(book, start, first)
         self.max_buttons = max_buttons
         self.score: dict[int, int] = {1: 0, 2: 0}
-        self.switches = {"hints": hints, "explain": explain, "show_pn": show_pn}
+        self.switches = {"hints": hints, "explain": explain, "show_pn": show_pn, "rectangles": rectangles}
         self._extra: dict[str, Rules] = {} if rules_key(book) == book.name else {rules_key(book): book}
         self._rng = random.Random(seed)
         self._seed = seed
@@ -122,6 +122,7 @@ class GameBoard:
 
         self.view = BoardView(delay=float(delay), large=bool(large))
         self.view.on_action = self._action
+        self.guard = Guard()
         self._build_settings(book, opponent, level, first)
         self.hint_button = button("Hint", "A question from the coach; press again for more help", "duel-hint")
         self.explain_button = button("Explain", "The coach explains the best move and why", "duel-explain")
@@ -136,216 +137,35 @@ class GameBoard:
             layout=w.Layout(display="flex", flex_flow="column-reverse", overflow="auto", max_height="14em",
                             border="1px solid #999", padding="2px 8px"),
         ).add_class("duel-history-box")  # fmt: skip
-        self.hint_button.on_click(lambda _: self.hint())
-        self.explain_button.on_click(lambda _: self.explain())
+        self.hint_button.on_click(self.guard.guarded(self.hint))
+        self.explain_button.on_click(self.guard.guarded(self.explain))
         self.pn_toggle.observe(lambda _: self._refresh(), names="value")
-        history = w.Accordion([history_box], titles=(wording.history,))
-        history.selected_index = None
+        self.history = Fold(wording.history, history_box, css="duel-history-fold")
         tools = w.HBox([self.hint_button, self.explain_button, self.pn_toggle], layout=w.Layout(flex_flow="row wrap"))
-        self.settings = w.Accordion([self._settings_box], titles=(wording.settings,)).add_class("duel-settings")
-        self.settings.selected_index = None  # folded away
-        children = [self.view, tools, self.coach_html, history, self.settings]
+        self.settings = Fold(wording.settings, self._settings_box, css="duel-settings")  # folded away
+        children = [self.guard, self.view, tools, self.coach_html, self.history, self.settings]
         if not (hints or explain or show_pn):
             children.remove(tools)
         self.widget = w.VBox(children, layout=w.Layout(max_width="64em")).add_class("duel-board")
-        if large:
-            self.widget.add_class("duel-large-type")
+        self.large = large
         self._advance(None)
 
-    def _build_settings(self, book: Rules, opponent: str, level: str, first: int) -> None:
-        self.rules_box = w.Dropdown(
-            options=rules_options(self._extra), value=rules_key(book), description="Rules",
-            tooltip="Which rule book to play (new game)", style=WIDE,
-        ).add_class("duel-rules")  # fmt: skip
-        self.start_box = w.Text(
-            value=str(self.state.number), description="Start number", placeholder="e.g. 60",
-            continuous_update=False, tooltip="Type a start number and press Enter for a new game", style=WIDE,
-            layout=w.Layout(width="16em"),
-        ).add_class("duel-start")  # fmt: skip
-        self.random_button = button("Random start", "Pick a random start from 10 to 99", "duel-random")
-        self.first_box = w.ToggleButtons(
-            options=self._first_options(opponent), value=first, description="Who moves first",
-            tooltips=["Player 1 moves first", "Player 2 moves first"], style=WIDE,
-        ).add_class("duel-first")  # fmt: skip
-        self.opponent_box = w.Dropdown(
-            options=[("a friend (take turns)", "human"), ("the computer", "computer")], value=opponent,
-            description="Opponent", tooltip="Play a friend on this screen, or the computer", style=WIDE,
-        ).add_class("duel-opponent")  # fmt: skip
-        self.level_box = w.Dropdown(
-            options=list(LEVELS), value=level, description="Computer level", style=WIDE,
-            tooltip="random: any move; greedy: the largest divisor; perfect: best play; coach: best play, explained",
-            disabled=opponent != "computer",
-        ).add_class("duel-level")  # fmt: skip
-        self.new_button = button("New game", "Start a new game with these settings", "duel-new")
-        self.rematch_button = button("Rematch", "Same start, the other player moves first", "duel-rematch")
-        self.reset_button = button("Reset score", "Set the match score back to 0 – 0", "duel-reset")
-        self.random_button.on_click(lambda _: self.random_start())
-        self.new_button.on_click(lambda _: self.start_game())
-        self.rematch_button.on_click(lambda _: self.rematch())
-        self.reset_button.on_click(lambda _: self.reset_score())
-        self.start_box.observe(lambda _: None if self._busy else self.start_game(), names="value")
-        self.opponent_box.observe(self._opponent_changed, names="value")
-        self.rules_box.observe(self._rules_changed, names="value")
-        self.level_box.observe(lambda _: self._level_changed(), names="value")
-        row = w.Layout(flex_flow="row wrap", align_items="center")
-        self._settings_box = w.VBox([
-            w.HBox([self.rules_box, self.start_box, self.random_button], layout=row),
-            w.HBox([self.opponent_box, self.level_box], layout=row),
-            self.first_box,
-            w.HBox([self.new_button, self.rematch_button, self.reset_button], layout=row),
-        ])  # fmt: skip
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, with the position as text and HTML where widgets do not render (nbconvert, GitHub)."""
-        return TextFallback(self.widget, self.text_summary(), self.html_summary())._repr_mimebundle_(**kwargs)
-
-    def _ipython_display_(self) -> None:
-        """The board, then the position as text/HTML (shown only where the board cannot run)."""
-        show_with_fallback(self.widget, self.text_summary(), self.html_summary())
-
-    def _summary(self) -> tuple[str, list[str]]:
-        """Whose turn it is (or the result) and the moves, for pages without widgets (no "click a card")."""
-        frame = self._frame(self.state)
-        if frame["result"]:
-            return f"{frame['result']['headline']} {frame['result']['why']}", []
-        return f"{frame['turn']}.", self.card_labels
-
-    def text_summary(self) -> str:
-        """The position in plain text.
-
-        >>> print(GameBoard("divisor-duel", 6, opponent="computer").text_summary())
-        Divisor Duel: current number 6. Your turn.
-        Moves: 6 − 2 = 4, 6 − 3 = 3.
-        (The board is a widget: open the notebook in JupyterLab or Voilà to play.)
-        """
-        return position_text(self.state.rules.title, self.state.number, *self._summary())
-
-    def html_summary(self) -> str:
-        """The position in HTML, for pages that cannot show widgets."""
-        return position_html(self.state.rules.title, self.state.number, *self._summary())
-
-    # -- names ----------------------------------------------------------------
-
     @property
-    def vs_computer(self) -> bool:
-        """Whether the current game is against the computer (the computer is Player 2)."""
-        return self._opponent == "computer"
+    def large(self) -> bool:
+        """Large type for a projector (every text on the board bigger, none smaller)."""
+        return bool(self.view.large)
 
-    @property
-    def names(self) -> tuple[str, str]:
-        """The players' names in the history and the coach's words."""
-        return (self.words.name(1, False), self.words.name(2, self.vs_computer))
+    @large.setter
+    def large(self, value: bool) -> None:
+        self.view.large = bool(value)
+        if value:
+            self.widget.add_class("duel-large-type")
+        else:
+            self.widget.remove_class("duel-large-type")
 
-    def _who(self, player: int) -> str:
-        return self.words.name(player, self.vs_computer)
-
-    def _first_options(self, opponent: str) -> list[tuple[str, int]]:
-        vs = opponent == "computer"
-        return [(self.words.name(1, vs), 1), (self.words.name(2, vs), 2)]
-
-    # -- settings handlers ------------------------------------------------------
-
-    def _opponent_changed(self, change: Any) -> None:
-        first = self.first_box.value
-        self.first_box.options = self._first_options(change["new"])
-        self.first_box.value = first
-        self.level_box.disabled = change["new"] != "computer"
-        self._show_message("The new opponent plays from the next game: press New game.")
-
-    def _rules_changed(self, change: Any) -> None:
-        rules = self._chosen_rules()
-        self._set_box(self.start_box, str(rules.default_start))
-        self._show_message(
-            f"{rules.title} chosen, from its usual start {rules.default_start}. "
-            "Press New game to play it (the current game is unchanged)."
-        )
-
-    def _level_changed(self) -> None:
-        self.computer = make_player(self.level_box.value, self._seed)
-        if self.vs_computer:
-            self._show_message(f"The computer now plays at level {self.level_box.value!r}.")
-
-    def _set_box(self, box: w.Text, value: str) -> None:
-        """Set a text box without triggering its Enter handler."""
-        self._busy = True
-        try:
-            box.value = value
-        finally:
-            self._busy = False
-
-    def add_rules(self, rules: Rules, select: bool = True) -> None:
-        """Offer a Rules value (a variant) in the Rules list, and choose it."""
-        key = rules_key(rules)
-        if key != rules.name:
-            self._extra[key] = rules
-        self.rules_box.options = rules_options(self._extra)
-        if select:
-            self.rules_box.value = key
-
-    def refresh_rules(self, select: str | None = None) -> None:
-        """Re-read the Rules list (and select a key in it)."""
-        current = select or self.rules_box.value
-        self.rules_box.options = rules_options(self._extra)
-        keys = [key for _, key in self.rules_box.options]
-        self.rules_box.value = current if current in keys else rules_key(self.state.rules)
-
-    def _chosen_rules(self) -> Rules:
-        return rules_for(self.rules_box.value, self._extra)
-
-    # -- starting games ---------------------------------------------------------
-
-    def start_game(self, start: int | None = None, first: int | None = None, rules: Rules | None = None) -> None:
-        """Start a new game from the settings (or from this start, first player or rules).
-
-        A bad start leaves the current game as it was and says why.
-        """
-        try:
-            rules = rules or self._chosen_rules()
-            n = read_box(self.start_box.value, "the start number") if start is None else start
-            state = new_game(rules, n, self.first_box.value if first is None else first)
-        except DuelError as error:
-            self._show_message(f"{error} {self.words.unchanged}", error=True)
-            return
-        if self.opponent_box.value != self._opponent:
-            self.score = {1: 0, 2: 0}  # a different opponent is a different match
-        self._opponent = self.opponent_box.value
-        self._first = state.to_move
-        self.first_box.options = self._first_options(self._opponent)
-        self.first_box.value = self._first
-        self._set_box(self.start_box, str(n))
-        self.state = state
-        self._scored = False
-        self._coach_lines = []
-        first_words = self.words.moves_first(self._first, self.vs_computer)
-        self._message = (self.words.fill("new_game", title=rules.title, n=grouped(n), first=first_words), False)
-        self._advance(None, keep_message=True)
-
-    def random_start(self) -> None:
-        """A new game from a random legal start between 10 and 99 (engine.starts.random_start)."""
-        rules = self._chosen_rules()
-        try:
-            n = random_start(rules, 10, 99, self._rng)
-        except DuelError as error:
-            self._show_message(f"{error} Type a start instead.", error=True)
-            return
-        self._set_box(self.start_box, str(n))
-        self.start_game()
-
-    def rematch(self) -> None:
-        """The same rules and start again, with the other player moving first."""
-        rules = self.state.rules
-        if rules_key(rules) in [key for _, key in self.rules_box.options]:
-            self.rules_box.value = rules_key(rules)
-        self.start_game(self.state.start, other(self._first), rules)
-
-    def play_again(self) -> None:
-        """The same rules, start and first player again (the board's New game card)."""
-        self.start_game(self.state.start, self._first, self.state.rules)
-
-    def reset_score(self) -> None:
-        """Set the match score back to 0 – 0 (the game goes on)."""
-        self.score = {1: 0, 2: 0}
-        self._show_message("Score reset to 0 – 0.")
+    def show_board(self) -> None:
+        """Bring the board into view with the focus on its first card (the builder's "Play it")."""
+        self.view.request_focus()
 
     # -- moves --------------------------------------------------------------------
 
@@ -381,7 +201,12 @@ class GameBoard:
 
     def _action(self, content: dict[str, Any]) -> None:
         """A message from the browser: a card, a typed divisor, pass, new game or rematch."""
-        kind = content.get("kind")
+        kind, seq = content.get("kind"), self.view.seq
+        self._dispatch(kind, content)
+        if self.view.seq == seq:
+            self._refresh()  # always an answer: the browser waits for one before it takes the next click
+
+    def _dispatch(self, kind: object, content: dict[str, Any]) -> None:
         if kind == "card" and isinstance(content.get("d"), int):
             self.choose(int(content["d"]))
         elif kind == "typed":
@@ -417,6 +242,10 @@ class GameBoard:
         def seen(state: GameState) -> None:
             self._turn.lines.append(self._event_words(state))
             self._turn.states.append(state)
+            if self.vs_computer and state.to_move == 2 and not state.is_over and state.history[-1].player == 1:
+                # The student's own move shows at once ("Computer is thinking…"), before the reply is computed
+                # (the first reply loads the solver: about a second on a cold kernel).
+                self.view.show([self._frame(state, last=False)])
             if self.vs_computer and state.history[-1].player == 2:
                 explanation = getattr(self.computer, "last_explanation", "")
                 if explanation and self.switches["explain"]:
@@ -473,7 +302,7 @@ class GameBoard:
             self._show_message(str(error), error=True)
             return
         self._add_coach(f"Hint: {text}", self.state)
-        self._refresh()
+        self._refresh(announce=f"Hint: {prose(text)}")
 
     def explain(self) -> None:
         """The coach's full explanation of the position."""
@@ -488,7 +317,7 @@ class GameBoard:
             self._show_message(str(error), error=True)
             return
         self._add_coach(f"Explain: {text}", self.state)
-        self._refresh()
+        self._refresh(announce=f"Explain: {prose(text)}")
 
     def winning_results(self) -> set[int] | None:
         """The legal moves that leave a P-position (None if the coach cannot tell)."""
@@ -498,104 +327,11 @@ class GameBoard:
             return None
 
     def _add_coach(self, text: str, state: GameState) -> None:
+        if self._coach_lines and self._coach_lines[0] == (state, text):
+            return  # the same words for the same position: said once (pressing Hint again after the game)
         self._coach_lines = [(state, text), *self._coach_lines][:COACH_KEPT]
-
-    @property
-    def coach_text(self) -> str:
-        """The coach's messages as plain text, newest first."""
-        return "\n\n".join(prose(text) for _, text in self._coach_lines)
-
-    # -- display ------------------------------------------------------------------
-
-    def _show_message(self, text: str, error: bool = False) -> None:
-        self._message = (text, error)
-        self._refresh()
-
-    @property
-    def message_text(self) -> str:
-        """The message line as plain text (for tests)."""
-        return prose(self._message[0])
-
-    @property
-    def status_text(self) -> str:
-        """Whose turn it is and what to do, or who won and why, in plain words."""
-        frame = self._frame(self.state)
-        if frame["result"]:
-            return f"{frame['result']['headline']} {frame['result']['why']}"
-        return f"{frame['turn']}. {frame['instruction']}"
-
-    @property
-    def card_labels(self) -> list[str]:
-        """The move cards shown now ('60 − 15 = 45', with ' P' / ' N' when P/N is shown)."""
-        return [(c["text"] + (f" {c['tag']}" if c["tag"] else "")) for c in self._frame(self.state)["cards"]]
 
     def _record_result(self) -> None:
         if not self._scored and self.state.winner is not None:
             self.score[self.state.winner] += 1
             self._scored = True
-
-    def _frame(self, state: GameState, last: bool = True) -> dict[str, Any]:
-        """What the board shows for ``state`` (``last``: the final frame of a turn, with the message)."""
-        words, rules, vs = self.words, state.rules, self.vs_computer
-        thinking = vs and not state.is_over and state.to_move == 2
-        human = not state.is_over and not thinking
-        result = None
-        if state.winner is not None:
-            why = coach.game_over_explanation(state, self.names, say_winner=False)  # the banner says who won
-            kind = ("win" if state.winner == 1 else "loss") if vs else "neutral"
-            icon = {"win": "★", "loss": "✗", "neutral": "⚑"}[kind]
-            result = {"kind": kind, "icon": icon, "headline": words.result(state.winner, vs), "why": prose(why)}
-        moves = state.legal_moves if human else ()
-        show_pn = self.switches["show_pn"] and self.pn_toggle.value
-        winning = self.winning_results() if show_pn and moves and state is self.state else None
-        cards = []
-        for d in moves[: self.max_buttons]:
-            text = move_words(rules, state.number, d)
-            tag = "" if winning is None else ("P" if d in winning else "N")
-            tag_text = {"P": "P – leaves a losing number", "N": "N – leaves a winning number", "": ""}[tag]
-            cards.append({"d": d, "text": text, "tag": tag, "tag_text": tag_text,
-                          "label": f"Play {d}: {text}" + (f". {tag_text}" if tag else ""),
-                          "tip": f"Play {d}: {text}"})  # fmt: skip
-        more = ""
-        if len(moves) > len(cards):
-            more = f"Showing {len(cards)} of {len(moves)} allowed divisors; type any other one in the box."
-        if show_pn and moves and winning is None:
-            more += " P/N unknown here: no table or formula covers this number."
-        if state.is_over:
-            turn, turn_kind, instruction = words.game_over, "over", ""
-        elif thinking:
-            turn, turn_kind, instruction = words.thinking, "thinking", ""
-        else:
-            turn = words.turn(state.to_move, vs)
-            turn_kind = "you" if vs else f"p{state.to_move}"
-            who = self._who(state.to_move) if not vs else "you"
-            instruction = (words.fill("must_pass", n=grouped(state.number), player=who) if state.must_pass
-                           else words.fill("choose_divisor", n=grouped(state.number)))  # fmt: skip
-        text, error = self._message if last else (self._turn.words_until(state), False)
-        score = words.fill("score", you=self._who(1), a=self.score[1], b=self.score[2], them=self._who(2))
-        spoken = result["headline"] + " " + result["why"] if result else f"{turn}. {instruction}"
-        return {
-            "title": rules.title, "number": grouped(state.number), "turn": turn, "turn_kind": turn_kind,
-            "instruction": instruction, "result": result, "cards": cards, "more": more.strip(),
-            "can_type": human and not state.must_pass, "can_pass": human and state.must_pass,
-            "show_pass": rules.when_stuck == "pass" and not state.is_over, "thinking": thinking,
-            "over": state.is_over, "message": {"text": prose(text), "error": error},
-            "announce": f"{prose(text)} {spoken}".strip(), "score": score,
-            "words": {"entry_label": words.entry_label, "play": words.play_label, "pass": words.pass_label,
-                      "play_again": words.play_again, "rematch": words.rematch, "problem": words.problem},
-        }  # fmt: skip
-
-    def _refresh(self, steps: list[GameState] | None = None) -> None:
-        """Redraw everything from ``self.state`` (``steps``: the positions to show on the way there)."""
-        shown = [s for s in (steps or []) if s is not self.state] + [self.state]
-        self.view.show([self._frame(s, last=s is self.state) for s in shown])
-        self.pn_toggle.description = "P/N shown ✓" if self.pn_toggle.value else "Show P/N"
-        parts = []
-        for i, (state, text) in enumerate(self._coach_lines):
-            old = "" if state == self.state else " duel-old"
-            label = "" if not old else "<small>(earlier position)</small> "
-            parts.append(f'<div class="duel-coach-msg{old}">{label}{prose_html(text)}</div>' if i < COACH_KEPT else "")
-        self.coach_html.value = "".join(parts)
-        voices = (self.words.you, self.names[1]) if self.vs_computer else (self.words.you, self.words.you)
-        history = escape(prose(self.state.transcript(self.names, voices)))
-        self.history_html.value = f'<div style="white-space:pre-wrap;margin:0">{history}</div>'

@@ -117,12 +117,9 @@ def html_message(text: str, error: bool = False, label: str = "Problem:") -> str
     """A message line; errors are marked by a word and a border, not by colour only."""
     if not text:
         return ""
-    if error:
-        return (
-            '<div class="duel-error" role="alert" style="border-left:5px solid #b00020;padding:4px 10px;'
-            f'color:#8a0018;white-space:normal"><b>{escape(label)}</b> {escape(prose(text))}</div>'
-        )
-    return f'<div class="duel-info" role="status" style="padding:4px 10px">{escape(prose(text))}</div>'
+    if error:  # colours from the theme (views.board_view.BOARD_CSS: .duel-error)
+        return f'<div class="duel-error" role="alert"><b>{escape(label)}</b> {escape(prose(text))}</div>'
+    return f'<div class="duel-info" role="status">{escape(prose(text))}</div>'
 
 
 #: The smallest text a plot may show, in screen px: a figure is shrunk only as far as keeps its text this size.
@@ -258,8 +255,13 @@ def progress_bar() -> w.IntProgress:
 
 
 def button(label: str, tooltip: str, css: str) -> w.Button:
-    """A text button (no icon: icons would come from a CDN) with a CSS class for tests."""
-    return w.Button(description=label, tooltip=tooltip, layout=w.Layout(width="auto")).add_class(css)
+    """A text button (no icon: icons would come from a CDN) with a CSS class for tests.
+
+    It is marked ``dg-guarded``: its handler must be wrapped by the view's
+    :meth:`~duel_lessons.views.board_view.Guard.guarded`, so a double-click acts once.
+    """
+    layout = w.Layout(width="auto")
+    return w.Button(description=label, tooltip=tooltip, layout=layout).add_class(css).add_class("dg-guarded")
 
 
 def rules_options(extra: dict[str, Rules]) -> list[tuple[str, str]]:

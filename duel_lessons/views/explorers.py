@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ from duel_lessons.play.players import make_player
 from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle, table_length
 from duel_lessons.solving.tables import TABLE_LIMIT, Table
 from duel_lessons.views.board import GameBoard, rules_key
-from duel_lessons.views.board_view import Styles
+from duel_lessons.views.board_view import Guard
 from duel_lessons.views.common import (
     PROGRESS_FROM,
     TICK,
@@ -79,9 +80,16 @@ def draw_plot(kind: str, rules: Rules, lo: int, hi: int, large: bool = False) ->
 EXPLORER_NEEDS_WIDGETS = "(This explorer is a widget: open the notebook in JupyterLab or Voilà to use it.)"
 
 
-def _container(children: list[w.Widget], css: str, large: bool) -> w.VBox:
-    box = w.VBox([Styles(), *children], layout=w.Layout(max_width="68em")).add_class(css)
+def _container(children: list[w.Widget], css: str, large: bool, guard: Guard | None = None) -> w.VBox:
+    box = w.VBox([guard or Guard(), *children], layout=w.Layout(max_width="68em")).add_class(css)
     return box.add_class("duel-large-type") if large else box
+
+
+def _set_large(box: w.VBox, value: bool) -> None:
+    if value:
+        box.add_class("duel-large-type")
+    else:
+        box.remove_class("duel-large-type")
 
 
 class PNExplorer:
@@ -123,6 +131,13 @@ class PNExplorer:
             self.message, self.out,
         ], "duel-explorer", large)  # fmt: skip
         self.redraw()
+
+    def set_large(self, value: bool) -> None:
+        """Large type for a projector (the plot is redrawn with large text)."""
+        if bool(value) != self.large:
+            self.large = bool(value)
+            _set_large(self.widget, self.large)
+            self.redraw()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self._fallback()._repr_mimebundle_(**kwargs)
@@ -169,13 +184,14 @@ class FollowGame:
         self.rules = get_rules(rules)
         self.states: list[GameState] = []
         self._busy = False
+        self.guard = Guard()
         self.start_box = w.Text(
             value=str(self.rules.default_start if start is None else start), description="Start number",
             continuous_update=False, style=WIDE, tooltip="Type a start and press Enter", layout=w.Layout(width="16em"),
         )  # fmt: skip
         self.go_button = button("Show best play", "Play the game perfect against perfect", "duel-follow")
-        self.prev_button = button("◀ Back", "One move back", "duel-prev")
-        self.next_button = button("Next ▶", "One move forward", "duel-next")
+        self.prev_button = button("‹ Back", "One move back", "duel-prev")
+        self.next_button = button("Next ›", "One move forward", "duel-next")
         for step_button in (self.prev_button, self.next_button):
             step_button.layout.min_width = "6em"  # never cut to "◀ B…" on a narrow screen
         self.step_slider = w.IntSlider(value=0, min=0, max=0, description="Move", style=WIDE,
@@ -184,16 +200,20 @@ class FollowGame:
         self.message = w.HTML().add_class("duel-message")
         self.view = w.HTML().add_class("duel-follow-view")
         self.start_box.observe(lambda _: None if self._busy else self.compute(), names="value")
-        self.go_button.on_click(lambda _: self.compute())
-        self.prev_button.on_click(lambda _: self.step(-1))
-        self.next_button.on_click(lambda _: self.step(1))
+        self.go_button.on_click(self.guard.guarded(self.compute))
+        self.prev_button.on_click(self.guard.guarded(lambda: self.step(-1)))
+        self.next_button.on_click(self.guard.guarded(lambda: self.step(1)))
         self.step_slider.observe(lambda _: self.show(), names="value")
         self.widget = _container([
             w.HBox([self.start_box, self.go_button], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.prev_button, self.step_slider, self.next_button], layout=w.Layout(flex_flow="row wrap")),
             self.progress, self.message, self.view,
-        ], "duel-follow-game", large)  # fmt: skip
+        ], "duel-follow-game", large, self.guard)  # fmt: skip
         self.compute()
+
+    def set_large(self, value: bool) -> None:
+        """Large type for a projector."""
+        _set_large(self.widget, bool(value))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self._fallback()._repr_mimebundle_(**kwargs)
@@ -299,6 +319,7 @@ class VariantBuilder:
         self.large = large
         self.rules: Rules | None = None
         self.table: Table | None = None
+        self.guard = Guard()
         self.base_box = w.Dropdown(
             options=[(r.title, name) for name, r in RULEBOOKS.items()], value=get_rules(base).name,
             description="Start from", style=WIDE, tooltip="The rule book to change",
@@ -329,8 +350,8 @@ class VariantBuilder:
         self.description = w.HTML().add_class("duel-variant-rules")
         self.out = w.Output().add_class("duel-variant-out")
         self.board_box = w.VBox()
-        self.build_button.on_click(lambda _: self.build())
-        self.play_button.on_click(lambda _: self.play_it())
+        self.build_button.on_click(self.guard.guarded(self.build))
+        self.play_button.on_click(self.guard.guarded(self.play_it))
         self.base_box.observe(lambda _: self._menus_from_base(), names="value")
         self.widget = _container([
             self.base_box,
@@ -338,8 +359,17 @@ class VariantBuilder:
             w.HBox([self.one_box, self.prime_box, self.misere_box], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.upto_box, self.build_button, self.play_button], layout=w.Layout(flex_flow="row wrap")),
             self.progress, self.message, self.description, self.out, self.board_box,
-        ], "duel-variant-builder", large)  # fmt: skip
+        ], "duel-variant-builder", large, self.guard)  # fmt: skip
         self._menus_from_base()
+        #: Called with the board after "Play it" (the app switches to its Play tab here).
+        self.on_play: Callable[[GameBoard], None] | None = None
+
+    def set_large(self, value: bool) -> None:
+        """Large type for a projector (and on the builder's own board)."""
+        self.large = bool(value)
+        _set_large(self.widget, self.large)
+        if self.board is not None and self.board.widget in self.board_box.children:
+            self.board.large = self.large
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self._fallback()._repr_mimebundle_(**kwargs)
@@ -398,13 +428,25 @@ class VariantBuilder:
             return self.base
         return self.base.variant(title=f"{self.base.title}, {self.words()}", **changes)  # type: ignore[arg-type]
 
+    def _clear(self) -> None:
+        """No table, plot or rules of an earlier variant stay on show."""
+        self.rules, self.table = None, None
+        self.description.value = ""
+        self.out.outputs = ()
+
     def build(self) -> Rules | None:
-        """Make the variant, solve it and show its rules, first rows and plot."""
+        """Make the variant, solve it and show its rules, first rows and plot.
+
+        While it works the builder says so and shows nothing of the variant before; a failed build
+        leaves only its reason.
+        """
+        self._clear()
         try:
             rules = self.make_rules()
         except RulesError as error:
             self.message.value = html_message(f"These choices do not make a game: {error}", error=True)
             return None
+        self.message.value = html_message(f"Building {rules.title}: solving every start up to {self.upto_box.value}…")
         try:
             table = tabulate_with_progress(rules, self.upto_box.value, self.progress)
             fig = draw_plot("number line", rules, 1, min(table.upto, 100), self.large)
@@ -413,15 +455,15 @@ class VariantBuilder:
             return None
         self.rules, self.table = rules, table
         same = " These are the book's own rules." if rules is self.base else ""
-        self.message.value = html_message(f"Built {rules.title}.{same} Press 'Play it' to play it on the game board.")
-        self.description.value = "<br>".join(escape(prose(line)) for line in rules.describe().splitlines())
         first_p = ", ".join(map(str, table.p_positions()[:30]))
         summary = f"{table.count_p():,} P-positions from 1 to {table.upto:,}. The first: {first_p}"
         self.out.outputs = (
             {"output_type": "stream", "name": "stdout",
              "text": summary + "\n\n" + table.to_text(1, min(table.upto, 20))},
             figure_output(fig, f"number line of {rules.title}"),
-        )
+        )  # fmt: skip
+        self.description.value = "<br>".join(escape(prose(line)) for line in rules.describe().splitlines())
+        self.message.value = html_message(f"Built {rules.title}.{same} Press 'Play it' to play it on the game board.")
         return rules
 
     def play_it(self) -> GameBoard | None:
@@ -446,6 +488,9 @@ class VariantBuilder:
         self.message.value = html_message(
             f"Now playing {rules.title}, starting at {start}, on the game board. Its Rules list offers it too."
         )
+        if self.on_play is not None:
+            self.on_play(board)
+        board.show_board()
         return board
 
     def _same(self, rules: Rules) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import partial
 from html import escape
 from typing import Any
 
@@ -26,7 +27,7 @@ from duel_lessons.engine.rules import DuelError, Rules
 from duel_lessons.play.sum_players import SumStrategy, make_sum_player
 from duel_lessons.play.sums import SumState, hint, new_sum, sum_grundy, sum_transcript
 from duel_lessons.views.board import MAX_BUTTONS, Hand
-from duel_lessons.views.board_view import Styles
+from duel_lessons.views.board_view import Guard
 from duel_lessons.views.common import grouped, html_message, move_words
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
@@ -50,6 +51,7 @@ class SumBoard:
         max_buttons: int = MAX_BUTTONS,
         *,
         hints: bool = True,
+        large: bool = False,
         wording: BoardWording = DEFAULT_WORDING,
     ) -> None:
         if opponent not in ("human", "computer"):
@@ -68,18 +70,20 @@ class SumBoard:
         self.rows_box = w.VBox().add_class("sum-rows")
         self.status_html = w.HTML().add_class("sum-status")
         self.message = w.HTML().add_class("sum-message")
+        self.guard = Guard()
         self.hint_button = w.Button(description="Hint", tooltip="The XOR rule for this position, in words")
-        self.hint_button.add_class("sum-hint")
+        self.hint_button.add_class("sum-hint").add_class("dg-guarded")
         self.hints = hints
         self.hint_button.layout.display = None if hints else "none"  # a teacher's switch: lessons 10-11 hide it
         self.new_button = w.Button(description="New game", tooltip="Start again from the same numbers")
+        self.new_button.add_class("sum-new").add_class("dg-guarded")
         self.history_html = w.HTML().add_class("sum-history")
-        self.hint_button.on_click(lambda _: self.hint())
-        self.new_button.on_click(lambda _: self.new_game())
+        self.hint_button.on_click(self.guard.guarded(self.hint))
+        self.new_button.on_click(self.guard.guarded(self.new_game))
         self.move_buttons: list[list[w.Button]] = []
         self.widget = w.VBox(
             [
-                Styles(),
+                self.guard,
                 self.title_html,
                 self.status_html,
                 self.message,
@@ -90,7 +94,20 @@ class SumBoard:
             ],
             layout=w.Layout(max_width="60em"),
         ).add_class("sum-board")
+        self.large = large
         self._advance(None)
+
+    @property
+    def large(self) -> bool:
+        """Large type for a projector (every text bigger, none smaller)."""
+        return "duel-large-type" in self.widget._dom_classes
+
+    @large.setter
+    def large(self, value: bool) -> None:
+        if value:
+            self.widget.add_class("duel-large-type")
+        else:
+            self.widget.remove_class("duel-large-type")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -113,6 +130,11 @@ class SumBoard:
             self._show(self.words.not_your_turn if not self.state.is_over else self.words.over_already, error=True)
             return
         self._advance((index, divisor))
+
+    def _clicked(self, seen: SumState, index: int, divisor: int) -> None:
+        """A move button of the position ``seen``: played only if that is still the position (never twice)."""
+        if self.state is seen:
+            self.choose(index, divisor)
 
     def _advance(self, move: tuple[int, int] | None) -> None:
         """Play the student's move (None: none) and the computer's replies through engine.game.play_out."""
@@ -156,6 +178,7 @@ class SumBoard:
 
     def _show(self, text: str, error: bool = False) -> None:
         self.message.value = html_message(text, error)
+        self.guard.say(" ".join(part for part in (("Problem: " if error else "") + text, self.status_text) if part))
 
     @property
     def message_text(self) -> str:
@@ -176,11 +199,10 @@ class SumBoard:
         self.title_html.value = (
             "<b>Sum of games:</b> "
             + " + ".join(f"{grouped(n)} ({escape(r.title)})" for r, n in state.components)
-            + "<br><small>On your turn, move in one component. The player with no move in any component "
-            "loses.</small>"
+            + "<br>On your turn, move in one component. The player with no move in any component loses."
         )
-        box = "border:3px solid #333;border-radius:6px;padding:6px 10px" if state.is_over else ""
-        self.status_html.value = f'<div style="font-size:1.2em;{box}"><b>{escape(self.status_text)}</b></div>'
+        over = ' class="sum-over"' if state.is_over else ""
+        self.status_html.value = f'<div{over} style="font-size:1.15em"><b>{escape(self.status_text)}</b></div>'
         human = self._human_turn()
         rows = []
         self.move_buttons = []
@@ -194,8 +216,8 @@ class SumBoard:
                     tooltip=f"Component {i + 1}: {move_words(rules, n, d)}",
                     disabled=not human,
                     layout=w.Layout(width="auto"),
-                ).add_class("sum-move").add_class(f"sum-move-{i + 1}-{d}")
-                button.on_click(lambda _, i=i, d=d: self.choose(i, d))
+                ).add_class("sum-move").add_class(f"sum-move-{i + 1}-{d}").add_class("dg-guarded")
+                button.on_click(self.guard.guarded(partial(self._clicked, state, i, d)))
                 buttons.append(button)
             self.move_buttons.append(buttons)
             note = [] if moves else [w.HTML("<i>finished: no moves left</i>")]

@@ -2,11 +2,12 @@
 
 The widgets are thin views over the engine, the oracle and the coach; they live in
 :mod:`~duel_lessons.views.board` (GameBoard), :mod:`~duel_lessons.views.explorers`
-(PNExplorer, FollowGame, VariantBuilder), :mod:`~duel_lessons.views.wording` (every
+(PNExplorer, FollowGame, VariantBuilder), :mod:`~duel_lessons.views.rectangles` (Rectangles: N as
+rectangles of dots), :mod:`~duel_lessons.views.wording` (every
 phrase the boards show) and :mod:`~duel_lessons.views.common`.  This module keeps the
 import path the lessons use::
 
-    from duel_lessons.views.widgets import GameBoard, PNExplorer, FollowGame, VariantBuilder
+    from duel_lessons.views.widgets import GameBoard, PNExplorer, FollowGame, VariantBuilder, Rectangles
 
 >>> board = GameBoard("divisor-duel", 60, opponent="computer", delay=0)
 >>> board.choose(15)             # 60 − 15 = 45, then the computer replies
@@ -28,6 +29,7 @@ from duel_lessons.views.common import (
     tabulate_with_progress,
 )
 from duel_lessons.views.explorers import PLOT_KINDS, FollowGame, PNExplorer, VariantBuilder, draw_plot
+from duel_lessons.views.rectangles import Rectangles
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "FollowGame",
     "GameBoard",
     "PNExplorer",
+    "Rectangles",
     "TextFallback",
     "VariantBuilder",
     "draw_plot",

@@ -12,6 +12,7 @@ The Lab tests share one page (``lab_board``); nothing waits a fixed time.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import secrets
@@ -105,7 +106,7 @@ def wait_for(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> No
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
-        except OSError:
+        except (OSError, http.client.HTTPException):  # not up yet (or, before it exits, someone else's port)
             time.sleep(0.1)
     raise TimeoutError(f"server did not answer {url} within {timeout} s")
 
@@ -175,24 +176,32 @@ def servers(jupyter_env: dict[str, str], tmp_path_factory: pytest.TempPathFactor
         for name, content in notebooks.items():
             (root / name).write_text(json.dumps(content) if isinstance(content, dict) else content.read_text())
     logs = tmp_path_factory.mktemp("logs")
-    lab_port, voila_port, token = free_port(), free_port(), secrets.token_hex(16)
-    commands = {
-        "lab": [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={lab_port}",
-                f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False", "--allow-root",
-                f"--ServerApp.root_dir={lab_root}"],
-        "voila": [sys.executable, "-m", "voila", str(voila_root), "--no-browser", f"--port={voila_port}",
-                  "--Voila.ip=127.0.0.1", "--preheat_kernel=True", "--pool_size=1",
-                  "--VoilaKernelManager.fill_delay=3600"],  # each page opened once: no second kernel per notebook
-    }  # fmt: skip
-    procs, files = [], []
+    procs: list[subprocess.Popen[bytes]] = []
+    files = []
     try:
-        for name, command in commands.items():
-            files.append(open(logs / f"{name}.log", "wb"))  # noqa: SIM115
-            procs.append(subprocess.Popen(command, env=jupyter_env, stdout=files[-1], stderr=subprocess.STDOUT))
-        lab = Lab(f"http://127.0.0.1:{lab_port}", token, lab_root)
-        voila = Voila(f"http://127.0.0.1:{voila_port}", voila_root)
-        wait_for(f"{lab.url}/api/status?token={token}", procs[0])
-        wait_for(f"{voila.url}/voila/static/voila.js", procs[1])
+        for attempt in range(3):  # a port taken between free_port() and the server's bind (a shared machine): again
+            lab_port, voila_port, token = free_port(), free_port(), secrets.token_hex(16)
+            commands = {
+                "lab": [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={lab_port}",
+                        f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False", "--allow-root",
+                        f"--ServerApp.root_dir={lab_root}", "--ServerApp.port_retries=0"],
+                "voila": [sys.executable, "-m", "voila", str(voila_root), "--no-browser", f"--port={voila_port}",
+                          "--Voila.ip=127.0.0.1", "--preheat_kernel=True", "--pool_size=1", "--Voila.port_retries=0",
+                          "--VoilaKernelManager.fill_delay=3600"],  # each page opened once: no second kernel each
+            }  # fmt: skip
+            for name, command in commands.items():
+                files.append(open(logs / f"{name}-{attempt}.log", "wb"))  # noqa: SIM115
+                procs.append(subprocess.Popen(command, env=jupyter_env, stdout=files[-1], stderr=subprocess.STDOUT))
+            lab = Lab(f"http://127.0.0.1:{lab_port}", token, lab_root)
+            voila = Voila(f"http://127.0.0.1:{voila_port}", voila_root)
+            try:
+                wait_for(f"{lab.url}/api/status?token={token}", procs[-2])
+                wait_for(f"{voila.url}/voila/static/voila.js", procs[-1])
+                break
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+                stop_all(procs[-2:])
         for name in LAB_OPENED:  # kernels start (and warm up) while the browser loads Lab
             lab.start_session(name)
         yield Servers(lab, voila)

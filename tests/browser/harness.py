@@ -44,15 +44,48 @@ BOARD_NOTEBOOK = notebook(
     code(f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect", delay=0.3)'),
 )  # fmt: skip
 
+#: Safe to click, readable in any theme: a friend's board (a double-click plays one move), a sum board (focus kept),
+#: best play (Next acts once per click).
+ACCESS_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import FollowGame, GameBoard",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         'GameBoard("divisor-duel", 60, opponent="human", delay=0)'),
+    code(f"SumBoard({SUM_START})"),
+    code("FollowGame()"),
+)  # fmt: skip
+
+#: Normal and large type side by side, every view with every section open (projector mode: larger, never smaller).
+SIZES_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         "def board(large):",
+         '    b = GameBoard("divisor-duel", 60, opponent="computer", delay=0, large=large)',
+         "    b.settings.expanded = b.history.expanded = True",
+         "    return b", "",
+         "def builder(large):",
+         "    v = VariantBuilder(large=large)",
+         "    v.misere_box.value = True",
+         "    v.build()",
+         "    return v"),
+    *(code(make.format(large=large)) for make in ("board({large})", "SumBoard([12, 18], large={large})",
+                                                  "FollowGame(large={large})", "builder({large})")
+      for large in (False, True)),
+)  # fmt: skip
+
 #: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
-LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK}
-LAB_OPENED = ("board.ipynb", LESSON_02)
+LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK}
+LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb")
 #: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
 KEYBOARD_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard", "",
          f'GameBoard("divisor-duel", {KEYBOARD_START}, opponent="computer", level="perfect")'),
 )  # fmt: skip
-VOILA_NOTEBOOKS: dict[str, Any] = {"keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb"}
+VOILA_NOTEBOOKS: dict[str, Any] = {
+    "keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb",
+    "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK,
+    # The app again, for a test of its own: a page opened a second time waits for a new kernel to run the app.
+    "app.ipynb": NOTEBOOKS / "play.ipynb",
+}  # fmt: skip
 
 
 def run_all(page: Any, panel: Any = None) -> None:
