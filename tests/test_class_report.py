@@ -19,7 +19,8 @@ import pytest
 
 from duel_lessons.cli.app import main
 from duel_lessons.teaching import record
-from duel_lessons.teaching.class_report import Limits, class_report, parameters_of, plan_of
+from duel_lessons.teaching.class_report import Limits, class_report
+from duel_lessons.teaching.notebook_plan import parameters_of, plan_of
 from duel_lessons.teaching.student_copies import student_notebook
 
 ROOT = Path(__file__).resolve().parents[1]

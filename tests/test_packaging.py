@@ -44,9 +44,7 @@ def test_nbstripout_filter_is_set_up() -> None:
 
 def test_every_subpackage_is_in_the_wheel() -> None:
     packages = set(PYPROJECT["tool"]["setuptools"]["packages"])
-    found = {
-        ".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "duel_lessons").rglob("__init__.py")
-    }
+    found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "duel_lessons").rglob("__init__.py")}
     missing = found - packages
     assert not missing, f"add {sorted(missing)} to [tool.setuptools] packages in pyproject.toml"
 
@@ -111,7 +109,13 @@ def test_release_holds_no_answers_and_no_leftovers_of_a_working_tree(tmp_path: P
     (wheel,) = out.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "duel_lessons/py.typed" in names and "duel_lessons/teaching/checks/__init__.py" in names
-    data = [n for n in names if not n.endswith(".py") and ".dist-info/" not in n and n != "duel_lessons/py.typed"]
+    front = {f"duel_lessons/views/front/{name}" for name in ("board.js", "guard.js", "disclosure.js", "board.css")}
+    assert front <= set(names)  # the board's front end is package data
+    data = [
+        n
+        for n in names
+        if not n.endswith(".py") and ".dist-info/" not in n and n != "duel_lessons/py.typed" and n not in front
+    ]
     assert not data, f"the wheel holds more than the code: {data}"
     assert not [n for n in names if "pycache" in n or "checkpoint" in n or "notebooks" in n or "answer" in n]
     (sdist,) = out.glob("*.tar.gz")

@@ -1,0 +1,306 @@
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// Icons drawn inline (no emoji font needed): a star for a win, a cross for a loss, a flag otherwise.
+const ICONS = {
+  win: '<path fill="currentColor" d="M12 1.5l3.1 6.6 7.2.8-5.4 4.9 1.5 7.1L12 17.3l-6.4 3.6 1.5-7.1L1.7 8.9l7.2-.8z"/>',
+  loss: '<path fill="none" stroke="currentColor" stroke-width="3.4" stroke-linecap="round" d="M5 5l14 14M19 5L5 19"/>',
+  neutral: '<path fill="currentColor" d="M5 2h2v20H5zM8 3h12l-3 5 3 5H8z"/>',
+};
+const SVG = '<svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true">';
+
+function render({ model, el: host }) {
+  const root = el("div", "dg-root");
+  root.tabIndex = -1;
+  root.setAttribute("data-lm-suppress-shortcuts", "true");  // JupyterLab: keys here are the board's
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", "Game board");
+  const head = el("div", "dg-head");
+  const title = el("span", "dg-title");
+  const score = el("span", "dg-score");
+  head.append(title, score);
+  const numberLabel = el("div", "dg-number-label", "Current number");
+  const number = el("div", "dg-number");
+  number.setAttribute("aria-label", "current number");
+  const turn = el("div", "dg-turn");
+  const instruction = el("div", "dg-instruction");
+  const result = el("div", "dg-result");
+  result.hidden = true;
+  const message = el("div", "dg-message");
+  const cards = el("div", "dg-cards");
+  cards.setAttribute("role", "group");
+  cards.setAttribute("aria-label", "Your moves: arrow keys move between cards, Enter plays one");
+  const picture = el("figure", "dg-picture");
+  const pictureSvg = el("div", "dg-picture-svg");
+  pictureSvg.setAttribute("aria-hidden", "true");  // the caption says it in words
+  const caption = el("figcaption", "dg-picture-caption");
+  caption.id = "dg-caption-" + Math.random().toString(36).slice(2);
+  picture.append(pictureSvg, caption);
+  picture.hidden = true;
+  const more = el("div", "dg-more");
+  const entryRow = el("div", "dg-entry-row");
+  const entryLabel = el("label", "dg-entry-label", "Type a divisor");
+  const entry = el("input", "dg-entry");
+  entry.type = "text";
+  entry.inputMode = "numeric";
+  entry.autocomplete = "off";
+  entry.id = "dg-entry-" + Math.random().toString(36).slice(2);
+  entryLabel.htmlFor = entry.id;
+  const playBtn = el("button", "dg-play", "Play");
+  const passBtn = el("button", "dg-pass", "Pass");
+  entryRow.append(entryLabel, entry, playBtn, passBtn);
+  const againRow = el("div", "dg-again-row");
+  const againBtn = el("button", "dg-again", "New game");
+  const rematchBtn = el("button", "dg-rematch", "Rematch");
+  againRow.append(againBtn, rematchBtn);
+  const busyNote = el("div", "dg-busy-note", "Working…");
+  busyNote.setAttribute("aria-hidden", "true");
+  const live = el("div", "dg-live");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("role", "status");
+  root.append(head, numberLabel, number, turn, result, instruction, cards, more, entryRow, againRow, message,
+              busyNote, picture, live);
+  host.append(root);
+
+  let frame = {};
+  let timers = [];
+  let lastFocus = null;   // "entry", "card:<i>", "pass", "again", "rematch"
+  let acted = false;      // the student acted on this board: focus comes back to it
+  let pending = false;    // a move was sent and its answer has not been shown yet: clicks and keys wait
+  let pendingTimer = null;
+
+  function setPending(on) {
+    pending = on;
+    root.classList.toggle("dg-busy", on);
+    root.setAttribute("aria-busy", on ? "true" : "false");
+    clearTimeout(pendingTimer);
+    if (on) pendingTimer = setTimeout(() => setPending(false), 30000);  // a kernel that never answers
+  }
+
+  // One action at a time: a second click (a double-click) before the answer is shown is ignored, and the
+  // kernel ignores an action sent from a position it has already left (the view's seq).
+  function send(msg) {
+    if (pending) return false;
+    acted = true;
+    setPending(true);
+    const v = model.get("view") || {};
+    model.send(Object.assign({}, msg, { seq: v.seq }));
+    return true;
+  }
+
+  function focusKind() {
+    const a = document.activeElement;
+    if (!root.contains(a)) return null;
+    if (a === entry) return "entry";
+    if (a === passBtn) return "pass";
+    if (a === againBtn) return "again";
+    if (a === rematchBtn) return "rematch";
+    if (a && a.classList.contains("dg-card")) return "card:" + a.dataset.index;
+    return "root";
+  }
+
+  function cardButtons() { return Array.from(cards.querySelectorAll(".dg-card")); }
+
+  function restoreFocus(kind) {
+    if (!kind) return;
+    const cs = cardButtons();
+    if (frame.over) { againBtn.focus(); return; }
+    if (frame.thinking) {
+      if (kind === "entry") entry.focus(); else root.focus();
+      return;
+    }
+    if (kind === "entry" && frame.can_type) { entry.focus(); return; }
+    if (frame.can_pass && !cs.length) { passBtn.focus(); return; }
+    if (kind.startsWith("card:") && cs.length) {
+      const i = Math.min(parseInt(kind.slice(5), 10), cs.length - 1);
+      moveTo(i);
+      return;
+    }
+    if (kind === "pass" && !passBtn.hidden) { passBtn.focus(); return; }
+    if (cs.length) { moveTo(0); return; }
+    if (frame.can_type) { entry.focus(); return; }
+    root.focus();
+  }
+
+  function moveTo(i) {
+    const cs = cardButtons();
+    if (!cs.length) return;
+    i = (i + cs.length) % cs.length;
+    cs.forEach((c, k) => { c.tabIndex = k === i ? 0 : -1; });
+    cs[i].focus();
+    showPicture(i);
+  }
+
+  // The rectangle of dots for card i (or the board's own picture when there is no card).
+  function showPicture(i) {
+    const list = frame.cards || [];
+    const p = list.length ? (list[i] || list[0]).picture : frame.picture;
+    if (!p || !frame.pictures) { picture.hidden = true; return; }
+    picture.hidden = false;
+    picture.dataset.d = list.length ? String((list[i] || list[0]).d) : "";
+    pictureSvg.innerHTML = p.svg;
+    caption.textContent = p.alt;
+  }
+
+  function focusedIndex() {
+    const a = document.activeElement;
+    return a && a.classList.contains("dg-card") && cards.contains(a) ? parseInt(a.dataset.index, 10) : 0;
+  }
+
+  function show(f) {
+    frame = f;
+    root.classList.toggle("dg-large", !!model.get("large"));
+    title.textContent = f.title || "";
+    score.textContent = f.score || "";
+    number.textContent = f.number || "";
+    turn.textContent = f.turn || "";
+    turn.className = "dg-turn dg-turn-" + (f.turn_kind || "you");
+    instruction.textContent = f.instruction || "";
+    if (f.result) {
+      result.hidden = false;
+      result.className = "dg-result dg-result-" + f.result.kind;
+      result.replaceChildren();
+      const icon = el("span", "dg-icon");
+      icon.innerHTML = SVG + (ICONS[f.result.kind] || ICONS.neutral) + "</svg>";
+      icon.setAttribute("aria-hidden", "true");
+      const headline = el("span", "dg-headline", f.result.headline);
+      const why = el("div", "dg-why", f.result.why || "");
+      result.append(icon, headline, why);
+    } else {
+      result.hidden = true;
+    }
+    message.replaceChildren();
+    if (f.message && f.message.text) {
+      const m = el("div", f.message.error ? "dg-error" : "dg-info");
+      if (f.message.error) {
+        m.setAttribute("role", "alert");
+        m.append(el("b", "", (f.words && f.words.problem) || "Problem:"), document.createTextNode(" "));
+      }
+      // A move ("30 ÷ 6 = 5") never breaks across lines.
+      const move = /(\d[\d\u2009,]* [\u2212\u00f7\u00d7+] \d[\d\u2009,]* = \d[\d\u2009,]*)/;
+      f.message.text.split(move).forEach((part, i) => {
+        m.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
+      });
+      message.append(m);
+    }
+    const old = cardButtons();
+    const list = f.cards || [];
+    // Reuse the card buttons (same count keeps the same elements, so focus is not lost).
+    for (let i = 0; i < list.length; i++) {
+      let c = old[i];
+      if (!c) {
+        c = el("button", "dg-card");
+        c.dataset.index = String(i);
+        c.addEventListener("click", () => {
+          if (pending) return;
+          lastFocus = "card:" + c.dataset.index;
+          send({ kind: "card", d: Number(c.dataset.d) });
+        });
+        c.addEventListener("focus", () => showPicture(parseInt(c.dataset.index, 10)));
+        c.addEventListener("mouseenter", () => showPicture(parseInt(c.dataset.index, 10)));
+        cards.append(c);
+      }
+      const card = list[i];
+      c.dataset.d = String(card.d);
+      c.className = "dg-card duel-move duel-move-" + card.d + (card.tag ? " dg-tag-" + card.tag : "");
+      c.replaceChildren();
+      c.append(el("span", "dg-card-move", card.text));
+      if (card.tag) c.append(el("span", "dg-card-tag", card.tag_text));
+      c.title = card.tip || "";
+      c.setAttribute("aria-label", card.label || card.text);
+      if (f.pictures && card.picture) c.setAttribute("aria-describedby", caption.id);
+      else c.removeAttribute("aria-describedby");
+      c.tabIndex = i === 0 ? 0 : -1;
+    }
+    for (let i = list.length; i < old.length; i++) old[i].remove();
+    cards.hidden = !list.length;
+    showPicture(focusedIndex());
+    more.textContent = f.more || "";
+    entryRow.hidden = !(f.can_type || f.can_pass || f.thinking);
+    entry.readOnly = !f.can_type;
+    entry.setAttribute("aria-disabled", f.can_type ? "false" : "true");
+    playBtn.hidden = !f.can_type;
+    entry.hidden = entryLabel.hidden = !f.can_type && !f.thinking;
+    passBtn.hidden = !f.show_pass;
+    passBtn.disabled = !f.can_pass;
+    againRow.hidden = !f.over;
+    if (f.words) {
+      entryLabel.textContent = f.words.entry_label;
+      playBtn.textContent = f.words.play;
+      passBtn.textContent = f.words.pass;
+      againBtn.textContent = f.words.play_again;
+      rematchBtn.textContent = f.words.rematch;
+    }
+    if (f.announce) live.textContent = f.announce;
+  }
+
+  function play(steps, delay) {
+    timers.forEach(clearTimeout);
+    timers = [];
+    const kind = focusKind() || (acted ? lastFocus : null);
+    if (!steps.length) setPending(false);
+    steps.forEach((f, i) => {
+      const run = () => {
+        show(f);
+        restoreFocus(kind);
+        if (i === steps.length - 1) { acted = false; setPending(false); }
+      };
+      if (i === 0 || delay <= 0) run();
+      else timers.push(setTimeout(run, i * delay * 1000));
+    });
+  }
+
+  function submitTyped() {
+    const text = entry.value;
+    if (pending || !frame.can_type) return;  // the text stays in the box
+    lastFocus = "entry";
+    if (send({ kind: "typed", text })) entry.value = "";
+  }
+
+  entry.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); submitTyped(); }
+  });
+  playBtn.addEventListener("click", () => { submitTyped(); entry.focus(); });
+  passBtn.addEventListener("click", () => { lastFocus = "pass"; send({ kind: "pass" }); });
+  againBtn.addEventListener("click", () => { lastFocus = "card:0"; send({ kind: "again" }); });
+  rematchBtn.addEventListener("click", () => { lastFocus = "card:0"; send({ kind: "rematch" }); });
+
+  cards.addEventListener("keydown", (e) => {
+    const cs = cardButtons();
+    const i = cs.indexOf(document.activeElement);
+    if (i < 0) return;
+    if (pending) { if (e.key !== "Tab") e.preventDefault(); return; }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (step) { e.preventDefault(); moveTo(i + step); return; }
+    if (e.key === "Home") { e.preventDefault(); moveTo(0); return; }
+    if (e.key === "End") { e.preventDefault(); moveTo(cs.length - 1); return; }
+    if (/^[0-9]$/.test(e.key) && frame.can_type) {
+      // Typing a number on a card starts typing it in the box.
+      e.preventDefault();
+      entry.value = e.key;
+      entry.focus();
+    }
+  });
+  cards.addEventListener("mouseleave", () => showPicture(focusedIndex()));
+
+  const update = () => {
+    const v = model.get("view") || {};
+    play(v.steps || [], model.get("delay"));
+  };
+  model.on("change:view", update);
+  model.on("change:large", () => root.classList.toggle("dg-large", !!model.get("large")));
+  model.on("change:focus_request", () => {
+    root.scrollIntoView({ block: "nearest" });
+    acted = true;
+    restoreFocus("card:0");
+  });
+  update();
+  return () => { timers.forEach(clearTimeout); clearTimeout(pendingTimer); };
+}
+
+export default { render };

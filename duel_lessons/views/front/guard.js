@@ -1,0 +1,105 @@
+
+// The boards built from ipywidgets (sum board, follow best play, the builder, the game board's own buttons):
+// one action at a time, focus kept on the board after a move, and a live region for what happened.
+const BOXES = ".duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder";
+
+function render({ model, el }) {
+  const live = document.createElement("div");
+  live.className = "dg-live";
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("role", "status");
+  el.append(live);
+  let busy = false, timer = null, last = null, seen = model.get("done"), watching = 0;
+  const box = () => el.closest(BOXES);
+
+  function setBusy(on) {
+    busy = on;
+    const b = box();
+    if (b) { b.classList.toggle("dg-busy", on); b.setAttribute("aria-busy", on ? "true" : "false"); }
+    clearTimeout(timer);
+    if (on) timer = setTimeout(() => setBusy(false), 30000);  // a kernel that never answers
+  }
+
+  // Where the focus was: the row and place of a sum-board move, or the button's own class.
+  function where(btn) {
+    const row = btn.closest(".sum-row");
+    if (row && btn.classList.contains("sum-move")) {
+      const moves = Array.from(row.querySelectorAll(".sum-move"));
+      const r = Array.from(row.classList).find((c) => /^sum-row-\d+$/.test(c));
+      return { row: r, index: moves.indexOf(btn) };
+    }
+    const own = Array.from(btn.classList).find((c) => c.startsWith("duel-") || c.startsWith("sum-"));
+    return { cls: own };
+  }
+
+  function target() {
+    const b = box();
+    if (!b || !last) return null;
+    const enabled = (sel) => Array.from(b.querySelectorAll(sel)).filter((x) => !x.disabled && x.offsetParent);
+    if (last.row) {
+      const same = enabled("." + last.row + " .sum-move");
+      if (same.length) return same[Math.min(last.index, same.length - 1)];
+      const any = enabled(".sum-move");
+      if (any.length) return any[0];
+      return enabled(".sum-new")[0] || null;
+    }
+    if (last.cls) return enabled("." + last.cls)[0] || null;
+    return null;
+  }
+
+  // After the answer: while the board redraws (new buttons arrive a little later), put the focus back on it
+  // whenever it falls out of the board (to <body>, when the focused button is replaced).
+  let seenButtons = new WeakSet();
+  function keepFocus() {
+    const b0 = box();
+    seenButtons = new WeakSet(b0 ? Array.from(b0.querySelectorAll("button")) : []);
+    const until = performance.now() + 6000, id = ++watching;  // a loaded machine draws the new buttons late
+    const step = () => {
+      if (id !== watching) return;
+      const b = box(), a = document.activeElement;
+      let done = false;
+      if (b && focusWasHere && (!a || a === document.body || (b.contains(a) && a.disabled))) {
+        const t = target();
+        if (t) t.focus();
+      } else if (b && a && b.contains(a) && a.isConnected && last && last.row && a.classList.contains("sum-move")
+                 && !a.disabled && !seenButtons.has(a)) {
+        done = true;  // on a new move button: the board has been redrawn
+      }
+      if (!done && performance.now() < until) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }
+
+  function onClick(e) {
+    const b = box();
+    if (!b || !b.contains(e.target)) return;
+    const btn = e.target.closest("button.dg-guarded");
+    if (!btn || btn.closest(BOXES) !== b) return;
+    if (busy) { e.stopImmediatePropagation(); e.preventDefault(); return; }
+    if (btn.disabled) return;
+    last = where(btn);
+    setBusy(true);
+  }
+  document.addEventListener("click", onClick, true);
+  // Whether the last element that had the focus is in this view (focus that falls to <body> from a removed
+  // button of this view comes back here; another view's lost focus is not this view's business).
+  let focusWasHere = false;
+  const onFocus = (e) => { const b = box(); focusWasHere = !!(b && b.contains(e.target)); };
+  document.addEventListener("focusin", onFocus, true);
+
+  model.on("change:done", () => {
+    if (model.get("done") === seen) return;
+    seen = model.get("done");
+    setBusy(false);
+    keepFocus();
+  });
+  model.on("change:announce", () => { live.textContent = model.get("announce"); });
+  return () => {
+    document.removeEventListener("click", onClick, true);
+    document.removeEventListener("focusin", onFocus, true);
+    clearTimeout(timer);
+    watching++;
+  };
+}
+
+export default { render };
