@@ -408,3 +408,17 @@ def test_every_hint_has_its_own_stronger_hint() -> None:
             elif name != "Misconception" and "hint" in keywords and "stronger" not in keywords:
                 missing.append(f"{path.name}:{node.lineno} {name}")
     assert missing == []
+
+
+def test_a_student_cannot_ask_for_the_model_answer_before_trying(
+    fake: LessonSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DUEL_LESSONS_STRICT_SOLUTIONS", raising=False)
+    les = lesson()
+    with pytest.raises(LessonError, match="Try exercise 3 first"):
+        les.model(3)
+    les.judge(3, 512)  # judging counts as an attempt, but a format slip opens nothing
+    with pytest.raises(LessonError, match="Try exercise 3 first"):
+        les.model(3)
+    les.judge(3, [64])
+    assert les.model(3)[0] == [512]
