@@ -11,15 +11,20 @@ The notebook makes one :class:`Lesson` from its parameters::
     lesson.locked("pattern", thunk)    # shows thunk()'s output only once the guess "pattern" is made
     lesson.parsons("order")            # a Parsons problem: the proof's lines, put in order by keyboard
 
-Everything that decides is pure (:meth:`Lesson.verdict`, :meth:`Lesson.feedback`,
-:meth:`Lesson.test_lines`, :meth:`Lesson.reveal_text`); the methods above only
-print those lines or show a button.  Every call that judges an answer (``check``,
-``verdict``, the Parsons widget) counts as an attempt.  What a student tried is remembered for the
-life of the kernel (:func:`memory`), so re-running the set-up cell forgets nothing
-and a repeated mistake gets a stronger hint.
+What decides is in the checks and in :meth:`Lesson.feedback`, :meth:`Lesson.test_lines` and
+:meth:`Lesson.reveal_text`, which return lines; the methods above only print them or show a
+button.  Every call that judges an answer (``check``, ``verdict``, ``judge``, the Parsons widget)
+counts as an attempt.  What a student tried is remembered for the life of the kernel
+(:func:`memory`), so re-running the set-up cell forgets nothing, and a repeated or cycled mistake
+gets a stronger hint.
 
->>> forget("00")
->>> lesson = Lesson("00", rules="divisor-duel", start=60, small=12, candidates=[2, 9, 11])
+>>> from duel_lessons.teaching.checks import LessonSpec, register
+>>> from duel_lessons.teaching.feedback import expect_list
+>>> demo = register(LessonSpec("90", needs=("n",)))
+>>> @demo.check(1)
+... def inner_divisors(answer, p):
+...     return expect_list(answer, [d for d in range(2, p["n"]) if p["n"] % d == 0], hint="Try 2.", stronger="2, 3 ...")
+>>> lesson = Lesson("90", n=12)
 >>> print("\\n".join(lesson.feedback(1, ...)))
 ⏳ Not answered yet (Exercise 1): replace the ... with your answer and run the cell again.
 >>> bool(lesson.check(1, [2, 3, 4, 6]))
