@@ -23,14 +23,54 @@ contains the answer: the helpers only ever put the *student's* values into words
 'format'
 >>> expect_number("25%", 0.25).kind
 'format'
+
+Every helper first turns the answer into a plain value (:func:`plain`): an exact
+``int``, ``float``, ``str``, ``Fraction``, or a list, tuple, set or dict of those.
+So a value of the student's own class that records what it is compared with learns
+nothing, and one that says it equals everything passes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from fractions import Fraction
 from typing import Any, Literal
+
+from duel_lessons.engine.rules import MAX_NUMBER
+from duel_lessons.teaching.plain import (
+    MAX_ITEMS,
+    MAX_SHOWN,
+    STRICT,
+    Unreadable,
+    plain,
+    show,
+    strict,
+)
+
+__all__ = [
+    "MAX_ITEMS",
+    "MAX_SHOWN",
+    "STRICT",
+    "Misconception",
+    "Unreadable",
+    "Verdict",
+    "as_truth",
+    "as_whole",
+    "expect_choice",
+    "expect_list",
+    "expect_member",
+    "expect_number",
+    "expect_table",
+    "first_difference",
+    "is_unanswered",
+    "plain",
+    "right",
+    "show",
+    "strict",
+    "unanswered",
+]
 
 Kind = Literal["unanswered", "right", "format", "partial", "misconception", "miss"]
 
@@ -50,6 +90,8 @@ class Verdict:
     hint: str = ""
     stronger: str = ""
     key: str = ""
+    #: How many options a choice offered (0: not a choice); cycling through few options escalates at once.
+    options: int = 0
 
     @property
     def right(self) -> bool:
@@ -67,12 +109,6 @@ def unanswered() -> Verdict:
     return Verdict("unanswered")
 
 
-#: The longest list a check reads (a generator that never ends must not hang the kernel).
-MAX_ITEMS = 10_000
-#: The longest text of a student's value that feedback shows.
-MAX_SHOWN = 200
-
-
 def is_unanswered(answer: object) -> bool:
     """Whether the student has not answered yet (``...`` or ``None``).
 
@@ -80,16 +116,6 @@ def is_unanswered(answer: object) -> bool:
     (True, False)
     """
     return answer is ... or answer is None
-
-
-def show(value: object) -> str:
-    """A student's value in words, as they typed it.
-
-    >>> show([3, 1]), show("P")
-    ('[3, 1]', "'P'")
-    """
-    text = repr(sorted(value) if isinstance(value, (set, frozenset)) else value)
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -105,11 +131,16 @@ class Misconception:
     stronger: str = ""
 
     def fits(self, answer: object, same: Callable[[object, object], bool]) -> bool:
-        """Whether ``answer`` shows this misconception."""
+        """Whether ``answer`` (a plain value) shows this misconception.
+
+        A test that breaks is no match in a classroom, and an error under :func:`strict` (a bug in the check).
+        """
         if callable(self.matches):
             try:
                 return bool(self.matches(answer))
-            except Exception:  # a student's odd answer must not break a check
+            except Exception:
+                if strict():
+                    raise
                 return False
         return same(answer, self.matches)
 
@@ -126,48 +157,38 @@ def _misconception(answer: object, known: Sequence[Misconception], same: Callabl
 
 
 def as_whole(value: object) -> int | None:
-    """``value`` as an int if it is a whole number (not a bool), else None.
+    """``value`` as an exact int if it is a whole number up to 10**18 (not a bool), else None.
 
-    >>> as_whole(3), as_whole(3.0), as_whole("3"), as_whole(True)
-    (3, 3, None, None)
+    >>> as_whole(3), as_whole(3.0), as_whole("3"), as_whole(True), as_whole(10**19)
+    (3, 3, None, None, None)
     """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
+    value = plain(value, 0)
+    if type(value) is int:
         return value
-    if isinstance(value, float) and value.is_integer():
+    if type(value) is float and value.is_integer() and abs(value) <= MAX_NUMBER:
         return int(value)
-    try:  # numpy integers
-        import numpy as np
-
-        if isinstance(value, np.integer):
-            return int(value)
-    except ImportError:  # pragma: no cover
-        pass
     return None
 
 
 def _text_number(value: object) -> float | None:
     """A number written as text ("12", " 0.25 ", "25%"), else None."""
-    if not isinstance(value, str):
+    if type(value) is not str or len(value) > 40:
         return None
     text = value.strip().replace(",", "")
     scale = 1.0
     if text.endswith("%"):
         text, scale = text[:-1].strip(), 0.01
     try:
-        return float(text) * scale
+        number = float(text) * scale
     except ValueError:
         return None
+    return number if math.isfinite(number) else None
 
 
 def _whole_list(answer: object) -> list[int] | None:
-    if isinstance(answer, (str, bytes, Mapping)) or not isinstance(answer, Iterable):
+    if not isinstance(answer, (list, tuple, set, frozenset)) or len(answer) > MAX_ITEMS:
         return None
-    items = list(islice(answer, MAX_ITEMS + 1))  # bounded: itertools.count() must not hang the check
-    if len(items) > MAX_ITEMS:
-        return None
-    wholes = [as_whole(x) for x in items]
+    wholes = [as_whole(x) for x in answer]
     return None if any(w is None for w in wholes) else [w for w in wholes if w is not None]
 
 
@@ -183,41 +204,45 @@ def expect_list(
 ) -> Verdict:
     """Compare a list of whole numbers with the right list (any order unless ``ordered``).
 
+    A lone number or text is a format slip whatever its value (the form never confirms the answer).
+
     >>> expect_list([4, 2], [2, 4]).kind, expect_list([4, 2], [2, 4], ordered=True).kind
     ('right', 'format')
     >>> v = expect_list([2, 3, 5], [2, 3, 4], what="winning moves")
     >>> v.kind, v.message
     ('partial', '2 of your 3 winning moves are right, but 5 is not one of them.')
+    >>> expect_list(512, [512]).message == expect_list(511, [512]).message
+    True
     """
-    want = list(correct)
+    want = [int(x) for x in correct]
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    single = as_whole(answer)
-    if single is not None:
-        if want == [single]:
-            return Verdict("format", "Right idea: give it as a list, like [7].", key="format:not-a-list")
-        answer = [single]
-        listed = [single]
-    elif isinstance(answer, str) and _text_number(answer) is not None:
-        return Verdict("format", 'Give whole numbers, not text: write 7, not "7".', key="format:text")
-    else:
-        if isinstance(answer, Iterator):  # read a generator once, then compare the numbers it gave
-            answer = list(islice(answer, MAX_ITEMS + 1))
-        if isinstance(answer, Sized) and not isinstance(answer, (str, bytes)) and len(answer) > MAX_ITEMS:
+    if as_whole(answer) is not None or type(answer) is int:
+        return Verdict("format", "Give your answer as a list, like [7] or [2, 5].", key="format:not-a-list")
+    if isinstance(answer, str) and _text_number(answer) is not None:
+        return Verdict("format", 'Give whole numbers, not text: write [7], not "7".', key="format:text")
+    if isinstance(answer, (list, tuple, set, frozenset)) and len(answer) > MAX_ITEMS:
+        return Verdict(
+            "format", f"That is more than {MAX_ITEMS:,} numbers: give only the ones asked for.", key="format:long"
+        )
+    listed_or_none = _whole_list(answer)
+    if listed_or_none is None:
+        big = [x for x in answer if isinstance(x, Unreadable)] if isinstance(answer, (list, tuple, set)) else []
+        if big or isinstance(answer, Unreadable):
             return Verdict(
-                "format", f"That is more than {MAX_ITEMS:,} numbers: give only the ones asked for.", key="format:long"
+                "format", f"{show(answer)} is not a list of numbers this lesson asks about.", key="format:not-numbers"
             )
-        listed_or_none = _whole_list(answer)
-        if listed_or_none is None:
-            return Verdict(
-                "format", f"Give a list of whole numbers, like [2, 5], not {show(answer)}.", key="format:not-numbers"
-            )
-        listed = listed_or_none
+        return Verdict(
+            "format", f"Give a list of whole numbers, like [2, 5], not {show(answer)}.", key="format:not-numbers"
+        )
+    listed = listed_or_none
+    answer = list(listed)
 
     def same(a: object, b: object) -> bool:
-        la = _whole_list(a) if as_whole(a) is None else [as_whole(a)]
-        lb = _whole_list(b)
-        return la is not None and lb is not None and sorted(la) == sorted(lb)  # type: ignore[type-var]
+        la = _whole_list(plain(a))
+        lb = _whole_list(plain(list(b) if isinstance(b, (list, tuple, set, frozenset)) else b))
+        return la is not None and lb is not None and sorted(la) == sorted(lb)
 
     if sorted(listed) == sorted(want):
         if ordered and listed != want:
@@ -243,6 +268,15 @@ def expect_list(
     return _miss(answer, hint, stronger or hint)
 
 
+def _real(value: object) -> float | Fraction | int | None:
+    """A plain number (not a bool, not nan), else None."""
+    if isinstance(value, (int, Fraction)) and type(value) in (int, Fraction):
+        return value
+    if isinstance(value, float) and type(value) is float and not math.isnan(value):
+        return value
+    return None
+
+
 def expect_number(
     answer: object,
     correct: float,
@@ -252,40 +286,35 @@ def expect_number(
     stronger: str = "",
     tolerance: float = 0.0,
 ) -> Verdict:
-    """Compare a number with the right one; text such as "12" or "25%" is a format slip.
+    """Compare a number with the right one; text such as "12" or "25%", or a list, is a format slip.
 
     >>> expect_number(12, 12).kind, expect_number("12", 12).kind, expect_number([12], 12).kind
     ('right', 'format', 'format')
-    >>> expect_number(11, 12).kind
-    'miss'
+    >>> expect_number(11, 12).kind, expect_number("11", 12).kind
+    ('miss', 'format')
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
 
     def same(a: object, b: object) -> bool:
-        return (
-            isinstance(a, (int, float))
-            and not isinstance(a, bool)
-            and isinstance(b, (int, float))
-            and abs(a - b) <= tolerance
-        )
+        x, y = _real(plain(a)), _real(plain(b))
+        if x is None or y is None:
+            return False
+        difference: Any = x - y
+        return bool(abs(difference) <= tolerance)
 
-    as_text = _text_number(answer)
-    if as_text is not None:
-        if abs(as_text - correct) <= tolerance + 1e-12:
-            return Verdict("format", "Right idea: give a number, not text (no quotes, no % sign).", key="format:text")
-        return _miss(answer, hint, stronger or hint)
-    if isinstance(answer, (list, tuple, set)) and len(answer) == 1:
-        (only,) = tuple(answer)
-        if same(only, correct):
-            return Verdict("format", "Right idea: give one number, not a list.", key="format:list")
+    if _text_number(answer) is not None:
+        return Verdict("format", "Give a number, not text (no quotes, no % sign).", key="format:text")
+    if isinstance(answer, (list, tuple, set, frozenset)) and len(answer) == 1:
+        return Verdict("format", "Give one number, not a list.", key="format:list")
     if same(answer, correct):
         return right()
+    if _real(answer) is None:
+        return Verdict("format", f"Give a number, not {show(answer)}.", key="format:not-a-number")
     found = _misconception(answer, misconceptions, same)
     if found.kind == "misconception":
         return found
-    if not isinstance(answer, (int, float)) or isinstance(answer, bool):
-        return Verdict("format", f"Give a number, not {show(answer)}.", key="format:not-a-number")
     return _miss(answer, hint, stronger or hint)
 
 
@@ -300,27 +329,37 @@ def expect_choice(
 ) -> Verdict:
     """Compare a choice such as ``"P"``/``"N"`` or ``"A"``-``"D"``; another case or spaces is a format slip.
 
+    The format slip is the same for every option, right or wrong: it never confirms the answer.
+
     >>> expect_choice("N", "P", ("P", "N")).kind, expect_choice(" p", "P", ("P", "N")).kind
     ('miss', 'format')
+    >>> expect_choice("p", "P", ("P", "N")).message == expect_choice("n", "P", ("P", "N")).message
+    True
     >>> expect_choice("Q", "P", ("P", "N")).message
     "Answer one of 'P', 'N', not 'Q'."
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    if isinstance(answer, str) and str.__eq__(answer, correct) is True:  # str's own ==: an object equal to all fails
+    listed = ", ".join(map(repr, options))
+    if type(answer) is str and answer == correct:
         return right()
-    if isinstance(answer, str) and answer.strip().upper() == correct.upper():
+    if type(answer) is not str or answer.strip().upper() not in {o.upper() for o in options}:
         return Verdict(
-            "format", f"Right idea: write it exactly as one of {', '.join(map(repr, options))}.", key="format:case"
+            "format", f"Answer one of {listed}, not {show(answer)}.", key="format:option", options=len(options)
         )
-    if not isinstance(answer, str) or answer.strip().upper() not in {o.upper() for o in options}:
+    if answer not in options:
         return Verdict(
-            "format", f"Answer one of {', '.join(map(repr, options))}, not {show(answer)}.", key="format:option"
+            "format",
+            f"Write it exactly as one of {listed}: the letter in quotes, as shown, with no spaces.",
+            key="format:case",
+            options=len(options),
         )
-    found = _misconception(answer.strip().upper(), misconceptions, lambda a, b: a == b)
+    found = _misconception(answer, misconceptions, lambda a, b: a == b)
     if found.kind == "misconception":
-        return found
-    return _miss(answer, hint, stronger or hint)
+        return Verdict(found.kind, found.message, found.hint, found.stronger, found.key, len(options))
+    missed = _miss(answer, hint, stronger or hint)
+    return Verdict(missed.kind, missed.message, missed.hint, missed.stronger, missed.key, len(options))
 
 
 def expect_member(
@@ -337,16 +376,16 @@ def expect_member(
     >>> expect_member(3, {3, 5}).kind, expect_member([3], {3, 5}).kind, expect_member(4, {3, 5}).kind
     ('right', 'format', 'miss')
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    good = set(allowed)
+    good = {int(x) for x in allowed}
     value = as_whole(answer)
     if value is None:
-        listed = _whole_list(answer)
-        if listed is not None and len(listed) == 1 and listed[0] in good:
-            return Verdict("format", f"Right idea: give one {what}, not a list.", key="format:list")
-        if isinstance(answer, str) and (t := _text_number(answer)) is not None and t in good:
-            return Verdict("format", "Right idea: give a number, not text (no quotes).", key="format:text")
+        if isinstance(answer, (list, tuple, set, frozenset)) and len(answer) == 1:
+            return Verdict("format", f"Give one {what}, not a list.", key="format:list")
+        if _text_number(answer) is not None:
+            return Verdict("format", "Give a number, not text (no quotes).", key="format:text")
         return Verdict("format", f"Give one whole number, not {show(answer)}.", key="format:not-a-number")
     if value in good:
         return right()
@@ -367,23 +406,24 @@ def expect_table(
     """A dict ``{n: "P" or "N"}`` filled in by hand: partial credit names the first wrong entry.
 
     ``given`` are entries filled in for the student: a table with nothing more is unanswered.
+    A small letter or a space is a format slip, right or wrong.
 
     >>> expect_table({1: "P", 2: "N"}, {1: "P", 2: "P"}).message
     '1 of 2 entries right. The first to look at again: 2.'
-    >>> expect_table({1: "p", 2: "P"}, {1: "P", 2: "P"}).kind
-    'format'
+    >>> expect_table({1: "p", 2: "P"}, {1: "P", 2: "P"}).kind, expect_table({1: "n", 2: "P"}, {1: "P", 2: "P"}).kind
+    ('format', 'format')
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    if not isinstance(answer, Mapping):
+    if not isinstance(answer, dict):
         return Verdict("format", 'Give a dict such as {1: "P", 2: ...}.', key="format:not-a-dict")
     missing = [n for n in correct if is_unanswered(answer.get(n))]
     if set(correct) - set(missing) <= set(given):  # only the entries filled in for the student
         return unanswered()
     strange = [n for n in correct if n not in missing and answer.get(n) not in ("P", "N")]
     if strange:
-        lower = all(isinstance(answer[n], str) and answer[n].strip().upper() in ("P", "N") for n in strange)
-        if lower and all(answer[n].strip().upper() == correct[n] for n in strange):
+        if all(type(answer[n]) is str and answer[n].strip().upper() in ("P", "N") for n in strange):
             return Verdict("format", 'Write "P" and "N" as capital letters in quotes.', key="format:case")
         return Verdict("format", f'Each entry is "P" or "N"; look at {strange[0]}.', key="format:entry")
     wrong = [n for n in correct if n not in missing and answer[n] != correct[n]]
@@ -399,12 +439,26 @@ def expect_table(
     return Verdict(kind, message, hint if wrong else "", stronger or hint, f"table:{wrong[:1]}:{len(missing)}")
 
 
+def as_truth(said: object) -> bool | None:
+    """A rule's answer as True/False (``True``, ``1``, numpy's booleans), else None.
+
+    >>> as_truth(True), as_truth(0), as_truth("yes"), as_truth(2)
+    (True, False, None, None)
+    """
+    value = plain(said, 0)
+    if type(value) is bool:
+        return value
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    return None
+
+
 def first_difference(
     rule: Callable[[int], Any], truth: Callable[[int], bool], upto: int, start: int = 1
 ) -> tuple[int, bool, object] | None:
     """The first n (start .. upto) where ``rule(n)`` differs from ``truth(n)``: (n, truth, rule's value).
 
-    A rule that raises, or returns something other than True/False, differs there.
+    A rule that raises, or returns something other than True/False (a list, a numpy array), differs there.
 
     >>> first_difference(lambda n: n % 2 == 1, lambda n: n in (1, 3, 5, 8), 10)
     (7, False, True)
@@ -416,8 +470,9 @@ def first_difference(
             said: object = rule(n)
         except Exception as error:  # the student's function: report, never crash
             return n, truth(n), error
-        if not isinstance(said, bool) and said not in (0, 1):
-            return n, truth(n), said
-        if bool(said) != truth(n):
-            return n, truth(n), said
+        told = as_truth(said)
+        if told is None:
+            return n, truth(n), plain(said)
+        if told != truth(n):
+            return n, truth(n), told
     return None
