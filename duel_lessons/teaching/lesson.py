@@ -50,6 +50,7 @@ from duel_lessons.teaching.feedback import (
     show,
     strict,
 )
+from duel_lessons.teaching.record import attempt, emit
 
 NOT_ANSWERED = "replace the ... with your answer and run the cell again."
 MAX_TEST = 10**6
@@ -90,7 +91,6 @@ def _bounded(verdict: Verdict) -> Verdict:
 
     return replace(verdict, message=cut(verdict.message), hint=cut(verdict.hint), stronger=cut(verdict.stronger))
 
-
 class Result:
     """Whether an answer was right: true or false, and invisible in a notebook.
 
@@ -111,6 +111,33 @@ class Result:
         """Show nothing: the feedback has been printed already."""
 
 
+@dataclass(frozen=True)
+class Progress:
+    """A student's own summary of a lesson: (what, where it stands, how many tries) per row."""
+
+    lesson: str
+    rows: list[tuple[str, str, int]]
+
+    def __str__(self) -> str:
+        width = max((len(what) for what, _, _ in self.rows), default=0)
+        lines = [f"Lesson {self.lesson}: your progress in this session"]
+        for what, state, tries in self.rows:
+            lines.append(f"  {what:<{width}}  {state}" + (f" ({tries} tries)" if tries > 1 else ""))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        body = "".join(
+            f"<tr><td>{escape(what)}</td><td>{escape(state)}</td><td>{tries}</td></tr>"
+            for what, state, tries in self.rows
+        )
+        return (
+            f"<table><caption>Lesson {escape(self.lesson)}: your progress in this session</caption>"
+            f"<tr><th>what</th><th>where you are</th><th>tries</th></tr>{body}</table>"
+        )
+
+
 @dataclass
 class Attempts:
     """What a student has tried in one lesson (kept for the life of the kernel)."""
@@ -124,6 +151,11 @@ class Attempts:
     run: dict[str, list[str]] = field(default_factory=dict)
     guesses: dict[str, object] = field(default_factory=dict)
     tested: dict[str, object] = field(default_factory=dict)
+    #: the first guess of each name, and the first counterexample each conjecture test met
+    first_guesses: dict[str, str] = field(default_factory=dict)
+    first_counterexamples: dict[str, int] = field(default_factory=dict)
+    #: the last verdict of each check (for the saved record and ``progress()``)
+    last: dict[str, Verdict] = field(default_factory=dict)
 
 
 _MEMORY: dict[str, Attempts] = {}
@@ -272,6 +304,8 @@ class Lesson:
         key = str(name)
         verdict = self._judge(key, answer)
         stronger = self._record(key, verdict)
+        if verdict.kind != "unanswered":
+            self.attempts.last[key] = verdict
         return feedback_lines(key, verdict, stronger, self.spec.labels.get(key, ""))
 
     def truth(self, name: str | None = None) -> tuple[str, Callable[[int], bool]]:
@@ -315,6 +349,8 @@ class Lesson:
             return False, [limit]
         self.attempts.attempted.add(name)
         found = first_difference(rule, truth, limit)
+        if found is not None and not isinstance(found[2], Exception) and as_truth(found[2]) is not None:
+            self.attempts.first_counterexamples.setdefault(name, found[0])
         if found is None:
             lines = [f"✅ Your rule holds for every n from 1 to {limit:,}. (Does that prove it for every n?)"]
         else:
@@ -376,6 +412,20 @@ class Lesson:
         """Print diagnostic feedback on an answer; return whether it is right (shows nothing itself)."""
         lines = self.feedback(name, answer)
         print("\n".join(lines))
+        key = str(name)
+        verdict = self.attempts.last.get(key)
+        if verdict is not None and not is_unanswered(answer):
+            emit(
+                attempt(
+                    self.number,
+                    "check",
+                    key,
+                    kind=verdict.kind,
+                    key=verdict.key,
+                    shown=show(answer),
+                    history=self.attempts.mistakes.get(key, []),
+                )
+            )
         return Result(lines[0].startswith(ICONS["right"]))
 
     def guess_problem(self, name: str, value: object) -> str | None:
@@ -401,14 +451,45 @@ class Lesson:
             return Result(False)
         value = plain(value)
         self.attempts.guesses[name] = value
+        first = self.attempts.first_guesses.setdefault(name, show(value))
         print(f"📝 Guess noted: {show(value)}. Keep it in mind; you will compare it with the answer later.")
+        emit(attempt(self.number, "guess", name, kind="noted", shown=show(value), first=first))
         return Result(True)
 
     def test(self, rule: object, upto: object = None, name: str | None = None) -> Result:
         """Test a conjecture function n -> True/False; print the first counterexample or that it holds."""
         holds, lines = self.test_lines(rule, upto, name)
         print("\n".join(lines))
+        if callable(rule) and len(self.spec.truths) >= 1:
+            truth_name = name if name is not None else next(iter(self.spec.truths))
+            emit(
+                attempt(
+                    self.number,
+                    "test",
+                    truth_name,
+                    kind="holds" if holds else "fails",
+                    shown=getattr(rule, "__name__", "rule"),
+                    first_counterexample=self.attempts.first_counterexamples.get(truth_name),
+                )
+            )
         return Result(holds)
+
+    def progress(self) -> Progress:
+        """What you have done in this lesson so far (in this kernel): each exercise, guess and test."""
+        rows = []
+        for key in sorted(self.spec.checks, key=lambda k: (not k.isdigit(), k.zfill(4))):
+            verdict = self.attempts.last.get(key)
+            tries = self.attempts.judged.get(key, 0)
+            state = "not tried yet" if verdict is None else ("right" if verdict.right else "not right yet")
+            rows.append((self.spec.labels.get(key, label(key)), state, tries))
+        for name in self.spec.guess_forms or {}:
+            made = name in self.attempts.guesses
+            rows.append((f'Guess "{name}"', "made" if made else "not made yet", int(made)))
+        for name in self.spec.truths:
+            met = self.attempts.first_counterexamples.get(name)
+            state = "tested" if name in self.attempts.attempted else "not tested yet"
+            rows.append((f'Your rule ("{name}")', state + (f"; first counterexample n = {met}" if met else ""), 0))
+        return Progress(self.number, rows)
 
     def reveal(self, name: str) -> None:
         """Show a button that opens the answer, once the guess ``name`` is made; else say what to do first."""
