@@ -192,7 +192,8 @@ def model_3(p: Params) -> tuple[object, str]:
     game = biggest_game(p, 3)
     turns = len(game.history)
     if turns < 3:
-        return game.to_move, f"The game is over after {turns} turn{'' if turns == 1 else 's'}: Player {game.to_move} is the one left stuck."
+        plural = "" if turns == 1 else "s"
+        return game.to_move, f"The game is over after {turns} turn{plural}: Player {game.to_move} is left stuck."
     return game.to_move, "Player 1 makes turns 1 and 3 and Player 2 turn 2, so turn 4 is Player 2's."
 
 
@@ -214,9 +215,9 @@ def biggest(guess: object, p: Params) -> str:
     path = " → ".join(map(str, numbers))
     said = as_whole(guess)
     verdict = "Your guess was right!" if said == game.winner else "Not this time."
+    turns = f"{len(game.history)} turn{'' if len(game.history) == 1 else 's'}"
     return (
-        f"The game went {path}: {len(game.history)} turn{'' if len(game.history) == 1 else 's'}, and **Player {game.winner} won**. "
+        f"The game went {path}: {turns}, and **Player {game.winner} won**. "
         f"You guessed Player {said}. {verdict}\n\nDid the winner win because taking the biggest divisor is "
         "clever, or by luck? Keep that question: the next lessons answer it."
     )
-
