@@ -1,10 +1,12 @@
 """Lesson 01, "What goes into a number?": divisors, primes and stuck numbers.
 
-Parameters: ``rules``, ``small`` (exercise 1), ``upto`` (stuck numbers and exercise 4), ``count_n`` (exercise 3).
+Parameters: ``rules``, ``small`` (exercise 1), ``upto`` (stuck numbers and exercise 4), ``count_n`` (exercise 3),
+``seen`` (section 7 lists the numbers up to it with one inner divisor; exercise 2 asks for one above it).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from duel_lessons.engine.rules import DIVISOR_DUEL
@@ -12,20 +14,32 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of, stuck
 from duel_lessons.teaching.feedback import (
     Misconception,
+    Unreadable,
     Verdict,
     as_whole,
-    expect_choice,
     expect_list,
     expect_number,
     is_unanswered,
+    plain,
     unanswered,
 )
+from duel_lessons.teaching.proofs import expect_counterexample
 
-SPEC = register(LessonSpec("01", needs=("rules", "small", "upto", "count_n")))
+SPEC = register(
+    LessonSpec("01", needs=("rules", "small", "upto", "count_n", "seen"), offers={"rules": ("factor-duel",)})
+)
+
+# What the stuck-numbers guess discovers: the primes (and 1).
+SPEC.discovers("stuck", r"\bprimes?\b", r"isprime", r"primerange", r"\bprime\s+numbers?\b")
 
 
-#: Section 7 of the lesson lists the numbers up to SEEN with one inner divisor; exercise 2 asks for a new one.
-SEEN = 50
+def inner(n: int) -> tuple[int, ...]:
+    """The divisors d of n with 1 < d < n (Divisor Duel's allowed divisors, whatever the lesson's rules).
+
+    >>> inner(12), inner(7)
+    ((2, 3, 4, 6), ())
+    """
+    return DIVISOR_DUEL.divisors_of(n)
 
 
 def stuck_numbers(p: Params) -> list[int]:
@@ -53,6 +67,19 @@ def stuck_reveal(guess: object, p: Params) -> str:
         f"{compare_sets(listed, truth, within)}\n\n"
         "Which kind of number is on the list? Is there one that does not fit that description?"
     )
+
+
+@SPEC.guess_form("stuck")
+def stuck_form(value: object, p: Params) -> str | None:
+    """The guess is a non-empty list of numbers from 1 to ``upto``."""
+    upto = int(p["upto"])
+    value = plain(value)
+    wanted = f"Guess a list of numbers from 1 to {upto}, like [2, 3, 9]."
+    if not isinstance(value, (list, tuple, set)) or not value:
+        return wanted
+    if not all(type(n) is int and 1 <= n <= upto for n in value):
+        return wanted
+    return None
 
 
 @SPEC.check(1)
@@ -93,22 +120,34 @@ def allowed(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    """Exercise 1's model: the allowed divisors of ``small``."""
+    rules, n = rules_of(p), int(p["small"])
+    right = rules.divisors_of(n)
+    pairs = " = ".join(f"{a} × {n // a}" for a in right if a > 1 and a * a <= n)
+    left_out = f"1 and {n}" if 1 not in right else f"{n} itself"
+    return list(right), f"{n} = {pairs}; {rules.title} leaves out {left_out}."
+
+
 @SPEC.check(2)
 def one_inner_divisor(answer: object, p: Params) -> Verdict:
-    """Any n above ``SEEN`` with exactly one divisor d, 1 < d < n."""
+    """Any n above ``seen`` with exactly one divisor d, 1 < d < n."""
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
+    seen = int(p["seen"])
     n = as_whole(answer)
     if n is None:
         return Verdict("format", "Give one whole number, such as 10.", key="format:not-a-number")
     if not 1 <= n <= 10**12:
-        return Verdict("miss", f"Your answer was {n}.", "Look for a number from 51 to 200.", key="range")
-    inner = DIVISOR_DUEL.divisors_of(n)
-    if n <= SEEN and len(inner) == 1:
-        return Verdict("misconception", f"{n} was in the list above.", f"Find one above {SEEN}.", key="seen")
-    if len(inner) == 1:
+        return Verdict("format", f"Give a whole number from {seen + 1} to 10¹².", key="format:range")
+    between = inner(n)
+    if n <= seen and len(between) == 1:
+        return Verdict("misconception", f"{n} was in the list above.", f"Find one above {seen}.", key="seen")
+    if len(between) == 1:
         return Verdict("right", "Can you find two more, and say what they have in common?")
-    if not inner:
+    if not between:
         return Verdict(
             "misconception",
             f"{n} has no divisor between 1 and itself.",
@@ -117,11 +156,23 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
         )
     return Verdict(
         "miss",
-        f"{n} has {len(inner)} divisors between 1 and itself: {listing(inner)}.",
+        f"{n} has {len(between)} divisors between 1 and itself: {listing(between)}.",
         "Divisors come in pairs: d and n ÷ d. For only one to be left, the pair must be one number twice.",
         "Pairs d, n ÷ d with d = n ÷ d: then n = d × d.",
         key=f"many:{n}",
     )
+
+
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    """Exercise 2's model: the square of the first prime whose square is above ``seen``."""
+    import sympy
+
+    seen = int(p["seen"])
+    q = 2
+    while q * q <= seen:
+        q = int(sympy.nextprime(q))
+    return q * q, f"{q * q} = {q} × {q}, and {q} is prime: its only divisor between 1 and {q * q} is {q}."
 
 
 @SPEC.check(3)
@@ -165,13 +216,30 @@ def divisor_count(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.model(3)
+def model_3(p: Params) -> tuple[object, str]:
+    """Exercise 3's model: the number of divisors of ``count_n``, from its prime factors."""
+    import sympy
+
+    n = int(p["count_n"])
+    powers = sympy.factorint(n)
+    shape = " × ".join(f"{q}{str(e).translate(SUPERSCRIPTS)}" if e > 1 else str(q) for q, e in powers.items())
+    choices = " × ".join(str(e + 1) for e in powers.values())
+    count = len(sympy.divisors(n))
+    return count, f"{n} = {shape}: each power can be 0 up to its exponent, {choices} = {count} choices."
+
+
 @SPEC.check(4)
 def two_inner_divisors(answer: object, p: Params) -> Verdict:
     """The numbers 1 .. upto with exactly two divisors d, 1 < d < n."""
     import sympy
 
     upto = int(p["upto"])
-    right = [n for n in range(1, upto + 1) if len(DIVISOR_DUEL.divisors_of(n)) == 2]
+    answer = plain(answer)
+    listed = answer if isinstance(answer, (list, tuple, set)) else [answer]
+    if any(isinstance(k, Unreadable) or (type(k) is int and not 1 <= k <= upto) for k in listed):
+        return Verdict("format", f"Give a list of numbers from 1 to {upto}.", key="format:range")
+    right = [n for n in range(1, upto + 1) if len(inner(n)) == 2]
     two_primes = [n for n in right if len(sympy.factorint(n)) == 2]
     return expect_list(
         answer,
@@ -187,7 +255,7 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
             ),
             Misconception(
                 "one-inner",
-                lambda a: isinstance(a, list) and bool(a) and all(len(DIVISOR_DUEL.divisors_of(k)) == 1 for k in a),
+                lambda a: isinstance(a, list) and bool(a) and all(len(inner(k)) == 1 for k in a),
                 "Those have exactly ONE divisor between 1 and n (like exercise 2). This time you need TWO.",
                 "4 has only 2 between 1 and 4. Which numbers have two, such as 6 (2 and 3)?",
             ),
@@ -197,27 +265,72 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.check("proof-1")
-def partner(answer: object, p: Params) -> Verdict:
-    """The missing step: the partner n ÷ d of the only inner divisor d is d itself (choice B)."""
-    return expect_choice(
-        answer,
-        "B",
-        ("A", "B", "C", "D"),
-        misconceptions=[
-            Misconception(
-                "one",
-                "A",
-                "n ÷ d = 1 would mean d = n. But d is smaller than n.",
-                "If n ÷ d were 1, then d would be n. Is d allowed to be n?",
-            ),
-            Misconception(
-                "n",
-                "C",
-                "n ÷ d = n would mean d = 1. But d is bigger than 1.",
-                "If n ÷ d were n, then d would be 1. Is d allowed to be 1?",
-            ),
-        ],
-        hint="n ÷ d is also a divisor between 1 and n, and there is only one such divisor.",
-        stronger="n ÷ d is a divisor between 1 and n, and d is the ONLY such divisor. So n ÷ d must be which divisor?",
+@SPEC.model(4)
+def model_4(p: Params) -> tuple[object, str]:
+    """Exercise 4's model: the numbers up to ``upto`` with exactly two inner divisors."""
+    import sympy
+
+    upto = int(p["upto"])
+    right = [n for n in range(1, upto + 1) if len(inner(n)) == 2]
+    cubes = [n for n in right if len(sympy.factorint(n)) == 1]
+    return right, (
+        "A prime times a different prime (p × q has inner divisors p and q)"
+        + (f", and the cube of a prime ({listing(cubes)}: p³ has p and p²)." if cubes else ".")
     )
+
+
+# The proof of section 7: one inner divisor d means n = d × d.  Labels are shuffled on purpose.
+SPEC.parsons(
+    "proof-1",
+    lines={
+        "A": "So n = d × d.",
+        "B": "n ÷ d is a divisor of n too (divisors come in pairs).",
+        "C": "n ÷ d > 1, because d < n.",
+        "D": "d is the only divisor between 1 and n, so n ÷ d = d.",
+        "E": "n ÷ d < n, because d > 1.",
+        "F": "So n ÷ d is a divisor between 1 and n.",
+        "G": "n ÷ d < d, because d > 1.",
+        "H": "So n ÷ d = 1.",
+    },
+    proof=["B", "C", "E", "F", "D", "A"],
+    uses={"C": ["B"], "E": ["B"], "F": ["C", "E"], "D": ["F"], "A": ["D"]},
+    wrong={
+        "G": "for n = 12 and d = 2, n ÷ d = 6 is bigger than d.",
+        "H": "n ÷ d = 1 would mean d = n, but d is smaller than n.",
+    },
+    label="Proof question 1",
+    why="B, then C and E (either order), F, D, A: the partner n ÷ d is also between 1 and n, "
+    "and the only such divisor is d.",
+)
+
+
+def _converse_fails(n: int) -> bool:
+    """Whether n = d × d for some d > 1 but n has more than one divisor between 1 and n."""
+    import math
+
+    d = math.isqrt(n)
+    return d > 1 and d * d == n and len(inner(n)) != 1
+
+
+SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+CONVERSE = "if n = d × d with d > 1, then d is the only divisor of n between 1 and n"
+
+
+@SPEC.check("proof-2")
+def converse(answer: object, p: Params) -> Verdict:
+    """The smallest square d × d (d > 1) with more than one divisor between 1 and n: the converse fails."""
+    return expect_counterexample(
+        answer,
+        fails=_converse_fails,
+        smallest=min(n for n in range(4, 10**4) if _converse_fails(n)),
+        claim="either it is not a square d × d, or d is its only divisor between 1 and itself",
+        hint="The claim is about squares only. Go through them in order, and list the divisors between 1 and n.",
+        stronger="For each square d × d, are there divisors between 1 and n other than d? Look at what d is made of.",
+    )
+
+
+@SPEC.model("proof-2")
+def model_proof_2(p: Params) -> tuple[object, str]:
+    """The smallest counterexample to the converse, and its extra divisors."""
+    n = min(n for n in range(4, 10**4) if _converse_fails(n))
+    return n, f"{n} = {math.isqrt(n)} × {math.isqrt(n)}, but its divisors between 1 and {n} are {listing(inner(n))}."

@@ -1,0 +1,100 @@
+"""Lesson 01: the built proof steps (order, converse counterexample), SEEN as a parameter, huge answers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy
+
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import Lesson, forget
+
+BASE = dict(rules="divisor-duel", small=18, upto=30, count_n=72, seen=50)
+RULES = ("divisor-duel", *spec("01").offers["rules"])
+
+
+def lesson(**changes: object) -> Lesson:
+    forget("01")
+    return Lesson("01", **{**BASE, **changes})
+
+
+def inner_count(n: int) -> int:
+    return sum(1 for d in range(2, n) if n % d == 0)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_every_model_answer_passes_under_each_offered_rule_book(rules: str) -> None:
+    one = lesson(rules=rules)
+    for name in one.spec.models:
+        model, why = one.model(name)
+        assert one.verdict(name, model).right, (rules, name, model)
+        assert why
+
+
+def test_exercise_2_follows_seen() -> None:
+    assert lesson(seen=50).model(2)[0] == 121  # the squares of primes: 4, 9, 25, 49, then 121
+    assert lesson(seen=130).model(2)[0] == 169
+    assert lesson(seen=130).verdict(2, 121).kind == "misconception"  # listed up to SEEN already
+    assert lesson(seen=50).verdict(2, 121).right
+
+
+def test_the_claim_and_its_converse_by_brute_force() -> None:
+    # one inner divisor d  =>  n = d × d  (the claim the Parsons problem proves)
+    for n in range(2, 3000):
+        divisors = [d for d in range(2, n) if n % d == 0]
+        if len(divisors) == 1:
+            assert divisors[0] ** 2 == n
+    # the converse fails first at 16 = 4 × 4 (inner divisors 2, 4, 8)
+    squares = [d * d for d in range(2, 60)]
+    assert next(n for n in squares if inner_count(n) != 1) == 16
+
+
+def test_proof_order_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-1", ["B", "C", "E", "F", "D", "A"]).right
+    assert one.verdict("proof-1", ["B", "E", "C", "F", "D", "A"]).right  # C and E rely only on B
+    early = one.verdict("proof-1", ["C", "B", "E", "F", "D", "A"])
+    assert early.kind == "partial" and "C" in early.message and "B" in early.message
+    wrong = one.verdict("proof-1", ["B", "C", "E", "F", "H", "A"])
+    assert wrong.kind == "misconception" and "H" in wrong.hint
+    short = one.verdict("proof-1", ["B", "C", "E", "F", "D"])
+    assert not short.right
+    for malformed in ("BCEFDA", ["b", "c"], [1, 2], ["B", "B"]):
+        assert one.verdict("proof-1", malformed).kind == "format", malformed
+
+
+def test_converse_counterexample_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-2", 16).right
+    assert one.verdict("proof-2", 36).kind == "partial"  # fails there, but not the smallest
+    for holds in (4, 9, 25, 10):
+        verdict = one.verdict("proof-2", holds)
+        assert verdict.kind == "miss" and str(holds) in verdict.message
+        assert "16" not in verdict.message + verdict.hint + verdict.stronger
+    for malformed in ("16", [16], 10**5000, 0):
+        assert one.verdict("proof-2", malformed).kind == "format", malformed
+
+
+def test_huge_and_odd_answers_are_told_quickly() -> None:
+    one = lesson()
+    for name in ("1", "2", "3", "4"):
+        assert one.verdict(name, 10**5000).kind == "format"
+    assert one.verdict(4, [6, 10**5000]).kind == "format"
+    assert one.verdict(4, [6, 31]).kind == "format"
+
+
+def test_exercise_models_by_hand() -> None:
+    assert lesson().model(1)[0] == [2, 3, 6, 9]  # 18 = 2 × 9 = 3 × 6
+    assert lesson().model(3)[0] == 12  # 72 = 2³ × 3²: 4 × 3
+    assert lesson().model(4)[0] == [6, 8, 10, 14, 15, 21, 22, 26, 27]
+    assert all(len(sympy.divisors(n)) == 4 for n in lesson().model(4)[0])
+    assert math.isqrt(lesson().model(2)[0]) ** 2 == 121
+
+
+def test_the_guess_must_be_a_list_of_numbers_in_range() -> None:
+    one = lesson()
+    assert one.guess_problem("stuck", "dunno")
+    assert one.guess_problem("stuck", [])
+    assert one.guess_problem("stuck", [0, 31])
+    assert one.guess_problem("stuck", [2, 3, 9]) is None
