@@ -15,6 +15,7 @@ from duel_lessons.teaching.feedback import (
     expect_list,
     expect_member,
     is_unanswered,
+    plain,
     unanswered,
 )
 
@@ -164,6 +165,7 @@ def model_2(p: Params) -> tuple[object, str]:
 @SPEC.check(3)
 def whose_turn(answer: object, p: Params) -> Verdict:
     """Whose turn it is after the first three biggest-divisor turns (1 or 2)."""
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
     right = biggest_game(p, 3).to_move
