@@ -76,6 +76,19 @@ def test_converse_counterexample_right_wrong_and_malformed() -> None:
         assert one.verdict("proof-2", malformed).kind == "format", malformed
 
 
+def test_divisor_count_as_a_product_right_wrong_and_malformed() -> None:
+    one = lesson()  # 72 = 2³ × 3²
+    assert len(sympy.divisors(72)) == 4 * 3
+    for good in ("4 * 3", "3*4", "4 × 3"):
+        assert one.verdict(3, good).right, good
+    assert one.verdict(3, "3 * 2").kind == "misconception"  # the powers, not the choices
+    assert one.verdict(3, "4 + 3").kind == "misconception"  # added
+    assert one.verdict(3, "2 * 3 * 2").kind == "partial"  # the right count, not one factor per prime
+    assert one.verdict(3, "5 * 3").kind == "miss"
+    for malformed in (12, "twelve", [4, 3], "4 ** 3"):
+        assert one.verdict(3, malformed).kind == "format", malformed
+
+
 def test_huge_and_odd_answers_are_told_quickly() -> None:
     one = lesson()
     for name in ("1", "2", "3", "4"):
@@ -86,7 +99,7 @@ def test_huge_and_odd_answers_are_told_quickly() -> None:
 
 def test_exercise_models_by_hand() -> None:
     assert lesson().model(1)[0] == [2, 3, 6, 9]  # 18 = 2 × 9 = 3 × 6
-    assert lesson().model(3)[0] == 12  # 72 = 2³ × 3²: 4 × 3
+    assert lesson().model(3)[0] == "4 * 3"  # 72 = 2³ × 3²: 4 × 3
     assert lesson().model(4)[0] == [6, 8, 10, 14, 15, 21, 22, 26, 27]
     assert all(len(sympy.divisors(n)) == 4 for n in lesson().model(4)[0])
     assert math.isqrt(lesson().model(2)[0]) ** 2 == 121

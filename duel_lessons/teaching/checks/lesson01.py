@@ -7,6 +7,7 @@ Parameters: ``rules``, ``small`` (exercise 1), ``upto`` (stuck numbers and exerc
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 from duel_lessons.engine.rules import DIVISOR_DUEL
@@ -18,9 +19,9 @@ from duel_lessons.teaching.feedback import (
     Verdict,
     as_whole,
     expect_list,
-    expect_number,
     is_unanswered,
     plain,
+    right,
     unanswered,
 )
 from duel_lessons.teaching.proofs import expect_counterexample
@@ -175,58 +176,87 @@ def model_2(p: Params) -> tuple[object, str]:
     return q * q, f"{q * q} = {q} × {q}, and {q} is prime: its only divisor between 1 and {q * q} is {q}."
 
 
+PRODUCT = re.compile(r"\s*\d{1,6}(\s*[*×x]\s*\d{1,6}){0,11}\s*")
+
+
+def _factors(answer: object) -> list[int] | None:
+    """The whole numbers of a product written as text ("4 * 3", "4 × 3"), else None."""
+    if type(answer) is not str or not PRODUCT.fullmatch(answer):
+        return None
+    return [int(x) for x in re.split(r"[*×x]", answer)]
+
+
 @SPEC.check(3)
 def divisor_count(answer: object, p: Params) -> Verdict:
-    """How many divisors (1 and itself included) ``count_n`` has."""
+    """The number of divisors of ``count_n``, written as the product of the choices for each prime ("4 * 3")."""
     import sympy
 
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
     n = int(p["count_n"])
     powers = list(sympy.factorint(n).values())
-    right = len(sympy.divisors(n))
-    product, total = 1, sum(e + 1 for e in powers)
-    for e in powers:
-        product *= e
-    return expect_number(
-        answer,
-        right,
-        misconceptions=[
-            Misconception(
-                "product-of-powers",
-                product,
-                "Each prime's power can be 0 too: 2⁰ = 1. How many choices is that?",
-                "For 60 = 2² × 3 × 5 the power of 2 can be 0, 1 or 2: that is 3 choices, one more"
-                " than the power. Do the same here.",
-            ),
-            Misconception(
-                "sum",
-                total,
-                "You choose a power of EVERY prime at once: multiply the numbers of choices.",
-                "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
-            ),
-            Misconception(
-                "inner-only",
-                right - 2,
-                f"This time count 1 and {n} too.",
-                "The question counts every divisor, 1 and the number itself included: add them back.",
-            ),
-        ],
-        hint=f"Look at sympy.factorint({n}). Each prime can appear 0, 1, ... up to its power times.",
-        stronger="Follow section 6: for each prime in sympy.factorint, the number of choices is "
-        "its power plus one. Multiply the choices.",
+    choices = sorted(e + 1 for e in powers)
+    count = len(sympy.divisors(n))
+    example = 'a product as text, one factor per prime, like "3 * 2 * 2" for 60'
+    if as_whole(answer) is not None:
+        return Verdict(
+            "format",
+            f"Show where the count comes from: give {example}.",
+            key="format:number",
+        )
+    factors = _factors(answer)
+    if factors is None and type(answer) is str and "+" in answer:
+        return Verdict(
+            "misconception",
+            "You added.",
+            "You choose a power of EVERY prime at once: multiply the numbers of choices.",
+            "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
+            key="sum",
+        )
+    if factors is None:
+        return Verdict("format", f"Give {example}.", key="format:product")
+    if sorted(factors) == choices:
+        return right(f"{' × '.join(map(str, factors))} = {count} divisors.")
+    product = math.prod(factors)
+    if sorted(factors) == sorted(powers):
+        return Verdict(
+            "misconception",
+            f"Your product is {product}.",
+            "Each prime's power can be 0 too: 2⁰ = 1. How many choices is that?",
+            "For 60 = 2² × 3 × 5 the power of 2 can be 0, 1 or 2: that is 3 choices, one more than the power. "
+            "Do the same here.",
+            key="product-of-powers",
+        )
+    if len(factors) != len(powers):
+        return Verdict(
+            "partial" if product == count else "miss",
+            f"Your product has {len(factors)} factor{'' if len(factors) == 1 else 's'}; "
+            f"{n} has {len(powers)} different prime{'' if len(powers) == 1 else 's'}.",
+            f"Look at sympy.factorint({n}): one factor for each prime in it.",
+            "Follow section 6: one factor per prime, the number of choices for its power.",
+            key=f"factors:{len(factors)}",
+        )
+    return Verdict(
+        "miss",
+        f"Your product is {product}.",
+        f"Look at sympy.factorint({n}). Each prime can appear 0, 1, ... up to its power times.",
+        "Follow section 6: for each prime in sympy.factorint, the number of choices is its power plus one.",
+        key=f"miss:{sorted(factors)}",
     )
 
 
 @SPEC.model(3)
 def model_3(p: Params) -> tuple[object, str]:
-    """Exercise 3's model: the number of divisors of ``count_n``, from its prime factors."""
+    """Exercise 3's model: the product of the choices for each prime of ``count_n``."""
     import sympy
 
     n = int(p["count_n"])
     powers = sympy.factorint(n)
     shape = " × ".join(f"{q}{str(e).translate(SUPERSCRIPTS)}" if e > 1 else str(q) for q, e in powers.items())
-    choices = " × ".join(str(e + 1) for e in powers.values())
+    product = " * ".join(str(e + 1) for e in powers.values())
     count = len(sympy.divisors(n))
-    return count, f"{n} = {shape}: each power can be 0 up to its exponent, {choices} = {count} choices."
+    return product, f"{n} = {shape}: each power can be 0 up to its exponent, {product} = {count} choices."
 
 
 @SPEC.check(4)

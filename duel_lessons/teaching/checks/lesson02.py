@@ -168,8 +168,8 @@ def always_wins(answer: object, p: Params) -> Verdict:
                 starts,
                 "Can the first player really win from every start? Try the ones with "
                 "the fewest moves first, and check every move.",
-                f"Try {lost[0] if lost else starts[0]} yourself: list every move from it and what the other player "
-                "can reply. Can the first player win?",
+                "Take each start with only one or two moves: list every move from it and every reply the other "
+                "player has. Is there a start where every move of yours has a reply that leaves you stuck?",
             ),
             Misconception(
                 "lost-starts",
