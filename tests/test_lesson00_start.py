@@ -67,3 +67,8 @@ def test_exercise_3_text_is_a_format_slip_that_confirms_nothing() -> None:
     assert one.verdict(3, "2").message == one.verdict(3, "1").message
     assert one.verdict(3, 1).kind == "misconception"
     assert one.verdict(3, 2).right
+
+
+def test_exit_ticket_answers_by_hand() -> None:
+    assert [d for d in range(2, 20) if 20 % d == 0] == [2, 4, 5, 10]
+    assert not [d for d in range(2, 13) if 13 % d == 0]  # 13 is prime: stuck

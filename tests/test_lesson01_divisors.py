@@ -111,3 +111,8 @@ def test_the_guess_must_be_a_list_of_numbers_in_range() -> None:
     assert one.guess_problem("stuck", [])
     assert one.guess_problem("stuck", [0, 31])
     assert one.guess_problem("stuck", [2, 3, 9]) is None
+
+
+def test_exit_ticket_answers_by_hand() -> None:
+    assert sum(1 for d in range(1, 37) if 36 % d == 0) == (2 + 1) * (2 + 1)  # 36 = 2² × 3²
+    assert not [d for d in range(2, 1) if 1 % d == 0]  # 1 is stuck but not prime

@@ -86,3 +86,8 @@ def test_the_notebook_imports_no_solver() -> None:
     cells = json.loads(Path("notebooks/02-play-divisor-duel.ipynb").read_text(encoding="utf-8"))["cells"]
     code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     assert "winning_moves" not in code and "tabulate" not in code and "checks" not in code
+
+
+def test_exit_ticket_answer_by_hand() -> None:
+    assert [d for d in range(2, 9) if 9 % d == 0] == [3]  # the only move: 9 → 6
+    assert not brute_wins(9) and brute_wins(6) and not brute_wins(3)

@@ -124,3 +124,9 @@ def test_the_guess_must_be_a_list_of_candidates() -> None:
     assert one.guess_problem("hand", "dunno")
     assert one.guess_problem("hand", [17])
     assert one.guess_problem("hand", [15, 21]) is None
+
+
+def test_exit_ticket_answers_by_hand() -> None:
+    assert [loses(n) for n in (13, 14, 15, 16)] == [True, False, True, False]
+    assert [d for d in range(2, 14) if 14 % d == 0 and loses(14 - d)] == [7]
+    assert [d for d in range(2, 16) if 16 % d == 0 and loses(16 - d)] == [8]

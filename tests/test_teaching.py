@@ -267,7 +267,7 @@ def test_remoteness_parity_fails_where_lesson_03_says() -> None:
 
 
 def test_testing_a_rule_keeps_the_guess_of_the_same_lesson() -> None:
-    les = Lesson("01", rules="divisor-duel", small=18, upto=30, count_n=72)
+    les = Lesson("01", rules="divisor-duel", small=18, upto=30, count_n=72, seen=50)
     les.guess("stuck", [2, 3, 5])
     les.test(lambda n: n % 2 == 1)
     text = les.reveal_text("stuck")
