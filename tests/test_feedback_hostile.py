@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -438,4 +439,38 @@ def test_every_check_and_guess_of_a_lesson_survives_odd_values(
         "in its checks module:\n" + "\n".join(broken[:6])
     )
     assert len(capsys.readouterr().out) < 2000 * (len(guesses) + 1) * len(ODD_VALUES)
+    forget()
+
+
+def slips(model: object) -> list[object]:
+    """Format slips of a model answer: another case, spaces, quotes, a lone number for a list ..."""
+    if isinstance(model, Fraction):
+        return [str(model), float(model)]
+    if isinstance(model, str):
+        return [model.lower(), model.swapcase(), f" {model} ", f"'{model}'"]
+    if isinstance(model, int) and not isinstance(model, bool):
+        return [str(model), [model], f"{model}%"]
+    if isinstance(model, list) and len(model) == 1:
+        return [model[0], str(model[0])]
+    if isinstance(model, list):
+        return [str(model), [str(x) for x in model]]
+    return []
+
+
+@pytest.mark.parametrize(("number", "arguments"), lesson_settings())
+def test_a_format_slip_of_the_model_answer_does_not_confirm_it(number: str, arguments: dict[str, Any]) -> None:
+    """ "Right idea: write it as ..." for the right answer only would tell a student they had it."""
+    forget()
+    lesson = Lesson(number, **arguments)
+    told = []
+    for name in lesson.spec.models:
+        model, _ = lesson.model(name)
+        for slip in slips(model):
+            if slip == model:
+                continue
+            verdict = lesson.judge(name, slip)
+            words = f"{verdict.message} {verdict.hint}".lower()
+            if not verdict.right and ("right idea" in words or "correct" in words):
+                told.append(f"{name}: {show(slip)} -> {verdict.kind}: {verdict.message}")
+    assert not told, f"lesson {number}: a format slip confirms the answer:\n" + "\n".join(told)
     forget()
