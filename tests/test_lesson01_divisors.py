@@ -32,11 +32,31 @@ def test_every_model_answer_passes_under_each_offered_rule_book(rules: str) -> N
         assert why
 
 
-def test_exercise_2_follows_seen() -> None:
-    assert lesson(seen=50).model(2)[0] == 121  # the squares of primes: 4, 9, 25, 49, then 121
-    assert lesson(seen=130).model(2)[0] == 169
-    assert lesson(seen=130).verdict(2, 121).kind == "misconception"  # listed up to SEEN already
-    assert lesson(seen=50).verdict(2, 121).right
+def test_exercises_2_and_4_ask_beyond_any_list_of_the_lesson() -> None:
+    """A number above 10**12: editing section 7's list or looping does not reach it (attack of review rev1)."""
+    one = lesson()
+    p = 1000003  # the first prime above 10**6 (checked below by trial division up to its square root)
+    assert all(p % k for k in range(2, math.isqrt(p) + 1)) and all(
+        any(m % k == 0 for k in range(2, 1001)) for m in range(10**6 + 1, p)
+    )
+    assert one.verdict(2, p * p).right
+    small = one.verdict(2, 121)  # one inner divisor, but the list of section 7 edited finds it
+    assert small.kind == "partial" and "121" in small.message
+    assert one.verdict(2, 10**12 + 1).kind == "miss"  # 10**12 + 1 = 73 × 137 × 99990001
+    assert one.verdict(2, 1000003).kind == "misconception"  # prime: no inner divisor
+    assert one.verdict(2, (10**6) ** 2).kind == "miss"  # a square, but of a composite number
+    q = 1000033
+    assert all(q % k for k in range(2, math.isqrt(q) + 1))
+    c = 10007  # prime, and 10007**3 > 10**12
+    assert all(c % k for k in range(2, math.isqrt(c) + 1)) and c**3 > 10**12
+    assert one.verdict(4, [p * q, c**3]).right
+    assert one.verdict(4, [c**3, p * q]).right
+    assert one.verdict(4, [p * q, p * 1000037]).kind == "partial"  # the same kind twice
+    assert one.verdict(4, [6, 8]).kind == "partial"  # two small ones, from a list or a loop
+    assert one.verdict(4, [p * p, c**3]).kind == "misconception"  # one inner divisor, not two
+    assert one.verdict(4, [p * q * 2, c**3]).kind == "miss"
+    for malformed in (p * q, [p * q], [p * q, c**3, 6], "6, 8", [p * q, 10**5000], [p * q, -8]):
+        assert one.verdict(4, malformed).kind == "format", malformed
 
 
 def test_the_claim_and_its_converse_by_brute_force() -> None:
@@ -94,15 +114,15 @@ def test_huge_and_odd_answers_are_told_quickly() -> None:
     for name in ("1", "2", "3", "4"):
         assert one.verdict(name, 10**5000).kind == "format"
     assert one.verdict(4, [6, 10**5000]).kind == "format"
-    assert one.verdict(4, [6, 31]).kind == "format"
+    assert one.verdict(4, [6, 0]).kind == "format"
 
 
 def test_exercise_models_by_hand() -> None:
     assert lesson().model(1)[0] == [2, 3, 6, 9]  # 18 = 2 × 9 = 3 × 6
     assert lesson().model(3)[0] == "4 * 3"  # 72 = 2³ × 3²: 4 × 3
-    assert lesson().model(4)[0] == [6, 8, 10, 14, 15, 21, 22, 26, 27]
-    assert all(len(sympy.divisors(n)) == 4 for n in lesson().model(4)[0])
-    assert math.isqrt(lesson().model(2)[0]) ** 2 == 121
+    assert lesson().model(4)[0] == [1000003 * 1000033, 10007**3]
+    assert all(len(sympy.divisors(n)) == 4 and n > 10**12 for n in lesson().model(4)[0])
+    assert lesson().model(2)[0] == 1000003**2
 
 
 def test_the_guess_must_be_a_list_of_numbers_in_range() -> None:

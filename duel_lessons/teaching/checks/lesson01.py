@@ -1,7 +1,8 @@
 """Lesson 01, "What goes into a number?": divisors, primes and stuck numbers.
 
-Parameters: ``rules``, ``small`` (exercise 1), ``upto`` (stuck numbers and exercise 4), ``count_n`` (exercise 3),
-``seen`` (section 7 lists the numbers up to it with one inner divisor; exercise 2 asks for one above it).
+Parameters: ``rules``, ``small`` (exercise 1), ``upto`` (stuck numbers), ``count_n`` (exercise 3).  Exercises 2
+and 4 ask for numbers above 10¹², which no list or loop of the lesson reaches (the notebook's ``SEEN`` only says
+how far section 7's list goes).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of, stuck
 from duel_lessons.teaching.feedback import (
     Misconception,
-    Unreadable,
     Verdict,
     as_whole,
     expect_list,
@@ -27,7 +27,7 @@ from duel_lessons.teaching.feedback import (
 from duel_lessons.teaching.proofs import expect_counterexample
 
 SPEC = register(
-    LessonSpec("01", needs=("rules", "small", "upto", "count_n", "seen"), offers={"rules": ("factor-duel",)})
+    LessonSpec("01", needs=("rules", "small", "upto", "count_n"), offers={"rules": ("factor-duel",)})
 )
 
 # What the stuck-numbers guess discovers: the primes (and 1).
@@ -131,24 +131,55 @@ def model_1(p: Params) -> tuple[object, str]:
     return list(right), f"{n} = {pairs}; {rules.title} leaves out {left_out}."
 
 
+#: Exercises 2 and 4 ask for numbers above BIG: no list the lesson prints reaches it, and a loop up to
+#: it takes hours, so the answer comes from what the numbers have in common (a prime squared; p × q or p³).
+BIG = 10**12
+#: The largest answer read (factorised at once).
+READ = 10**18
+
+
+def inner_count(n: int) -> int:
+    """How many divisors d of n have 1 < d < n, from the prime factors (fast for n up to ``READ``).
+
+    >>> inner_count(12), inner_count(49), inner_count(7), inner_count(1)
+    (4, 1, 0, 0)
+    """
+    import sympy
+
+    return max(math.prod(e + 1 for e in sympy.factorint(n).values()) - 2, 0)
+
+
+def _big_number(answer: object) -> int | Verdict:
+    """A whole number from 1 to ``READ``, or the format verdict saying what is wanted."""
+    n = as_whole(answer)
+    if n is None:
+        return Verdict("format", "Give one whole number, such as 10**12 + 1.", key="format:not-a-number")
+    if not 1 <= n <= READ:
+        return Verdict("format", "Give a whole number above 10¹² and at most 10¹⁸.", key="format:range")
+    return n
+
+
 @SPEC.check(2)
 def one_inner_divisor(answer: object, p: Params) -> Verdict:
-    """Any n above ``seen`` with exactly one divisor d, 1 < d < n."""
+    """Any n above 10¹² with exactly one divisor d, 1 < d < n (no list or loop of the lesson reaches it)."""
     answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    seen = int(p["seen"])
-    n = as_whole(answer)
-    if n is None:
-        return Verdict("format", "Give one whole number, such as 10.", key="format:not-a-number")
-    if not 1 <= n <= 10**12:
-        return Verdict("format", f"Give a whole number from {seen + 1} to 10¹².", key="format:range")
-    between = inner(n)
-    if n <= seen and len(between) == 1:
-        return Verdict("misconception", f"{n} was in the list above.", f"Find one above {seen}.", key="seen")
-    if len(between) == 1:
-        return Verdict("right", "Can you find two more, and say what they have in common?")
-    if not between:
+    n = _big_number(answer)
+    if isinstance(n, Verdict):
+        return n
+    count = inner_count(n)
+    if n <= BIG and count == 1:
+        return Verdict(
+            "partial",
+            f"Yes, {n} has exactly one, but it is not above 10¹² (1 000 000 000 000).",
+            "What do 4, 9, 25 and 49 have in common? Make one of that kind that is bigger than 10¹².",
+            "Each of them is d × d. Look at the d of each one: 2, 3, 5, 7. Which kind of number is d?",
+            key="small",
+        )
+    if count == 1:
+        return Verdict("right", "Can you say why every number of that kind has exactly one?")
+    if count == 0:
         return Verdict(
             "misconception",
             f"{n} has no divisor between 1 and itself.",
@@ -157,23 +188,22 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
         )
     return Verdict(
         "miss",
-        f"{n} has {len(between)} divisors between 1 and itself: {listing(between)}.",
+        f"{n} has {count} divisors between 1 and itself.",
         "Divisors come in pairs: d and n ÷ d. For only one to be left, the pair must be one number twice.",
-        "Pairs d, n ÷ d with d = n ÷ d: then n = d × d.",
-        key=f"many:{n}",
+        "Pairs d, n ÷ d with d = n ÷ d: then n = d × d. And d itself must have no divisor between 1 and d.",
+        key="many",
     )
 
 
 @SPEC.model(2)
 def model_2(p: Params) -> tuple[object, str]:
-    """Exercise 2's model: the square of the first prime whose square is above ``seen``."""
+    """Exercise 2's model: the square of the first prime whose square is above 10¹²."""
     import sympy
 
-    seen = int(p["seen"])
-    q = 2
-    while q * q <= seen:
-        q = int(sympy.nextprime(q))
-    return q * q, f"{q * q} = {q} × {q}, and {q} is prime: its only divisor between 1 and {q * q} is {q}."
+    q = int(sympy.nextprime(math.isqrt(BIG)))
+    return q * q, (
+        f"{q * q} = {q} × {q}, and {q} is prime (sympy.isprime): its only divisor between 1 and {q * q} is {q}."
+    )
 
 
 PRODUCT = re.compile(r"\s*\d{1,6}(\s*[*×x]\s*\d{1,6}){0,11}\s*")
@@ -259,53 +289,78 @@ def model_3(p: Params) -> tuple[object, str]:
     return product, f"{n} = {shape}: each power can be 0 up to its exponent, {product} = {count} choices."
 
 
-@SPEC.check(4)
-def two_inner_divisors(answer: object, p: Params) -> Verdict:
-    """The numbers 1 .. upto with exactly two divisors d, 1 < d < n."""
+def _shape(n: int) -> str:
+    """"pq" for a prime times a different prime, "p3" for the cube of a prime, else ""."""
     import sympy
 
-    upto = int(p["upto"])
+    powers = sorted(sympy.factorint(n).values())
+    return "pq" if powers == [1, 1] else "p3" if powers == [3] else ""
+
+
+@SPEC.check(4)
+def two_inner_divisors(answer: object, p: Params) -> Verdict:
+    """Two numbers above 10¹², of different kinds, each with exactly two divisors d, 1 < d < n."""
     answer = plain(answer)
-    listed = answer if isinstance(answer, (list, tuple, set)) else [answer]
-    if any(isinstance(k, Unreadable) or (type(k) is int and not 1 <= k <= upto) for k in listed):
-        return Verdict("format", f"Give a list of numbers from 1 to {upto}.", key="format:range")
-    right = [n for n in range(1, upto + 1) if len(inner(n)) == 2]
-    two_primes = [n for n in right if len(sympy.factorint(n)) == 2]
-    return expect_list(
-        answer,
-        right,
-        what="numbers",
-        misconceptions=[
-            Misconception(
-                "only-pq",
-                two_primes,
-                "All of yours are a prime times a different prime. Is there another shape? "
-                "Try powers of a single prime.",
-                "8 = 2 × 2 × 2 has divisors 2 and 4 between 1 and 8: exactly two. Which other numbers have that shape?",
-            ),
-            Misconception(
-                "one-inner",
-                lambda a: isinstance(a, list) and bool(a) and all(len(inner(k)) == 1 for k in a),
-                "Those have exactly ONE divisor between 1 and n (like exercise 2). This time you need TWO.",
-                "4 has only 2 between 1 and 4. Which numbers have two, such as 6 (2 and 3)?",
-            ),
-        ],
-        hint="Try 6 (its inner divisors are 2 and 3). Check every number up to the limit, or write a loop.",
-        stronger="A loop helps: [n for n in range(1, UPTO + 1) if len(...) == 2]. What goes in the brackets?",
-    )
+    if is_unanswered(answer):
+        return unanswered()
+    wanted = "Give a list of two numbers above 10¹², like [a, b]."
+    if not isinstance(answer, (list, tuple)) or len(answer) != 2:
+        return Verdict("format", wanted, key="format:pair")
+    numbers: list[int] = []
+    for k in answer:
+        n = _big_number(k)
+        if isinstance(n, Verdict):
+            return n
+        numbers.append(n)
+    for n in numbers:
+        count = inner_count(n)
+        if count == 1:
+            return Verdict(
+                "misconception",
+                f"{n} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO.",
+                "6 has two: 2 and 3. What kind of number is 6? Make a big one of that kind.",
+                "6 = 2 × 3 and 8 = 2 × 2 × 2 both have exactly two. Build big numbers the same way.",
+                key="one-inner",
+            )
+        if count != 2:
+            return Verdict(
+                "miss",
+                f"{n} has {count} divisors between 1 and itself, not two.",
+                "Look at small numbers with exactly two, such as 6, 10, 15 and 8: write each as a product of primes.",
+                "6 = 2 × 3 and 8 = 2 × 2 × 2. A big number made of bigger primes in the same way has two as well.",
+                key="count",
+            )
+    if any(n <= BIG for n in numbers):
+        return Verdict(
+            "partial",
+            "Both have exactly two, but not both are above 10¹² (1 000 000 000 000).",
+            "Write the small ones as products of primes, then build big ones the same way.",
+            "6 = 2 × 3 and 8 = 2 × 2 × 2: use bigger primes (sympy.isprime tells you whether a number is prime).",
+            key="small",
+        )
+    if _shape(numbers[0]) == _shape(numbers[1]):
+        return Verdict(
+            "partial",
+            "Both have exactly two, but they are of the same kind. There is another kind.",
+            "Write each of yours as a product of primes. Now think of 8: how is it made?",
+            "8 = 2 × 2 × 2 has divisors 2 and 4 between 1 and 8: exactly two. Make a big number like 8.",
+            key="same-kind",
+        )
+    return right("Why does each kind have exactly two? Pair up the divisors.")
 
 
 @SPEC.model(4)
 def model_4(p: Params) -> tuple[object, str]:
-    """Exercise 4's model: the numbers up to ``upto`` with exactly two inner divisors."""
+    """Exercise 4's model: a prime times a different prime, and the cube of a prime, both above 10¹²."""
     import sympy
 
-    upto = int(p["upto"])
-    right = [n for n in range(1, upto + 1) if len(inner(n)) == 2]
-    cubes = [n for n in right if len(sympy.factorint(n)) == 1]
-    return right, (
-        "A prime times a different prime (p × q has inner divisors p and q)"
-        + (f", and the cube of a prime ({listing(cubes)}: p³ has p and p²)." if cubes else ".")
+    a = int(sympy.nextprime(math.isqrt(BIG)))
+    b = int(sympy.nextprime(a))
+    c = int(sympy.integer_nthroot(BIG, 3)[0])
+    c = int(sympy.nextprime(c))
+    return [a * b, c**3], (
+        f"{a * b} = {a} × {b} (inner divisors {a} and {b}) and {c**3} = {c}³ (inner divisors {c} and {c * c}): "
+        "a prime times a different prime, and the cube of a prime."
     )
 
 
