@@ -146,7 +146,7 @@ def inner_count(n: int) -> int:
     """
     import sympy
 
-    return max(math.prod(e + 1 for e in sympy.factorint(n).values()) - 2, 0)
+    return max(math.prod(int(e) + 1 for e in sympy.factorint(n).values()) - 2, 0)
 
 
 def _big_number(answer: object) -> int | Verdict:
