@@ -130,3 +130,34 @@ def test_exit_ticket_answers_by_hand() -> None:
     assert [loses(n) for n in (13, 14, 15, 16)] == [True, False, True, False]
     assert [d for d in range(2, 14) if 14 % d == 0 and loses(14 - d)] == [7]
     assert [d for d in range(2, 16) if 16 % d == 0 and loses(16 - d)] == [8]
+
+
+def test_exercise_2_asks_for_the_best_move_and_the_remoteness() -> None:
+    """A pair (move, remoteness): ``table.remoteness[REMOTE_N]`` alone does not answer it (review rev1)."""
+    one = lesson()  # 15 is P (both moves, 3 and 5, reach N), so the loser delays
+    assert loses(15) and not loses(12) and not loses(10)
+    assert (remoteness(12), remoteness(10), remoteness(15)) == (3, 1, 4)  # 15 − 3 = 12 keeps it longest
+    assert one.verdict(2, (3, 4)).right
+    assert one.verdict(2, [3, 4]).right
+    assert one.verdict(2, (3, 3)).kind == "partial"  # the move, not the remoteness
+    assert one.verdict(2, (5, 4)).kind == "partial"  # the remoteness (looked up?), not the move
+    hurried = one.verdict(2, (5, 2))  # 1 + the smallest: the winner's rule at a P-position
+    assert hurried.kind == "misconception" and "delay" in hurried.message
+    assert one.verdict(2, (7, 4)).kind == "misconception"  # 7 is no move from 15
+    assert one.verdict(2, (5, 9)).kind == "miss"
+    for malformed in (4, "3, 4", (3,), (3, 4, 5), ("3", 4), (3, "four"), 10**5000):
+        assert one.verdict(2, malformed).kind == "format", malformed
+    # at an N-position the winner hurries: from 18 the P-positions reached are 15 and 9 (remoteness 4 and 2)
+    assert [d for d in range(2, 18) if 18 % d == 0 and loses(18 - d)] == [3, 9]
+    assert (remoteness(15), remoteness(9), remoteness(18)) == (4, 2, 3)
+    assert lesson(remote_n=18).verdict(2, (9, 3)).right
+    assert lesson(remote_n=18).verdict(2, (3, 3)).kind == "partial"  # a winning move, but not the fastest
+    assert lesson(remote_n=18).verdict(2, (3, 5)).kind == "misconception"  # 1 + the largest: the loser's rule
+    assert lesson(remote_n=18).verdict(2, (2, 7)).kind == "miss"
+
+
+def test_exercise_1_is_read_from_the_hand_table() -> None:
+    """MOVE_FROM = 12 by default, inside the table by hand: 12 − 3 = 9 and 12 − 4 = 8 are P."""
+    assert [d for d in range(2, 12) if 12 % d == 0 and loses(12 - d)] == [3, 4]
+    assert lesson(move_from=12).verdict(1, [3, 4]).right
+    assert lesson(move_from=12).verdict(1, [9, 8]).kind == "misconception"  # the numbers left, not the moves

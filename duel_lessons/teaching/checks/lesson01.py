@@ -26,9 +26,7 @@ from duel_lessons.teaching.feedback import (
 )
 from duel_lessons.teaching.proofs import expect_counterexample
 
-SPEC = register(
-    LessonSpec("01", needs=("rules", "small", "upto", "count_n"), offers={"rules": ("factor-duel",)})
-)
+SPEC = register(LessonSpec("01", needs=("rules", "small", "upto", "count_n"), offers={"rules": ("factor-duel",)}))
 
 # What the stuck-numbers guess discovers: the primes (and 1).
 SPEC.discovers("stuck", r"\bprimes?\b", r"isprime", r"primerange", r"\bprime\s+numbers?\b")
@@ -290,7 +288,7 @@ def model_3(p: Params) -> tuple[object, str]:
 
 
 def _shape(n: int) -> str:
-    """"pq" for a prime times a different prime, "p3" for the cube of a prime, else ""."""
+    """ "pq" for a prime times a different prime, "p3" for the cube of a prime, else ""."""
     import sympy
 
     powers = sorted(sympy.factorint(n).values())

@@ -18,7 +18,6 @@ from duel_lessons.teaching.feedback import (
     Verdict,
     as_whole,
     expect_list,
-    expect_number,
     expect_table,
     is_unanswered,
     plain,
@@ -152,55 +151,113 @@ def model_1(p: Params) -> tuple[object, str]:
     )
 
 
-def _remoteness(p: Params) -> tuple[int, int]:
+def _best(p: Params) -> tuple[int, list[int], int, int]:
+    """From ``remote_n``: its remoteness, the best moves (the winner hurries, the loser delays), the
+    remoteness the other rule (hurry for delay) would give, and the remoteness after the best move."""
     rules, n = rules_of(p), int(p["remote_n"])
     table = table_of(p, n)
-    right_value = int(table.remoteness[n])
-    after = [int(table.remoteness[rules.result(n, d)]) for d in rules.divisors_of(n)]
-    wrong_way = 1 + (min(after) if table.is_p(n) else max(after)) if after else right_value
-    return right_value, wrong_way
+    value = int(table.remoteness[n])
+    moves = list(rules.divisors_of(n)) if rules.ends_on_reaching(n) is None else []
+    after = {d: int(table.remoteness[rules.result(n, d)]) for d in moves}
+    if not after:
+        return value, [], value, 0
+    if table.is_p(n):
+        top = max(after.values())
+        best = [d for d in moves if after[d] == top]
+        wrong_way = 1 + min(after.values())
+    else:
+        good = {d: after[d] for d in table.winning_moves(n)}
+        top = min(good.values())
+        best = [d for d in good if good[d] == top]
+        wrong_way = 1 + max(after.values())
+    return value, best, wrong_way, top
 
 
 @SPEC.check(2)
 def remoteness(answer: object, p: Params) -> Verdict:
-    """The remoteness of ``remote_n``."""
-    right_value, wrong_way = _remoteness(p)
-    misconceptions = (
-        [
-            Misconception(
-                "hurry-delay",
-                wrong_way,
-                "Who is to move at this number: the winner or the loser? The winner hurries, the loser delays.",
-                "Decide first whether the player to move wins or loses here; then take the smallest (winner) "
-                "or the largest (loser) remoteness of the numbers reached, as the rules of section 8 say.",
-            )
-        ]
-        if wrong_way != right_value
-        else []
+    """The best move from ``remote_n`` (the winner hurries, the loser delays) and its remoteness: ``(d, r)``."""
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
+    rules, n = rules_of(p), int(p["remote_n"])
+    value, best, wrong_way, _ = _best(p)
+    wanted = f"Give a pair (d, r): the divisor d you take from {n} and the remoteness r of {n}."
+    if not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        return Verdict("format", wanted, key="format:pair")
+    d, r = as_whole(answer[0]), as_whole(answer[1])
+    if r is None or (d is None and answer[0] is not None):
+        return Verdict("format", wanted, key="format:pair")
+    if not best:
+        if d is None and r == value:
+            return right(f"{n} has no move: nothing is left to play.")
+        return Verdict("miss", f"Which moves does {n} have?", "List the divisors you may take from it.", key="none")
+    if d is None or d not in rules.divisors_of(n):
+        return Verdict(
+            "misconception",
+            f"{show_whole(answer[0])} is not a move you may make from {n}.",
+            f"The first number is the divisor you take away from {n}. Which divisors are allowed?",
+            f"List the allowed divisors of {n}; your move is one of them.",
+            key="not-a-move",
+        )
+    if d in best and r == value:
+        return right("The remoteness is 1 + the remoteness of the number your best move reaches.")
+    if d in best:
+        return Verdict(
+            "partial",
+            "That is the right move. Now the remoteness: how many moves are left, counting this one?",
+            "The remoteness is 1 + the remoteness of the number your move reaches.",
+            "Look up the remoteness of the number your move leaves, and add 1 for the move itself.",
+            key="move-only",
+        )
+    if r == value:
+        return Verdict(
+            "partial",
+            "The remoteness is right, but that move is not the one that gives it.",
+            "Is the player to move winning or losing here? The winner hurries, the loser delays.",
+            "Find the move whose result has the remoteness you used.",
+            key="remoteness-only",
+        )
+    if wrong_way != value and r == wrong_way:
+        return Verdict(
+            "misconception",
+            "Who is to move at this number: the winner or the loser? The winner hurries, the loser delays.",
+            "Decide first whether the player to move wins or loses here; then take the smallest (winner) "
+            "or the largest (loser) remoteness of the numbers reached, as the rules of section 8 say.",
+            "Winner: among the moves to a P-position, the one with the smallest remoteness. Loser: the move "
+            "with the largest remoteness.",
+            key="hurry-delay",
+        )
+    return Verdict(
+        "miss",
+        f"Your answer was ({d}, {r}).",
+        "Is the player to move winning or losing? The winner hurries, the loser delays.",
+        "Write the moves from this number, with the remoteness of each number reached. Is the player to "
+        "move winning or losing? Then take the smallest or the largest, and add 1.",
+        key=f"miss:{d}:{r}",
     )
-    return expect_number(
-        answer,
-        right_value,
-        misconceptions=misconceptions,
-        hint="Remoteness is 1 + the remoteness of the position the best move reaches.",
-        stronger="Write the moves from this number, with the remoteness of each number reached. Is"
-        " the player to move winning or losing? Then take the smallest or the largest.",
-    )
+
+
+def show_whole(value: object) -> str:
+    """A short way to name an answer part in a message."""
+    number = as_whole(value)
+    return str(number) if number is not None else "That"
 
 
 @SPEC.model(2)
 def model_2(p: Params) -> tuple[object, str]:
-    """Exercise 2's model: the remoteness of ``remote_n``, by the hurry/delay rule."""
+    """Exercise 2's model: the best move from ``remote_n`` and its remoteness, by the hurry/delay rule."""
     rules, n = rules_of(p), int(p["remote_n"])
+    value, best, _, top = _best(p)
     table = table_of(p, n)
-    value = int(table.remoteness[n])
+    if not best:
+        return (None, value), f"{n} has no move: remoteness {value}."
+    d = best[0]
+    m = rules.result(n, d)
     if table.is_p(n):
-        after = [int(table.remoteness[rules.result(n, d)]) for d in rules.divisors_of(n)]
-        if not after:
-            return value, f"{n} has no move: remoteness {value}."
-        return value, f"{n} is P, so the loser delays: 1 + the largest of {listing(sorted(set(after)))} = {value}."
-    good = [int(table.remoteness[rules.result(n, d)]) for d in table.winning_moves(n)]
-    return value, f"{n} is N, so the winner hurries: 1 + the smallest of {listing(sorted(set(good)))} = {value}."
+        why = f"{n} is P, so the loser delays: {n} − {d} = {m} has the largest remoteness, {top}"
+    else:
+        why = f"{n} is N, so the winner hurries: {n} − {d} = {m} is the P-position with the smallest remoteness, {top}"
+    return (d, value), f"{why}; 1 + {top} = {value}."
 
 
 # -- exercise 3: defend a P-position, move by move --------------------------------------------------------------
