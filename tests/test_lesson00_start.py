@@ -60,13 +60,30 @@ def test_number_factor_passes_count_as_turns() -> None:
     assert one.reveal_text("biggest") is not None
 
 
-def test_exercise_3_text_is_a_format_slip_that_confirms_nothing() -> None:
+def smallest_path_by_hand(n: int) -> list[int]:
+    """Divisor Duel, both players taking the smallest d with 1 < d < n, by trial division."""
+    numbers = [n]
+    while moves := [d for d in range(2, numbers[-1]) if numbers[-1] % d == 0]:
+        numbers.append(numbers[-1] - moves[0])
+    return numbers
+
+
+def test_exercise_3_asks_for_a_game_no_cell_shows() -> None:
+    """The smallest-divisor game from SMALL: not the record above (biggest, from START), not a parity (rev1)."""
     one = lesson()
-    assert one.verdict(3, "2").kind == "format"
-    assert one.verdict(3, "1").kind == "format"
-    assert one.verdict(3, "2").message == one.verdict(3, "1").message
-    assert one.verdict(3, 1).kind == "misconception"
-    assert one.verdict(3, 2).right
+    assert smallest_path_by_hand(12) == [12, 10, 8, 6, 4, 2]
+    assert one.verdict(3, [12, 10, 8, 6, 4, 2]).right
+    assert lesson(small=15).verdict(3, smallest_path_by_hand(15)).right  # 15, 12, 10, 8, 6, 4, 2
+    assert one.verdict(3, [2, 4, 6, 8, 10, 12]).kind == "format"  # the right numbers, out of order
+    for slip, name in (([12, 6, 3], "BIGGEST"), ([10, 8, 6, 4, 2], "Start"), ([12, 10, 8, 6, 4], "stop")):
+        verdict = one.verdict(3, slip)
+        assert verdict.kind == "misconception" and name in verdict.hint, slip
+    assert one.verdict(3, [2, 2, 2, 2, 2]).kind == "misconception"  # the divisors taken
+    assert one.verdict(3, [12, 10, 8]).kind == "partial"
+    for malformed in (2, "2", "12, 10", [12, "10"], 10**5000):
+        assert one.verdict(3, malformed).kind == "format", malformed
+    for spy_or_liar in (True, None):
+        assert not one.verdict(3, spy_or_liar).right
 
 
 def test_exit_ticket_answers_by_hand() -> None:

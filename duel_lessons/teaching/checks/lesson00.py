@@ -5,6 +5,8 @@ Parameters: ``rules``, ``start`` (the first game), ``small`` (exercise 1), ``can
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import rules_of
@@ -13,7 +15,6 @@ from duel_lessons.teaching.feedback import (
     Verdict,
     as_whole,
     expect_list,
-    expect_member,
     is_unanswered,
     plain,
     unanswered,
@@ -162,41 +163,79 @@ def model_2(p: Params) -> tuple[object, str]:
     return right, (f"{why}: not prime." if why else "Every candidate has exactly two divisors.")
 
 
+def path(p: Params, start: int, choose: int) -> list[int]:
+    """The numbers a game from ``start`` passes through when both players always take ``legal_moves[choose]``
+    (0: the smallest allowed divisor, -1: the biggest); a pass leaves the number as it is and adds nothing.
+
+    >>> path({"rules": "divisor-duel"}, 12, 0), path({"rules": "divisor-duel"}, 12, -1)
+    ([12, 10, 8, 6, 4, 2], [12, 6, 3])
+    """
+    game = new_game(rules_of(p), start)
+    numbers = [start]
+    while not game.is_over:
+        game = game.pass_turn() if game.must_pass else game.play(game.legal_moves[choose])
+        if game.number != numbers[-1]:
+            numbers.append(game.number)
+    return numbers
+
+
 @SPEC.check(3)
-def whose_turn(answer: object, p: Params) -> Verdict:
-    """Whose turn it is after the first three biggest-divisor turns (1 or 2)."""
+def smallest_path(answer: object, p: Params) -> Verdict:
+    """The numbers of the game from ``small`` in which both players always take the smallest allowed divisor."""
     answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    right = biggest_game(p, 3).to_move
-    if isinstance(answer, str) and answer.strip().lower().removeprefix("player").strip() in ("1", "2"):
-        return Verdict("format", "Give just the number 1 or 2, without quotes.", key="format:text")
-    return expect_member(
+    n = int(p["small"])
+    right_path = path(p, n, 0)
+    numbers = list(answer) if isinstance(answer, (list, tuple)) else []
+    if all(type(x) is int for x in numbers) and sorted(numbers) == sorted(right_path) and numbers != right_path:
+        return Verdict(
+            "format", f"The numbers in the order the game goes: from {n} down to the end.", key="format:order"
+        )
+    taken = [a - b for a, b in pairwise(right_path)]
+    return expect_list(
         answer,
-        {right},
-        what="player",
+        right_path,
+        what="numbers",
         misconceptions=[
             Misconception(
-                "other-player",
-                3 - right,
-                "Players take turns: 1, 2, 1, 2, ... Who made move 3?",
-                "Write the moves down: move 1 by Player 1, move 2 by Player 2, move 3 by ...",
-            )
+                "biggest",
+                path(p, n, -1),
+                "That is the game where both take the BIGGEST divisor. This time both take the smallest.",
+                "Each turn, list the allowed divisors of the number and take the first (smallest) one.",
+            ),
+            Misconception(
+                "no-start",
+                right_path[1:],
+                f"Start the list with {n} itself, the number the game starts from.",
+                f"The game passes through {n} first: put it at the front of your list.",
+            ),
+            Misconception(
+                "no-end",
+                right_path[:-1],
+                "Nearly: does the game stop there? Can the player at your last number still move?",
+                "Keep going until the player to move has no allowed divisor (or the rules end the game): "
+                "that last number belongs in the list too.",
+            ),
+            Misconception(
+                "divisors",
+                taken,
+                "Those are the divisors taken. The question asks for the numbers the game passes through.",
+                f"Write the number after each move: {n}, then {n} minus the divisor taken, and so on.",
+            ),
         ],
-        hint="Answer 1 or 2.",
-        stronger="Write the moves in a column, with who made each one. Who moves next?",
+        hint="Play it on paper: write the number, take away its smallest allowed divisor, write the new number.",
+        stronger="Exercise 1 gave you the allowed divisors of the first number. Take the smallest, subtract it, "
+        "and find the allowed divisors of what is left. Repeat until nobody can move.",
     )
 
 
 @SPEC.model(3)
 def model_3(p: Params) -> tuple[object, str]:
-    """Exercise 3's model answer: whose turn it is after three turns of the biggest-divisor game."""
-    game = biggest_game(p, 3)
-    turns = len(game.history)
-    if turns < 3:
-        plural = "" if turns == 1 else "s"
-        return game.to_move, f"The game is over after {turns} turn{plural}: Player {game.to_move} is left stuck."
-    return game.to_move, "Player 1 makes turns 1 and 3 and Player 2 turn 2, so turn 4 is Player 2's."
+    """Exercise 3's model: the game from ``small`` when both players take the smallest allowed divisor."""
+    numbers = path(p, int(p["small"]), 0)
+    end = numbers[-1]
+    return numbers, f"{' → '.join(map(str, numbers))}: the game stops at {end}, where it is over."
 
 
 @SPEC.guess_form("biggest")
