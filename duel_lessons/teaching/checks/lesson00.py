@@ -5,23 +5,43 @@ Parameters: ``rules``, ``start`` (the first game), ``small`` (exercise 1), ``can
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import rules_of
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
+    as_whole,
     expect_list,
-    expect_member,
     is_unanswered,
+    plain,
     unanswered,
 )
 
-SPEC = register(LessonSpec("00", needs=("rules", "start", "small", "candidates")))
+SPEC = register(
+    LessonSpec(
+        "00",
+        needs=("rules", "start", "small", "candidates"),
+        offers={"rules": ("division-duel", "factor-duel", "number-factor")},
+    )
+)
+
+# What the biggest-divisor guess is about: who wins, and the game that shows it.
+SPEC.discovers(
+    "biggest",
+    r"\bplayer\s*[12]\s*(wins|won|loses|lost)\b",
+    r"no valid moves left",
+    r"\b60\s*(→|->)\s*30\b",
+    r"subtracting 30 from 60",
+)
 
 
 def biggest_game(p: Params, moves: int | None = None) -> GameState:
     """The game from ``start`` in which both players always take the biggest allowed divisor.
+
+    A player with no move passes where the rules say so (Number Factor).
 
     >>> biggest_game({"rules": "divisor-duel", "start": 60}, 3).number
     10
@@ -29,9 +49,14 @@ def biggest_game(p: Params, moves: int | None = None) -> GameState:
     game = new_game(rules_of(p), int(p["start"]))
     played = 0
     while not game.is_over and (moves is None or played < moves):
-        game = game.play(game.legal_moves[-1])
+        game = game.pass_turn() if game.must_pass else game.play(game.legal_moves[-1])
         played += 1
     return game
+
+
+def _factor_pairs(n: int, allowed: tuple[int, ...]) -> str:
+    pairs = [f"{a} × {n // a}" for a in allowed if a * a <= n and (a > 1 or n // a in allowed)]
+    return f"{n} = " + " = ".join(pairs) if pairs else f"{n} has no allowed divisor"
 
 
 @SPEC.check(1)
@@ -40,6 +65,7 @@ def allowed_divisors(answer: object, p: Params) -> Verdict:
     rules, n = rules_of(p), int(p["small"])
     right = list(rules.divisors_of(n))
     every = [d for d in range(1, n + 1) if n % d == 0]
+    low, high = ("1 ≤ d < N", "smaller than") if 1 in right else ("1 < d < N", "bigger than 1 and smaller than")
     return expect_list(
         answer,
         right,
@@ -49,13 +75,13 @@ def allowed_divisors(answer: object, p: Params) -> Verdict:
                 "all-divisors",
                 every,
                 "The rules leave some divisors out. Read the rule: which d are allowed?",
-                "Allowed divisors d satisfy 1 < d < N. Cross out 1 and the number itself from your list.",
+                f"Allowed divisors d satisfy {low}: d must be {high} the number. Cross out the ones that break it.",
             ),
             Misconception(
                 "with-n",
                 sorted({*right, n}),
                 "Can you take away the whole number? Read the rule again.",
-                "The rule is 1 < d < N: d must be smaller than the number. Cross the number itself off your list.",
+                f"The rule is {low}: d must be smaller than the number. Cross the number itself off your list.",
             ),
             Misconception(
                 "with-1",
@@ -64,18 +90,32 @@ def allowed_divisors(answer: object, p: Params) -> Verdict:
                 "The rule is 1 < d < N: d must be bigger than 1. Cross 1 off your list.",
             ),
         ],
-        hint=f"Try each number from 2 upwards: does it go into {n} exactly? Stop before {n} itself.",
-        stronger=f"Write {n} = a × b in every way you can; each a and b (except 1 and {n}) is an allowed divisor.",
+        hint=f"Try each number from {'1' if 1 in right else '2'} upwards: does it go into {n} exactly? "
+        f"Stop before {n} itself.",
+        stronger=f"Write {n} = a × b in every way you can; each a and b that the rule allows is an allowed divisor.",
     )
+
+
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    """Exercise 1's model answer: the allowed divisors of ``small``."""
+    rules, n = rules_of(p), int(p["small"])
+    right = rules.divisors_of(n)
+    left_out = "1 and" if 1 not in right else ""
+    return list(right), f"{_factor_pairs(n, right)}; {rules.title} leaves out {left_out} {n} itself.".replace("  ", " ")
+
+
+def _prime(n: int) -> bool:
+    import sympy
+
+    return bool(sympy.isprime(n))
 
 
 @SPEC.check(2)
 def primes(answer: object, p: Params) -> Verdict:
     """The primes among ``candidates``."""
-    import sympy
-
     pool = [int(n) for n in p["candidates"]]
-    right = [n for n in pool if sympy.isprime(n)]
+    right = [n for n in pool if _prime(n)]
     odd = [n for n in pool if n % 2 == 1]
     return expect_list(
         answer,
@@ -106,30 +146,102 @@ def primes(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    """Exercise 2's model answer: the primes among ``candidates``, and why the others are not."""
+    import sympy
+
+    pool = [int(n) for n in p["candidates"]]
+    right = [n for n in pool if _prime(n)]
+    others = [
+        f"{n} = {' × '.join(str(q) for q, e in sympy.factorint(n).items() for _ in range(e))}"
+        for n in pool
+        if n > 1 and n not in right
+    ]
+    ones = ["1 has only one divisor"] if 1 in pool else []
+    why = "; ".join(others + ones)
+    return right, (f"{why}: not prime." if why else "Every candidate has exactly two divisors.")
+
+
+def path(p: Params, start: int, choose: int) -> list[int]:
+    """The numbers a game from ``start`` passes through when both players always take ``legal_moves[choose]``
+    (0: the smallest allowed divisor, -1: the biggest); a pass leaves the number as it is and adds nothing.
+
+    >>> path({"rules": "divisor-duel"}, 12, 0), path({"rules": "divisor-duel"}, 12, -1)
+    ([12, 10, 8, 6, 4, 2], [12, 6, 3])
+    """
+    game = new_game(rules_of(p), start)
+    numbers = [start]
+    while not game.is_over:
+        game = game.pass_turn() if game.must_pass else game.play(game.legal_moves[choose])
+        if game.number != numbers[-1]:
+            numbers.append(game.number)
+    return numbers
+
+
 @SPEC.check(3)
-def whose_turn(answer: object, p: Params) -> Verdict:
-    """Whose turn it is after the first three biggest-divisor moves (1 or 2)."""
+def smallest_path(answer: object, p: Params) -> Verdict:
+    """The numbers of the game from ``small`` in which both players always take the smallest allowed divisor."""
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    right = biggest_game(p, 3).to_move
-    if isinstance(answer, str) and answer.strip().lower().removeprefix("player").strip() == str(right):
-        return Verdict("format", "Right idea: give just the number 1 or 2, without quotes.", key="format:text")
-    return expect_member(
+    n = int(p["small"])
+    right_path = path(p, n, 0)
+    numbers = list(answer) if isinstance(answer, (list, tuple)) else []
+    if all(type(x) is int for x in numbers) and sorted(numbers) == sorted(right_path) and numbers != right_path:
+        return Verdict(
+            "format", f"The numbers in the order the game goes: from {n} down to the end.", key="format:order"
+        )
+    taken = [a - b for a, b in pairwise(right_path)]
+    return expect_list(
         answer,
-        {right},
-        what="player",
+        right_path,
+        what="numbers",
         misconceptions=[
             Misconception(
-                "other-player",
-                3 - right,
-                "Players take turns: 1, 2, 1, 2, ... Who made move 3?",
-                "Write the moves down: move 1 by Player 1, move 2 by Player 2, move 3 by ...",
-            )
+                "biggest",
+                path(p, n, -1),
+                "That is the game where both take the BIGGEST divisor. This time both take the smallest.",
+                "Each turn, list the allowed divisors of the number and take the first (smallest) one.",
+            ),
+            Misconception(
+                "no-start",
+                right_path[1:],
+                f"Start the list with {n} itself, the number the game starts from.",
+                f"The game passes through {n} first: put it at the front of your list.",
+            ),
+            Misconception(
+                "no-end",
+                right_path[:-1],
+                "Nearly: does the game stop there? Can the player at your last number still move?",
+                "Keep going until the player to move has no allowed divisor (or the rules end the game): "
+                "that last number belongs in the list too.",
+            ),
+            Misconception(
+                "divisors",
+                taken,
+                "Those are the divisors taken. The question asks for the numbers the game passes through.",
+                f"Write the number after each move: {n}, then {n} minus the divisor taken, and so on.",
+            ),
         ],
-        hint="Answer 1 or 2.",
-        stronger="Write the moves in a column: move 1 by Player 1, move 2 by Player 2, move 3 by "
-        "Player 1. Who moves next?",
+        hint="Play it on paper: write the number, take away its smallest allowed divisor, write the new number.",
+        stronger="Exercise 1 gave you the allowed divisors of the first number. Take the smallest, subtract it, "
+        "and find the allowed divisors of what is left. Repeat until nobody can move.",
     )
+
+
+@SPEC.model(3)
+def model_3(p: Params) -> tuple[object, str]:
+    """Exercise 3's model: the game from ``small`` when both players take the smallest allowed divisor."""
+    numbers = path(p, int(p["small"]), 0)
+    end = numbers[-1]
+    return numbers, f"{' → '.join(map(str, numbers))}: the game stops at {end}, where it is over."
+
+
+@SPEC.guess_form("biggest")
+def biggest_form(value: object, p: Params) -> str | None:
+    """The guess is a player: 1 or 2."""
+    return None if as_whole(value) in (1, 2) else "Guess a player: write 1 or 2 (a number, without quotes)."
 
 
 @SPEC.reveal("biggest")
@@ -139,13 +251,14 @@ def biggest(guess: object, p: Params) -> str:
     numbers = [int(p["start"])]
     replay = new_game(rules_of(p), int(p["start"]))
     while not replay.is_over:
-        replay = replay.play(replay.legal_moves[-1])
+        replay = replay.pass_turn() if replay.must_pass else replay.play(replay.legal_moves[-1])
         numbers.append(replay.number)
     path = " → ".join(map(str, numbers))
-    said = f"You guessed Player {guess}." if guess in (1, 2) else f"You guessed {guess!r}."
-    verdict = "Your guess was right!" if guess == game.winner else "Not this time."
+    said = as_whole(guess)
+    verdict = "Your guess was right!" if said == game.winner else "Not this time."
+    turns = f"{len(game.history)} turn{'' if len(game.history) == 1 else 's'}"
     return (
-        f"The game went {path}: {len(numbers) - 1} moves, and **Player {game.winner} won**. "
-        f"{said} {verdict}\n\nDid the winner win because taking the biggest divisor is clever, or by luck? "
-        "Keep that question: the next lessons answer it."
+        f"The game went {path}: {turns}, and **Player {game.winner} won**. "
+        f"You guessed Player {said}. {verdict}\n\nDid the winner win because taking the biggest divisor is "
+        "clever, or by luck? Keep that question: the next lessons answer it."
     )

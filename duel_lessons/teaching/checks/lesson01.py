@@ -1,10 +1,14 @@
 """Lesson 01, "What goes into a number?": divisors, primes and stuck numbers.
 
-Parameters: ``rules``, ``small`` (exercise 1), ``upto`` (stuck numbers and exercise 4), ``count_n`` (exercise 3).
+Parameters: ``rules``, ``small`` (exercise 1), ``upto`` (stuck numbers), ``count_n`` (exercise 3).  Exercises 2
+and 4 ask for numbers above 10¹², which no list or loop of the lesson reaches (the notebook's ``SEEN`` only says
+how far section 7's list goes).
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 
 from duel_lessons.engine.rules import DIVISOR_DUEL
@@ -14,18 +18,27 @@ from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
     as_whole,
-    expect_choice,
     expect_list,
-    expect_number,
     is_unanswered,
+    plain,
+    right,
     unanswered,
 )
+from duel_lessons.teaching.proofs import expect_counterexample
 
-SPEC = register(LessonSpec("01", needs=("rules", "small", "upto", "count_n")))
+SPEC = register(LessonSpec("01", needs=("rules", "small", "upto", "count_n"), offers={"rules": ("factor-duel",)}))
+
+# What the stuck-numbers guess discovers: the primes (and 1).
+SPEC.discovers("stuck", r"\bprimes?\b", r"isprime", r"primerange", r"\bprime\s+numbers?\b")
 
 
-#: Section 7 of the lesson lists the numbers up to SEEN with one inner divisor; exercise 2 asks for a new one.
-SEEN = 50
+def inner(n: int) -> tuple[int, ...]:
+    """The divisors d of n with 1 < d < n (Divisor Duel's allowed divisors, whatever the lesson's rules).
+
+    >>> inner(12), inner(7)
+    ((2, 3, 4, 6), ())
+    """
+    return DIVISOR_DUEL.divisors_of(n)
 
 
 def stuck_numbers(p: Params) -> list[int]:
@@ -53,6 +66,19 @@ def stuck_reveal(guess: object, p: Params) -> str:
         f"{compare_sets(listed, truth, within)}\n\n"
         "Which kind of number is on the list? Is there one that does not fit that description?"
     )
+
+
+@SPEC.guess_form("stuck")
+def stuck_form(value: object, p: Params) -> str | None:
+    """The guess is a non-empty list of numbers from 1 to ``upto``."""
+    upto = int(p["upto"])
+    value = plain(value)
+    wanted = f"Guess a list of numbers from 1 to {upto}, like [2, 3, 9]."
+    if not isinstance(value, (list, tuple, set)) or not value:
+        return wanted
+    if not all(type(n) is int and 1 <= n <= upto for n in value):
+        return wanted
+    return None
 
 
 @SPEC.check(1)
@@ -93,22 +119,65 @@ def allowed(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.check(2)
-def one_inner_divisor(answer: object, p: Params) -> Verdict:
-    """Any n above ``SEEN`` with exactly one divisor d, 1 < d < n."""
-    if is_unanswered(answer):
-        return unanswered()
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    """Exercise 1's model: the allowed divisors of ``small``."""
+    rules, n = rules_of(p), int(p["small"])
+    right = rules.divisors_of(n)
+    pairs = " = ".join(f"{a} × {n // a}" for a in right if a > 1 and a * a <= n)
+    left_out = f"1 and {n}" if 1 not in right else f"{n} itself"
+    return list(right), f"{n} = {pairs}; {rules.title} leaves out {left_out}."
+
+
+#: Exercises 2 and 4 ask for numbers above BIG: no list the lesson prints reaches it, and a loop up to
+#: it takes hours, so the answer comes from what the numbers have in common (a prime squared; p × q or p³).
+BIG = 10**12
+#: The largest answer read (factorised at once).
+READ = 10**18
+
+
+def inner_count(n: int) -> int:
+    """How many divisors d of n have 1 < d < n, from the prime factors (fast for n up to ``READ``).
+
+    >>> inner_count(12), inner_count(49), inner_count(7), inner_count(1)
+    (4, 1, 0, 0)
+    """
+    import sympy
+
+    return max(math.prod(int(e) + 1 for e in sympy.factorint(n).values()) - 2, 0)
+
+
+def _big_number(answer: object) -> int | Verdict:
+    """A whole number from 1 to ``READ``, or the format verdict saying what is wanted."""
     n = as_whole(answer)
     if n is None:
-        return Verdict("format", "Give one whole number, such as 10.", key="format:not-a-number")
-    if not 1 <= n <= 10**12:
-        return Verdict("miss", f"Your answer was {n}.", "Look for a number from 51 to 200.", key="range")
-    inner = DIVISOR_DUEL.divisors_of(n)
-    if n <= SEEN and len(inner) == 1:
-        return Verdict("misconception", f"{n} was in the list above.", f"Find one above {SEEN}.", key="seen")
-    if len(inner) == 1:
-        return Verdict("right", "Can you find two more, and say what they have in common?")
-    if not inner:
+        return Verdict("format", "Give one whole number, such as 10**12 + 1.", key="format:not-a-number")
+    if not 1 <= n <= READ:
+        return Verdict("format", "Give a whole number above 10¹² and at most 10¹⁸.", key="format:range")
+    return n
+
+
+@SPEC.check(2)
+def one_inner_divisor(answer: object, p: Params) -> Verdict:
+    """Any n above 10¹² with exactly one divisor d, 1 < d < n (no list or loop of the lesson reaches it)."""
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
+    n = _big_number(answer)
+    if isinstance(n, Verdict):
+        return n
+    count = inner_count(n)
+    if n <= BIG and count == 1:
+        return Verdict(
+            "partial",
+            f"Yes, {n} has exactly one, but it is not above 10¹² (1 000 000 000 000).",
+            "What do 4, 9, 25 and 49 have in common? Make one of that kind that is bigger than 10¹².",
+            "Each of them is d × d. Look at the d of each one: 2, 3, 5, 7. Which kind of number is d?",
+            key="small",
+        )
+    if count == 1:
+        return Verdict("right", "Can you say why every number of that kind has exactly one?")
+    if count == 0:
         return Verdict(
             "misconception",
             f"{n} has no divisor between 1 and itself.",
@@ -117,107 +186,234 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
         )
     return Verdict(
         "miss",
-        f"{n} has {len(inner)} divisors between 1 and itself: {listing(inner)}.",
+        f"{n} has {count} divisors between 1 and itself.",
         "Divisors come in pairs: d and n ÷ d. For only one to be left, the pair must be one number twice.",
-        "Pairs d, n ÷ d with d = n ÷ d: then n = d × d.",
-        key=f"many:{n}",
+        "Pairs d, n ÷ d with d = n ÷ d: then n = d × d. And d itself must have no divisor between 1 and d.",
+        key="many",
     )
+
+
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    """Exercise 2's model: the square of the first prime whose square is above 10¹²."""
+    import sympy
+
+    q = int(sympy.nextprime(math.isqrt(BIG)))
+    return q * q, (
+        f"{q * q} = {q} × {q}, and {q} is prime (sympy.isprime): its only divisor between 1 and {q * q} is {q}."
+    )
+
+
+PRODUCT = re.compile(r"\s*\d{1,6}(\s*[*×x]\s*\d{1,6}){0,11}\s*")
+
+
+def _factors(answer: object) -> list[int] | None:
+    """The whole numbers of a product written as text ("4 * 3", "4 × 3"), else None."""
+    if type(answer) is not str or not PRODUCT.fullmatch(answer):
+        return None
+    return [int(x) for x in re.split(r"[*×x]", answer)]
 
 
 @SPEC.check(3)
 def divisor_count(answer: object, p: Params) -> Verdict:
-    """How many divisors (1 and itself included) ``count_n`` has."""
+    """The number of divisors of ``count_n``, written as the product of the choices for each prime ("4 * 3")."""
+    import sympy
+
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
+    n = int(p["count_n"])
+    powers = list(sympy.factorint(n).values())
+    choices = sorted(e + 1 for e in powers)
+    count = len(sympy.divisors(n))
+    example = 'a product as text, one factor per prime, like "3 * 2 * 2" for 60'
+    if as_whole(answer) is not None:
+        return Verdict(
+            "format",
+            f"Show where the count comes from: give {example}.",
+            key="format:number",
+        )
+    factors = _factors(answer)
+    if factors is None and type(answer) is str and "+" in answer:
+        return Verdict(
+            "misconception",
+            "You added.",
+            "You choose a power of EVERY prime at once: multiply the numbers of choices.",
+            "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
+            key="sum",
+        )
+    if factors is None:
+        return Verdict("format", f"Give {example}.", key="format:product")
+    if sorted(factors) == choices:
+        return right(f"{' × '.join(map(str, factors))} = {count} divisors.")
+    product = math.prod(factors)
+    if sorted(factors) == sorted(powers):
+        return Verdict(
+            "misconception",
+            f"Your product is {product}.",
+            "Each prime's power can be 0 too: 2⁰ = 1. How many choices is that?",
+            "For 60 = 2² × 3 × 5 the power of 2 can be 0, 1 or 2: that is 3 choices, one more than the power. "
+            "Do the same here.",
+            key="product-of-powers",
+        )
+    if len(factors) != len(powers):
+        return Verdict(
+            "partial" if product == count else "miss",
+            f"Your product has {len(factors)} factor{'' if len(factors) == 1 else 's'}; "
+            f"{n} has {len(powers)} different prime{'' if len(powers) == 1 else 's'}.",
+            f"Look at sympy.factorint({n}): one factor for each prime in it.",
+            "Follow section 6: one factor per prime, the number of choices for its power.",
+            key=f"factors:{len(factors)}",
+        )
+    return Verdict(
+        "miss",
+        f"Your product is {product}.",
+        f"Look at sympy.factorint({n}). Each prime can appear 0, 1, ... up to its power times.",
+        "Follow section 6: for each prime in sympy.factorint, the number of choices is its power plus one.",
+        key=f"miss:{sorted(factors)}",
+    )
+
+
+@SPEC.model(3)
+def model_3(p: Params) -> tuple[object, str]:
+    """Exercise 3's model: the product of the choices for each prime of ``count_n``."""
     import sympy
 
     n = int(p["count_n"])
-    powers = list(sympy.factorint(n).values())
-    right = len(sympy.divisors(n))
-    product, total = 1, sum(e + 1 for e in powers)
-    for e in powers:
-        product *= e
-    return expect_number(
-        answer,
-        right,
-        misconceptions=[
-            Misconception(
-                "product-of-powers",
-                product,
-                "Each prime's power can be 0 too: 2⁰ = 1. How many choices is that?",
-                "For 60 = 2² × 3 × 5 the power of 2 can be 0, 1 or 2: that is 3 choices, one more"
-                " than the power. Do the same here.",
-            ),
-            Misconception(
-                "sum",
-                total,
-                "You choose a power of EVERY prime at once: multiply the numbers of choices.",
-                "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
-            ),
-            Misconception(
-                "inner-only",
-                right - 2,
-                f"This time count 1 and {n} too.",
-                "The question counts every divisor, 1 and the number itself included: add them back.",
-            ),
-        ],
-        hint=f"Look at sympy.factorint({n}). Each prime can appear 0, 1, ... up to its power times.",
-        stronger="Follow section 6: for each prime in sympy.factorint, the number of choices is "
-        "its power plus one. Multiply the choices.",
-    )
+    powers = sympy.factorint(n)
+    shape = " × ".join(f"{q}{str(e).translate(SUPERSCRIPTS)}" if e > 1 else str(q) for q, e in powers.items())
+    product = " * ".join(str(e + 1) for e in powers.values())
+    count = len(sympy.divisors(n))
+    return product, f"{n} = {shape}: each power can be 0 up to its exponent, {product} = {count} choices."
+
+
+def _shape(n: int) -> str:
+    """ "pq" for a prime times a different prime, "p3" for the cube of a prime, else ""."""
+    import sympy
+
+    powers = sorted(sympy.factorint(n).values())
+    return "pq" if powers == [1, 1] else "p3" if powers == [3] else ""
 
 
 @SPEC.check(4)
 def two_inner_divisors(answer: object, p: Params) -> Verdict:
-    """The numbers 1 .. upto with exactly two divisors d, 1 < d < n."""
+    """Two numbers above 10¹², of different kinds, each with exactly two divisors d, 1 < d < n."""
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
+    wanted = "Give a list of two numbers above 10¹², like [a, b]."
+    if not isinstance(answer, (list, tuple)) or len(answer) != 2:
+        return Verdict("format", wanted, key="format:pair")
+    numbers: list[int] = []
+    for k in answer:
+        n = _big_number(k)
+        if isinstance(n, Verdict):
+            return n
+        numbers.append(n)
+    for n in numbers:
+        count = inner_count(n)
+        if count == 1:
+            return Verdict(
+                "misconception",
+                f"{n} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO.",
+                "6 has two: 2 and 3. What kind of number is 6? Make a big one of that kind.",
+                "6 = 2 × 3 and 8 = 2 × 2 × 2 both have exactly two. Build big numbers the same way.",
+                key="one-inner",
+            )
+        if count != 2:
+            return Verdict(
+                "miss",
+                f"{n} has {count} divisors between 1 and itself, not two.",
+                "Look at small numbers with exactly two, such as 6, 10, 15 and 8: write each as a product of primes.",
+                "6 = 2 × 3 and 8 = 2 × 2 × 2. A big number made of bigger primes in the same way has two as well.",
+                key="count",
+            )
+    if any(n <= BIG for n in numbers):
+        return Verdict(
+            "partial",
+            "Both have exactly two, but not both are above 10¹² (1 000 000 000 000).",
+            "Write the small ones as products of primes, then build big ones the same way.",
+            "6 = 2 × 3 and 8 = 2 × 2 × 2: use bigger primes (sympy.isprime tells you whether a number is prime).",
+            key="small",
+        )
+    if _shape(numbers[0]) == _shape(numbers[1]):
+        return Verdict(
+            "partial",
+            "Both have exactly two, but they are of the same kind. There is another kind.",
+            "Write each of yours as a product of primes. Now think of 8: how is it made?",
+            "8 = 2 × 2 × 2 has divisors 2 and 4 between 1 and 8: exactly two. Make a big number like 8.",
+            key="same-kind",
+        )
+    return right("Why does each kind have exactly two? Pair up the divisors.")
+
+
+@SPEC.model(4)
+def model_4(p: Params) -> tuple[object, str]:
+    """Exercise 4's model: a prime times a different prime, and the cube of a prime, both above 10¹²."""
     import sympy
 
-    upto = int(p["upto"])
-    right = [n for n in range(1, upto + 1) if len(DIVISOR_DUEL.divisors_of(n)) == 2]
-    two_primes = [n for n in right if len(sympy.factorint(n)) == 2]
-    return expect_list(
-        answer,
-        right,
-        what="numbers",
-        misconceptions=[
-            Misconception(
-                "only-pq",
-                two_primes,
-                "All of yours are a prime times a different prime. Is there another shape? "
-                "Try powers of a single prime.",
-                "8 = 2 × 2 × 2 has divisors 2 and 4 between 1 and 8: exactly two. Which other numbers have that shape?",
-            ),
-            Misconception(
-                "one-inner",
-                lambda a: isinstance(a, list) and bool(a) and all(len(DIVISOR_DUEL.divisors_of(k)) == 1 for k in a),
-                "Those have exactly ONE divisor between 1 and n (like exercise 2). This time you need TWO.",
-                "4 has only 2 between 1 and 4. Which numbers have two, such as 6 (2 and 3)?",
-            ),
-        ],
-        hint="Try 6 (its inner divisors are 2 and 3). Check every number up to the limit, or write a loop.",
-        stronger="A loop helps: [n for n in range(1, UPTO + 1) if len(...) == 2]. What goes in the brackets?",
+    a = int(sympy.nextprime(math.isqrt(BIG)))
+    b = int(sympy.nextprime(a))
+    c = int(sympy.integer_nthroot(BIG, 3)[0])
+    c = int(sympy.nextprime(c))
+    return [a * b, c**3], (
+        f"{a * b} = {a} × {b} (inner divisors {a} and {b}) and {c**3} = {c}³ (inner divisors {c} and {c * c}): "
+        "a prime times a different prime, and the cube of a prime."
     )
 
 
-@SPEC.check("proof-1")
-def partner(answer: object, p: Params) -> Verdict:
-    """The missing step: the partner n ÷ d of the only inner divisor d is d itself (choice B)."""
-    return expect_choice(
+# The proof of section 7: one inner divisor d means n = d × d.  Labels are shuffled on purpose.
+SPEC.parsons(
+    "proof-1",
+    lines={
+        "A": "So n = d × d.",
+        "B": "n ÷ d is a divisor of n too (divisors come in pairs).",
+        "C": "n ÷ d > 1, because d < n.",
+        "D": "d is the only divisor between 1 and n, so n ÷ d = d.",
+        "E": "n ÷ d < n, because d > 1.",
+        "F": "So n ÷ d is a divisor between 1 and n.",
+        "G": "n ÷ d < d, because d > 1.",
+        "H": "So n ÷ d = 1.",
+    },
+    proof=["B", "C", "E", "F", "D", "A"],
+    uses={"C": ["B"], "E": ["B"], "F": ["C", "E"], "D": ["F"], "A": ["D"]},
+    wrong={
+        "G": "for n = 12 and d = 2, n ÷ d = 6 is bigger than d.",
+        "H": "n ÷ d = 1 would mean d = n, but d is smaller than n.",
+    },
+    label="Proof question 1",
+    why="B, then C and E (either order), F, D, A: the partner n ÷ d is also between 1 and n, "
+    "and the only such divisor is d.",
+)
+
+
+def _converse_fails(n: int) -> bool:
+    """Whether n = d × d for some d > 1 but n has more than one divisor between 1 and n."""
+    import math
+
+    d = math.isqrt(n)
+    return d > 1 and d * d == n and len(inner(n)) != 1
+
+
+SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+CONVERSE = "if n = d × d with d > 1, then d is the only divisor of n between 1 and n"
+
+
+@SPEC.check("proof-2")
+def converse(answer: object, p: Params) -> Verdict:
+    """The smallest square d × d (d > 1) with more than one divisor between 1 and n: the converse fails."""
+    return expect_counterexample(
         answer,
-        "B",
-        ("A", "B", "C", "D"),
-        misconceptions=[
-            Misconception(
-                "one",
-                "A",
-                "n ÷ d = 1 would mean d = n. But d is smaller than n.",
-                "If n ÷ d were 1, then d would be n. Is d allowed to be n?",
-            ),
-            Misconception(
-                "n",
-                "C",
-                "n ÷ d = n would mean d = 1. But d is bigger than 1.",
-                "If n ÷ d were n, then d would be 1. Is d allowed to be 1?",
-            ),
-        ],
-        hint="n ÷ d is also a divisor between 1 and n, and there is only one such divisor.",
-        stronger="n ÷ d is a divisor between 1 and n, and d is the ONLY such divisor. So n ÷ d must be which divisor?",
+        fails=_converse_fails,
+        smallest=min(n for n in range(4, 10**4) if _converse_fails(n)),
+        claim="either it is not a square d × d, or d is its only divisor between 1 and itself",
+        hint="The claim is about squares only. Go through them in order, and list the divisors between 1 and n.",
+        stronger="For each square d × d, are there divisors between 1 and n other than d? Look at what d is made of.",
     )
+
+
+@SPEC.model("proof-2")
+def model_proof_2(p: Params) -> tuple[object, str]:
+    """The smallest counterexample to the converse, and its extra divisors."""
+    n = min(n for n in range(4, 10**4) if _converse_fails(n))
+    return n, f"{n} = {math.isqrt(n)} × {math.isqrt(n)}, but its divisors between 1 and {n} are {listing(inner(n))}."

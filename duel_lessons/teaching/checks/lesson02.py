@@ -6,12 +6,38 @@ Parameters: ``rules``, ``starts`` (the results table, the guess and exercise 3),
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from duel_lessons.engine.game import new_game
-from duel_lessons.teaching.checks import LessonSpec, Params, register
+from duel_lessons.engine.rules import Rules
+from duel_lessons.solving.tables import Table
+from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of, stuck, table_of
-from duel_lessons.teaching.feedback import Misconception, Verdict, expect_list, expect_member
+from duel_lessons.teaching.feedback import Misconception, Verdict, expect_list, expect_member, plain
+from duel_lessons.teaching.proofs import expect_counterexample
 
 SPEC = register(LessonSpec("02", needs=("rules", "starts", "reach_n", "quick_win_n")))
+
+# What the guess "first" discovers: the starts the first player loses from (8 and 9 among the defaults).
+SPEC.discovers(
+    "first",
+    r"\b(8|9)\b[^.\n]{0,40}\b(lost|loses|losing)\b",
+    r"\b(lost|loses|losing)\b[^.\n]{0,30}\bfrom\s+(8|9)\b",
+    r"\bdoomed from (8|9)\b",
+)
+
+#: The counterexample hunt reads numbers up to this.
+HUNT_LIMIT = 10**4
+
+
+@SPEC.guess_form("first")
+def first_form(value: object, p: Params) -> str | None:
+    """The guess is a list of numbers from ``starts`` (an empty list says "none")."""
+    starts = [int(n) for n in p["starts"]]
+    value = plain(value)
+    if isinstance(value, (list, tuple, set)) and all(type(n) is int and n in starts for n in value):
+        return None
+    return f"Guess a list of numbers from STARTS = {starts}, such as [{starts[0]}] (or [] for none)."
 
 
 def first_player_wins(p: Params) -> list[int]:
@@ -60,15 +86,31 @@ def reachable(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    """Exercise 1's model: every number one move away from ``reach_n``."""
+    game = new_game(rules_of(p), int(p["reach_n"]))
+    reached = [game.play(d).number for d in game.legal_moves]
+    return reached, ", ".join(f"{game.number} − {d} = {game.play(d).number}" for d in game.legal_moves) + "."
+
+
+def _quick_wins(p: Params) -> set[int]:
+    rules = rules_of(p)
+    n = int(p["quick_win_n"])
+    return {
+        d
+        for d in rules.divisors_of(n)
+        if stuck(rules, rules.result(n, d)) and rules.ends_on_reaching(rules.result(n, d)) != "loss"
+    }
+
+
 @SPEC.check(2)
 def quick_win(answer: object, p: Params) -> Verdict:
     """A divisor from ``quick_win_n`` after which the opponent is stuck at once."""
     rules = rules_of(p)
     n = int(p["quick_win_n"])
     moves = rules.divisors_of(n)
-    right = {
-        d for d in moves if stuck(rules, rules.result(n, d)) and rules.ends_on_reaching(rules.result(n, d)) != "loss"
-    }
+    right = _quick_wins(p)
     results = {rules.result(n, d) for d in right}
     return expect_member(
         answer,
@@ -92,6 +134,14 @@ def quick_win(answer: object, p: Params) -> Verdict:
         hint="Which move leaves your opponent a number they cannot move from?",
         stronger="Try each allowed divisor: what number is left, and does that number have any allowed divisor?",
     )
+
+
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    """Exercise 2's model: a divisor that leaves the other player stuck at once."""
+    rules, n = rules_of(p), int(p["quick_win_n"])
+    d = min(_quick_wins(p))
+    return d, f"{n} − {d} = {rules.result(n, d)}, and from {rules.result(n, d)} there is no allowed divisor."
 
 
 @SPEC.check(3)
@@ -118,8 +168,8 @@ def always_wins(answer: object, p: Params) -> Verdict:
                 starts,
                 "Can the first player really win from every start? Try the ones with "
                 "the fewest moves first, and check every move.",
-                f"Try {lost[0] if lost else starts[0]} yourself: list every move from it and what the other player "
-                "can reply. Can the first player win?",
+                "Take each start with only one or two moves: list every move from it and every reply the other "
+                "player has. Is there a start where every move of yours has a reply that leaves you stuck?",
             ),
             Misconception(
                 "lost-starts",
@@ -136,23 +186,84 @@ def always_wins(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.check("proof-1")
-def answer_from_six(answer: object, p: Params) -> Verdict:
-    """From 6, the move that leaves the other player stuck (the step of the proof that 8 loses)."""
+@SPEC.model(3)
+def model_3(p: Params) -> tuple[object, str]:
+    """Exercise 3's model: the starts the first player can always win."""
+    starts = [int(n) for n in p["starts"]]
+    right = first_player_wins(p)
+    lost = [n for n in starts if n not in right]
+    why = f"{listing(lost)} {'is' if len(lost) == 1 else 'are'} lost: every move from there hands over a win."
+    return right, why if lost else "Every start here has a move to a number the other player loses from."
+
+
+# The proof that 8 is lost (Divisor Duel), put in order; F and G are the plausible wrong lines.
+SPEC.parsons(
+    "proof-1",
+    lines={
+        "A": "From 8 the allowed divisors are 2 and 4, so the first move leaves 6 or 4.",
+        "B": "From 4 the other player takes 2 and leaves 2, where you have no move.",
+        "C": "From 6 the other player takes 3 and leaves 3, where you have no move.",
+        "D": "So whichever move you make from 8, the other player can leave you stuck.",
+        "E": "So the first player loses from 8, however well they play.",
+        "F": "From 6 the other player takes 2 and leaves 4, where you have no move.",
+        "G": "From 8 you take 4 and leave 4, where the other player has no move.",
+    },
+    proof=["A", "B", "C", "D", "E"],
+    uses={"B": ["A"], "C": ["A"], "D": ["B", "C"], "E": ["D"]},
+    wrong={"F": "from 4 you can still take 2.", "G": "from 4 the other player can still take 2."},
+    label="Proof question 1",
+    why="A; then B and C (either order): each first move has a reply that leaves you stuck; D; E.",
+)
+
+
+def _fails_at(table: Table, rules: Rules, n: int) -> bool:
+    """Whether n is a win for the first player, but its biggest allowed divisor leaves a win for the other."""
+    if stuck(rules, n):
+        return False
+    return not table.is_p(n) and not table.is_p(rules.result(n, rules.divisors_of(n)[-1]))
+
+
+def _biggest_fails(p: Params) -> Callable[[int], bool]:
+    """Whether the first player can win from n, but taking the biggest allowed divisor does not win."""
     rules = rules_of(p)
-    right = {d for d in rules.divisors_of(6) if table_of(p, 6).is_p(rules.result(6, d))}
-    return expect_member(
+    return lambda n: 1 <= n <= HUNT_LIMIT and _fails_at(table_of(p, max(n, 64)), rules, n)
+
+
+def _smallest_biggest_failure(p: Params) -> int:
+    rules = rules_of(p)
+    for top in (64, 1024, HUNT_LIMIT):
+        table = table_of(p, top)
+        found = next((n for n in range(1, top + 1) if _fails_at(table, rules, n)), None)
+        if found is not None:
+            return found
+    raise LessonError(f"Taking the biggest divisor wins from every winning start up to {HUNT_LIMIT:,} here.")
+
+
+@SPEC.check("proof-2")
+def biggest_is_not_enough(answer: object, p: Params) -> Verdict:
+    """The smallest start the first player can win, though taking the biggest divisor does not win there."""
+    return expect_counterexample(
         answer,
-        right,
-        what="divisor",
-        misconceptions=[
-            Misconception(
-                "result",
-                lambda a: a in {rules.result(6, d) for d in right} and a not in right,
-                "That is where the move leaves the number. Which divisor do you take?",
-                "The answer is the divisor taken away from 6, not the number that is left.",
-            )
-        ],
-        hint="From 6 you may take 2 or 3. Which one leaves a number with no move?",
-        stronger="6 − 2 = 4 and 6 − 3 = 3. Which of 4 and 3 has no allowed divisor?",
+        fails=_biggest_fails(p),
+        smallest=_smallest_biggest_failure(p),
+        claim="taking the biggest divisor wins there, or the first player cannot win from it at all",
+        limit=HUNT_LIMIT,
+        hint="Use what you know: for each start you can win from, where does the biggest divisor leave the "
+        "other player, and can they win from there?",
+        stronger="Go through the starts you can win from, smallest first. For each, take the biggest "
+        "divisor, and ask whether the other player has a winning reply from the number left.",
+    )
+
+
+@SPEC.model("proof-2")
+def model_proof_2(p: Params) -> tuple[object, str]:
+    """The smallest counterexample to "the biggest divisor always wins", with a better move."""
+    rules = rules_of(p)
+    n = _smallest_biggest_failure(p)
+    table = table_of(p, n)
+    big = rules.divisors_of(n)[-1]
+    good = table.winning_moves(n)[0]
+    return n, (
+        f"From {n} the biggest divisor {big} leaves {rules.result(n, big)}, which the other player can win from; "
+        f"taking {good} instead leaves {rules.result(n, good)}, which they lose from."
     )

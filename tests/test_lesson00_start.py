@@ -1,0 +1,91 @@
+"""Lesson 00: the biggest-divisor guess gates its record, model answers follow every offered rule book."""
+
+from __future__ import annotations
+
+import pytest
+
+from duel_lessons.engine.game import new_game
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import Lesson, forget
+
+BASE = dict(rules="divisor-duel", start=60, small=12, candidates=[2, 9, 11, 15, 21, 23])
+RULES = ("divisor-duel", *spec("00").offers["rules"])
+
+
+def lesson(**changes: object) -> Lesson:
+    forget("00")
+    return Lesson("00", **{**BASE, **changes})
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_every_model_answer_passes_under_each_offered_rule_book(rules: str) -> None:
+    one = lesson(rules=rules)
+    for name in ("1", "2", "3"):
+        model, why = one.model(name)
+        assert one.verdict(name, model).right, (rules, name, model)
+        assert why
+
+
+def test_models_are_computed_from_the_parameters() -> None:
+    assert lesson().model(1)[0] == [2, 3, 4, 6]  # by hand: 12 = 2 × 6 = 3 × 4
+    assert lesson(small=20).model(1)[0] == [2, 4, 5, 10]
+    assert lesson(rules="factor-duel").model(1)[0] == [1, 2, 3, 4, 6]
+    assert lesson(candidates=[4, 7, 25]).model(2) == ([7], "4 = 2 × 2; 25 = 5 × 5: not prime.")
+
+
+def test_the_record_of_the_biggest_game_is_locked_until_a_real_guess(capsys: pytest.CaptureFixture[str]) -> None:
+    one = lesson()
+    one.locked("biggest", lambda: print("the record"))
+    assert "the record" not in capsys.readouterr().out
+    one.guess("biggest", "dunno")
+    one.locked("biggest", lambda: print("the record"))
+    assert "the record" not in capsys.readouterr().out
+    one.guess("biggest", 2)
+    one.locked("biggest", lambda: print("the record"))
+    assert "the record" in capsys.readouterr().out
+
+
+def test_the_reveal_tells_the_game_by_hand() -> None:
+    one = lesson()
+    one.guess("biggest", 1)
+    text = one.reveal_text("biggest")
+    assert text is not None and "60 → 30 → 15 → 10 → 5" in text and "Player 2 won" in text
+
+
+def test_number_factor_passes_count_as_turns() -> None:
+    one = lesson(rules="number-factor")
+    one.guess("biggest", 1)
+    game = new_game("number-factor", 60).play(30)  # 60 ÷ 30 = 2: stuck, so the next players pass
+    assert game.must_pass
+    assert one.reveal_text("biggest") is not None
+
+
+def smallest_path_by_hand(n: int) -> list[int]:
+    """Divisor Duel, both players taking the smallest d with 1 < d < n, by trial division."""
+    numbers = [n]
+    while moves := [d for d in range(2, numbers[-1]) if numbers[-1] % d == 0]:
+        numbers.append(numbers[-1] - moves[0])
+    return numbers
+
+
+def test_exercise_3_asks_for_a_game_no_cell_shows() -> None:
+    """The smallest-divisor game from SMALL: not the record above (biggest, from START), not a parity (rev1)."""
+    one = lesson()
+    assert smallest_path_by_hand(12) == [12, 10, 8, 6, 4, 2]
+    assert one.verdict(3, [12, 10, 8, 6, 4, 2]).right
+    assert lesson(small=15).verdict(3, smallest_path_by_hand(15)).right  # 15, 12, 10, 8, 6, 4, 2
+    assert one.verdict(3, [2, 4, 6, 8, 10, 12]).kind == "format"  # the right numbers, out of order
+    for slip, name in (([12, 6, 3], "BIGGEST"), ([10, 8, 6, 4, 2], "Start"), ([12, 10, 8, 6, 4], "stop")):
+        verdict = one.verdict(3, slip)
+        assert verdict.kind == "misconception" and name in verdict.hint, slip
+    assert one.verdict(3, [2, 2, 2, 2, 2]).kind == "misconception"  # the divisors taken
+    assert one.verdict(3, [12, 10, 8]).kind == "partial"
+    for malformed in (2, "2", "12, 10", [12, "10"], 10**5000):
+        assert one.verdict(3, malformed).kind == "format", malformed
+    for spy_or_liar in (True, None):
+        assert not one.verdict(3, spy_or_liar).right
+
+
+def test_exit_ticket_answers_by_hand() -> None:
+    assert [d for d in range(2, 20) if 20 % d == 0] == [2, 4, 5, 10]
+    assert not [d for d in range(2, 13) if 13 % d == 0]  # 13 is prime: stuck

@@ -1,0 +1,138 @@
+"""Lesson 01: the built proof steps (order, converse counterexample), SEEN as a parameter, huge answers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy
+
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import Lesson, forget
+
+BASE = dict(rules="divisor-duel", small=18, upto=30, count_n=72, seen=50)
+RULES = ("divisor-duel", *spec("01").offers["rules"])
+
+
+def lesson(**changes: object) -> Lesson:
+    forget("01")
+    return Lesson("01", **{**BASE, **changes})
+
+
+def inner_count(n: int) -> int:
+    return sum(1 for d in range(2, n) if n % d == 0)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_every_model_answer_passes_under_each_offered_rule_book(rules: str) -> None:
+    one = lesson(rules=rules)
+    for name in one.spec.models:
+        model, why = one.model(name)
+        assert one.verdict(name, model).right, (rules, name, model)
+        assert why
+
+
+def test_exercises_2_and_4_ask_beyond_any_list_of_the_lesson() -> None:
+    """A number above 10**12: editing section 7's list or looping does not reach it (attack of review rev1)."""
+    one = lesson()
+    p = 1000003  # the first prime above 10**6 (checked below by trial division up to its square root)
+    assert all(p % k for k in range(2, math.isqrt(p) + 1)) and all(
+        any(m % k == 0 for k in range(2, 1001)) for m in range(10**6 + 1, p)
+    )
+    assert one.verdict(2, p * p).right
+    small = one.verdict(2, 121)  # one inner divisor, but the list of section 7 edited finds it
+    assert small.kind == "partial" and "121" in small.message
+    assert one.verdict(2, 10**12 + 1).kind == "miss"  # 10**12 + 1 = 73 × 137 × 99990001
+    assert one.verdict(2, 1000003).kind == "misconception"  # prime: no inner divisor
+    assert one.verdict(2, (10**6) ** 2).kind == "miss"  # a square, but of a composite number
+    q = 1000033
+    assert all(q % k for k in range(2, math.isqrt(q) + 1))
+    c = 10007  # prime, and 10007**3 > 10**12
+    assert all(c % k for k in range(2, math.isqrt(c) + 1)) and c**3 > 10**12
+    assert one.verdict(4, [p * q, c**3]).right
+    assert one.verdict(4, [c**3, p * q]).right
+    assert one.verdict(4, [p * q, p * 1000037]).kind == "partial"  # the same kind twice
+    assert one.verdict(4, [6, 8]).kind == "partial"  # two small ones, from a list or a loop
+    assert one.verdict(4, [p * p, c**3]).kind == "misconception"  # one inner divisor, not two
+    assert one.verdict(4, [p * q * 2, c**3]).kind == "miss"
+    for malformed in (p * q, [p * q], [p * q, c**3, 6], "6, 8", [p * q, 10**5000], [p * q, -8]):
+        assert one.verdict(4, malformed).kind == "format", malformed
+
+
+def test_the_claim_and_its_converse_by_brute_force() -> None:
+    # one inner divisor d  =>  n = d × d  (the claim the Parsons problem proves)
+    for n in range(2, 3000):
+        divisors = [d for d in range(2, n) if n % d == 0]
+        if len(divisors) == 1:
+            assert divisors[0] ** 2 == n
+    # the converse fails first at 16 = 4 × 4 (inner divisors 2, 4, 8)
+    squares = [d * d for d in range(2, 60)]
+    assert next(n for n in squares if inner_count(n) != 1) == 16
+
+
+def test_proof_order_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-1", ["B", "C", "E", "F", "D", "A"]).right
+    assert one.verdict("proof-1", ["B", "E", "C", "F", "D", "A"]).right  # C and E rely only on B
+    early = one.verdict("proof-1", ["C", "B", "E", "F", "D", "A"])
+    assert early.kind == "partial" and "C" in early.message and "B" in early.message
+    wrong = one.verdict("proof-1", ["B", "C", "E", "F", "H", "A"])
+    assert wrong.kind == "misconception" and "H" in wrong.hint
+    short = one.verdict("proof-1", ["B", "C", "E", "F", "D"])
+    assert not short.right
+    for malformed in ("BCEFDA", ["b", "c"], [1, 2], ["B", "B"]):
+        assert one.verdict("proof-1", malformed).kind == "format", malformed
+
+
+def test_converse_counterexample_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-2", 16).right
+    assert one.verdict("proof-2", 36).kind == "partial"  # fails there, but not the smallest
+    for holds in (4, 9, 25, 10):
+        verdict = one.verdict("proof-2", holds)
+        assert verdict.kind == "miss" and str(holds) in verdict.message
+        assert "16" not in verdict.message + verdict.hint + verdict.stronger
+    for malformed in ("16", [16], 10**5000, 0):
+        assert one.verdict("proof-2", malformed).kind == "format", malformed
+
+
+def test_divisor_count_as_a_product_right_wrong_and_malformed() -> None:
+    one = lesson()  # 72 = 2³ × 3²
+    assert len(sympy.divisors(72)) == 4 * 3
+    for good in ("4 * 3", "3*4", "4 × 3"):
+        assert one.verdict(3, good).right, good
+    assert one.verdict(3, "3 * 2").kind == "misconception"  # the powers, not the choices
+    assert one.verdict(3, "4 + 3").kind == "misconception"  # added
+    assert one.verdict(3, "2 * 3 * 2").kind == "partial"  # the right count, not one factor per prime
+    assert one.verdict(3, "5 * 3").kind == "miss"
+    for malformed in (12, "twelve", [4, 3], "4 ** 3"):
+        assert one.verdict(3, malformed).kind == "format", malformed
+
+
+def test_huge_and_odd_answers_are_told_quickly() -> None:
+    one = lesson()
+    for name in ("1", "2", "3", "4"):
+        assert one.verdict(name, 10**5000).kind == "format"
+    assert one.verdict(4, [6, 10**5000]).kind == "format"
+    assert one.verdict(4, [6, 0]).kind == "format"
+
+
+def test_exercise_models_by_hand() -> None:
+    assert lesson().model(1)[0] == [2, 3, 6, 9]  # 18 = 2 × 9 = 3 × 6
+    assert lesson().model(3)[0] == "4 * 3"  # 72 = 2³ × 3²: 4 × 3
+    assert lesson().model(4)[0] == [1000003 * 1000033, 10007**3]
+    assert all(len(sympy.divisors(n)) == 4 and n > 10**12 for n in lesson().model(4)[0])
+    assert lesson().model(2)[0] == 1000003**2
+
+
+def test_the_guess_must_be_a_list_of_numbers_in_range() -> None:
+    one = lesson()
+    assert one.guess_problem("stuck", "dunno")
+    assert one.guess_problem("stuck", [])
+    assert one.guess_problem("stuck", [0, 31])
+    assert one.guess_problem("stuck", [2, 3, 9]) is None
+
+
+def test_exit_ticket_answers_by_hand() -> None:
+    assert sum(1 for d in range(1, 37) if 36 % d == 0) == (2 + 1) * (2 + 1)  # 36 = 2² × 3²
+    assert not [d for d in range(2, 1) if 1 % d == 0]  # 1 is stuck but not prime

@@ -1,0 +1,93 @@
+"""Lesson 02: the proof that 8 is lost (Parsons), the biggest-divisor counterexample, guesses and models."""
+
+from __future__ import annotations
+
+import pytest
+
+from duel_lessons.teaching.lesson import Lesson, forget
+
+BASE = dict(rules="divisor-duel", starts=[4, 6, 8, 9, 10, 12], reach_n=18, quick_win_n=14)
+
+
+def lesson(**changes: object) -> Lesson:
+    forget("02")
+    return Lesson("02", **{**BASE, **changes})
+
+
+def brute_wins(n: int) -> bool:
+    """Whether the player to move from n wins Divisor Duel (by hand: some move reaches a loss)."""
+    return any(not brute_wins(n - d) for d in range(2, n) if n % d == 0)
+
+
+def test_statements_of_the_proof_by_brute_force() -> None:
+    assert not brute_wins(8) and not brute_wins(9)  # 8 and 9 are lost
+    assert [n for n in (4, 6, 10, 12) if brute_wins(n)] == [4, 6, 10, 12]
+    assert not brute_wins(2) and not brute_wins(3) and brute_wins(4) and brute_wins(6)  # the lines B, C, F, G
+    # the biggest divisor wins from every winning start below 12, not from 12 (12 − 6 = 6 wins for the other)
+    biggest = {
+        n: max(d for d in range(2, n) if n % d == 0) for n in range(4, 40) if any(n % d == 0 for d in range(2, n))
+    }
+    failing = [n for n, d in biggest.items() if brute_wins(n) and brute_wins(n - d)]
+    assert failing[0] == 12
+
+
+def test_every_model_answer_passes() -> None:
+    one = lesson()
+    for name in one.spec.models:
+        model, why = one.model(name)
+        assert one.verdict(name, model).right, (name, model)
+        assert why
+    assert one.model("proof-2")[0] == 12
+    assert one.model(3)[0] == [4, 6, 10, 12]
+
+
+@pytest.mark.parametrize("starts", [[4, 6, 8, 9, 10, 12], [14, 15, 16, 20]])
+def test_models_follow_the_starts(starts: list[int]) -> None:
+    one = lesson(starts=starts)
+    model, _ = one.model(3)
+    assert model == [n for n in starts if brute_wins(n)]
+
+
+def test_parsons_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right
+    assert one.verdict("proof-1", ["A", "C", "B", "D", "E"]).right
+    assert one.verdict("proof-1", ["B", "A", "C", "D", "E"]).kind == "partial"
+    wrong = one.verdict("proof-1", ["A", "B", "F", "D", "E"])
+    assert wrong.kind == "misconception" and "F" in wrong.hint
+    assert one.verdict("proof-1", ["A", "B", "C", "D"]).kind != "right"
+    for malformed in ("ABCDE", ["a", "b"], [1, 2, 3], None):
+        assert not one.verdict("proof-1", malformed).right
+
+
+def test_counterexample_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-2", 12).right
+    assert one.verdict("proof-2", 24).kind == "partial"
+    for holds in (4, 8, 10):
+        verdict = one.verdict("proof-2", holds)
+        assert verdict.kind == "miss" and "12" not in verdict.message + verdict.hint + verdict.stronger
+    for malformed in ("12", [12], 10**5000, 0):
+        assert one.verdict("proof-2", malformed).kind == "format"
+
+
+def test_the_guess_must_be_a_list_of_offered_starts() -> None:
+    one = lesson()
+    assert one.guess_problem("first", "dunno")
+    assert one.guess_problem("first", [5])
+    assert one.guess_problem("first", [4, 9]) is None
+    assert one.guess_problem("first", []) is None  # "from none of them" is a guess
+
+
+def test_the_notebook_imports_no_solver() -> None:
+    import json
+    from pathlib import Path
+
+    cells = json.loads(Path("notebooks/02-play-divisor-duel.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert "winning_moves" not in code and "tabulate" not in code and "checks" not in code
+
+
+def test_exit_ticket_answer_by_hand() -> None:
+    assert [d for d in range(2, 9) if 9 % d == 0] == [3]  # the only move: 9 → 6
+    assert not brute_wins(9) and brute_wins(6) and not brute_wins(3)

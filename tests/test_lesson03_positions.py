@@ -1,0 +1,163 @@
+"""Lesson 03: the parity proof (Parsons), the "every move" counterexample, defending a P-position, parameters."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from duel_lessons import get_rules
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import Lesson, forget
+
+BASE = dict(
+    rules="divisor-duel",
+    hand_limit=12,
+    upto=100,
+    candidates=[15, 16, 21, 32],
+    move_from=24,
+    remote_n=15,
+    defend_from=10,
+)
+RULES = ("divisor-duel", *spec("03").offers["rules"])
+
+
+def lesson(**changes: object) -> Lesson:
+    forget("03")
+    return Lesson("03", **{**BASE, **changes})
+
+
+@cache
+def loses(n: int) -> bool:
+    """Divisor Duel by hand: the player to move loses when every move (if any) reaches a win."""
+    return all(not loses(n - d) for d in range(2, n) if n % d == 0)
+
+
+@cache
+def remoteness(n: int) -> int:
+    """By the hurry/delay rule of section 8, by hand."""
+    reached = [n - d for d in range(2, n) if n % d == 0]
+    if not reached:
+        return 0
+    if loses(n):
+        return 1 + max(remoteness(m) for m in reached)
+    return 1 + min(remoteness(m) for m in reached if loses(m))
+
+
+def test_parity_and_the_proofs_lines_by_brute_force() -> None:
+    for n in range(1, 400):
+        assert remoteness(n) % 2 == (0 if loses(n) else 1), n
+    assert (remoteness(8), remoteness(10)) == (2, 1)  # line G is false
+    assert (
+        next(n for n in range(1, 100) if not loses(n) and any(not loses(n - d) for d in range(2, n) if n % d == 0)) == 6
+    )
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_parity_holds_under_every_offered_rule_book(rules: str) -> None:
+    from duel_lessons.solving.tables import tabulate
+
+    table = tabulate(rules, 300)
+    assert all(int(table.remoteness[n]) % 2 == (0 if table.is_p(n) else 1) for n in range(1, 301))
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_every_model_answer_passes_under_each_offered_rule_book(rules: str) -> None:
+    one = lesson(rules=rules)
+    for name in one.spec.models:
+        model, why = one.model(name)
+        assert one.verdict(name, model).right, (rules, name, model)
+        assert why
+
+
+def test_factor_duel_table_needs_1_as_n() -> None:
+    one = lesson(rules="factor-duel")
+    model, _ = one.model("table")
+    assert model[1] == "N" and model[2] == "P"  # moving to 1 loses; reaching the prime 2 wins
+
+
+def test_defending_a_p_position_right_wrong_and_malformed() -> None:
+    one = lesson()
+    rules = get_rules("divisor-duel")
+    assert rules.divisors_of(15) == (3, 5) and loses(15)
+    assert one.verdict(3, (15, {3: 3, 5: 5})).right  # 12 − 3 = 9 and 10 − 5 = 5, both lost
+    assert one.verdict(3, (15, {3: 4, 5: 2})).right  # 12 − 4 = 8 and 10 − 2 = 8
+    assert one.verdict(3, (15, {3: 3})).kind == "partial"
+    wrong = one.verdict(3, (15, {3: 2, 5: 5}))
+    assert wrong.kind == "misconception" and "10" in wrong.message  # 12 − 2 = 10 wins for the mover
+    assert one.verdict(3, (16, {2: 2, 4: 4, 8: 2})).kind == "misconception"  # 16 is not lost
+    assert one.verdict(3, (15, {3: 5, 5: 5})).kind == "misconception"  # 5 does not divide 12
+    for malformed in (15, (15, [3, 5]), (9, {3: 3}), (10**5000, {}), ("15", {3: 3}), (15, {"3": 3}), (15, {7: 1})):
+        assert one.verdict(3, malformed).kind == "format", malformed
+
+
+def test_counterexample_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-2", 6).right
+    assert one.verdict("proof-2", 12).kind == "partial"
+    for holds in (4, 8, 10):
+        verdict = one.verdict("proof-2", holds)
+        assert verdict.kind == "miss" and "6" not in verdict.hint + verdict.stronger
+    for malformed in ("6", [6], 10**5000, 0):
+        assert one.verdict("proof-2", malformed).kind == "format"
+
+
+def test_parsons_right_wrong_and_malformed() -> None:
+    one = lesson()
+    assert one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right
+    assert one.verdict("proof-1", ["A", "B", "D", "C", "E"]).right
+    assert one.verdict("proof-1", ["A", "C", "B", "D", "E"]).kind == "partial"
+    assert one.verdict("proof-1", ["A", "B", "C", "F", "E"]).kind == "misconception"
+    assert one.verdict("proof-1", ["A", "B", "C", "G", "E"]).kind == "misconception"
+    for malformed in ("ABCDE", ["a"], [1], ["A", "A"]):
+        assert one.verdict("proof-1", malformed).kind == "format"
+
+
+def test_the_table_has_nothing_filled_in_for_the_student() -> None:
+    one = lesson()
+    assert one.verdict("table", {n: ... for n in range(1, 13)}).kind == "unanswered"
+    assert one.verdict("table", {1: "P", 2: "P"}).kind != "right"
+
+
+def test_the_guess_must_be_a_list_of_candidates() -> None:
+    one = lesson()
+    assert one.guess_problem("hand", "dunno")
+    assert one.guess_problem("hand", [17])
+    assert one.guess_problem("hand", [15, 21]) is None
+
+
+def test_exit_ticket_answers_by_hand() -> None:
+    assert [loses(n) for n in (13, 14, 15, 16)] == [True, False, True, False]
+    assert [d for d in range(2, 14) if 14 % d == 0 and loses(14 - d)] == [7]
+    assert [d for d in range(2, 16) if 16 % d == 0 and loses(16 - d)] == [8]
+
+
+def test_exercise_2_asks_for_the_best_move_and_the_remoteness() -> None:
+    """A pair (move, remoteness): ``table.remoteness[REMOTE_N]`` alone does not answer it (review rev1)."""
+    one = lesson()  # 15 is P (both moves, 3 and 5, reach N), so the loser delays
+    assert loses(15) and not loses(12) and not loses(10)
+    assert (remoteness(12), remoteness(10), remoteness(15)) == (3, 1, 4)  # 15 − 3 = 12 keeps it longest
+    assert one.verdict(2, (3, 4)).right
+    assert one.verdict(2, [3, 4]).right
+    assert one.verdict(2, (3, 3)).kind == "partial"  # the move, not the remoteness
+    assert one.verdict(2, (5, 4)).kind == "partial"  # the remoteness (looked up?), not the move
+    hurried = one.verdict(2, (5, 2))  # 1 + the smallest: the winner's rule at a P-position
+    assert hurried.kind == "misconception" and "delay" in hurried.message
+    assert one.verdict(2, (7, 4)).kind == "misconception"  # 7 is no move from 15
+    assert one.verdict(2, (5, 9)).kind == "miss"
+    for malformed in (4, "3, 4", (3,), (3, 4, 5), ("3", 4), (3, "four"), 10**5000):
+        assert one.verdict(2, malformed).kind == "format", malformed
+    # at an N-position the winner hurries: from 18 the P-positions reached are 15 and 9 (remoteness 4 and 2)
+    assert [d for d in range(2, 18) if 18 % d == 0 and loses(18 - d)] == [3, 9]
+    assert (remoteness(15), remoteness(9), remoteness(18)) == (4, 2, 3)
+    assert lesson(remote_n=18).verdict(2, (9, 3)).right
+    assert lesson(remote_n=18).verdict(2, (3, 3)).kind == "partial"  # a winning move, but not the fastest
+    assert lesson(remote_n=18).verdict(2, (3, 5)).kind == "misconception"  # 1 + the largest: the loser's rule
+    assert lesson(remote_n=18).verdict(2, (2, 7)).kind == "miss"
+
+
+def test_exercise_1_is_read_from_the_hand_table() -> None:
+    """MOVE_FROM = 12 by default, inside the table by hand: 12 − 3 = 9 and 12 − 4 = 8 are P."""
+    assert [d for d in range(2, 12) if 12 % d == 0 and loses(12 - d)] == [3, 4]
+    assert lesson(move_from=12).verdict(1, [3, 4]).right
+    assert lesson(move_from=12).verdict(1, [9, 8]).kind == "misconception"  # the numbers left, not the moves
