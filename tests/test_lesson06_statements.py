@@ -22,11 +22,7 @@ def _to_move_wins(n: int) -> bool:
 
 
 def _winning(n: int) -> set[int]:
-    return {
-        d
-        for d in range(1, n)
-        if n % d == 0 and (_prime(n - d) or (n - d != 1 and not _to_move_wins(n - d)))
-    }
+    return {d for d in range(1, n) if n % d == 0 and (_prime(n - d) or (n - d != 1 and not _to_move_wins(n - d)))}
 
 
 LIMIT = 600

@@ -202,20 +202,20 @@ def test_the_rule_reveal_compares_the_last_rule() -> None:
 
 def test_solution_verifies_and_opens_only_after_an_attempt(capsys: pytest.CaptureFixture[str]) -> None:
     les = lesson("04")
-    les.solution(3, [512])
-    assert "Try exercise 3 first" in capsys.readouterr().out
+    les.solution(2, [512])
+    assert "Try exercise 2 first" in capsys.readouterr().out
     with pytest.raises(LessonError, match="fails its own check"):
-        les.solution(3, [256])
-    les.check(3, ...)  # not an attempt
-    les.solution(3, [512])
-    assert "Try exercise 3 first" in capsys.readouterr().out
-    les.check(3, 512)  # a format slip (not a list) opens nothing
-    les.solution(3, [512])
-    assert "Try exercise 3 first" in capsys.readouterr().out
-    les.check(3, [256])
-    les.solution(3, [512], why="Only halving reaches a power of 2.")
+        les.solution(2, [256])
+    les.check(2, ...)  # not an attempt
+    les.solution(2, [512])
+    assert "Try exercise 2 first" in capsys.readouterr().out
+    les.check(2, 512)  # a format slip (not a list) opens nothing
+    les.solution(2, [512])
+    assert "Try exercise 2 first" in capsys.readouterr().out
+    les.check(2, [256])
+    les.solution(2, [512], why="Only halving reaches a power of 2.")
     out = capsys.readouterr().out
-    assert "Model answer for exercise 3: [512]" in out and "Only halving" in out
+    assert "Model answer for exercise 2: [512]" in out and "Only halving" in out
 
 
 def test_no_hint_contains_the_answer() -> None:
@@ -288,13 +288,13 @@ def test_a_changed_parameter_gives_a_notice_not_a_crash(
     """In a classroom (not strict), a model written for other parameters is reported, and the lesson runs on."""
     monkeypatch.delenv("DUEL_LESSONS_STRICT_SOLUTIONS", raising=False)
     les = lesson("04")
-    les.check(3, 512)
-    les.solution(3, [256])
+    les.check(2, 512)
+    les.solution(2, [256])
     out = capsys.readouterr().out
     assert "original parameters" in out and "256" not in out
     monkeypatch.setenv("DUEL_LESSONS_STRICT_SOLUTIONS", "1")
     with pytest.raises(LessonError, match="fails its own check"):
-        les.solution(3, [256])
+        les.solution(2, [256])
 
 
 def test_every_hint_has_its_own_stronger_hint() -> None:

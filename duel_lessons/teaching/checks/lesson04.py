@@ -1,7 +1,7 @@
 """Lesson 04, "Which numbers lose, and why?": the conjecture, the proof the student builds, the exercises.
 
 Parameters: ``rules``, ``upto`` (conjecture tests), ``big`` (the guess), ``win_from`` (exercise 1),
-``power`` (exercise 2), ``all_from`` (exercise 3).
+``all_from`` (exercise 2).
 
 The proof is built in four steps: two typed factorisations (``proof-1``: N − d = d(N/d − 1);
 ``proof-2``: 2ᵏm − m = m(2ᵏ − 1)), the step of the answer move that fails for 8 (``proof-3``),
@@ -12,6 +12,7 @@ smallest counterexample to the false lemma of a convincing wrong proof (``flaw``
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import sympy
 
@@ -22,14 +23,14 @@ from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of,
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
-    expect_choice,
     expect_list,
     expect_member,
     first_difference,
+    plain,
 )
 from duel_lessons.teaching.proofs import expect_counterexample, expect_expression, expect_step
 
-SPEC = register(LessonSpec("04", needs=("rules", "upto", "big", "win_from", "power", "all_from")))
+SPEC = register(LessonSpec("04", needs=("rules", "upto", "big", "win_from", "all_from")))
 
 #: How far the reveal compares a student's rule with the truth.
 REVEAL_UPTO = 10**4
@@ -69,7 +70,7 @@ def _exponent(n: int) -> int:
 def big_form(value: object, p: Params) -> str | None:
     """A list of some of the numbers offered (possibly empty)."""
     pool = [int(n) for n in p["big"]]
-    ask = f"Give a list of the numbers from {listing(pool)} that you would hand over, such as [{pool[0]}] ([] for none)."
+    ask = f"Give a list of the numbers from {listing(pool)} you would hand over, such as [{pool[0]}] ([] for none)."
     if not isinstance(value, (list, tuple, set)):
         return ask
     if any(isinstance(x, bool) or not isinstance(x, int) or int(x) not in pool for x in value):
@@ -124,14 +125,21 @@ def rule_reveal(rule: object, p: Params) -> str:
 ODD_CASES = ({"N": 45, "d": 3}, {"N": 45, "d": 5}, {"N": 15, "d": 5}, {"N": 21, "d": 7}, {"N": 45, "d": 15})
 
 
-def _has_factor(name: str) -> Callable[[sympy.Expr], str | None]:
-    symbol = sympy.Symbol(name)
+def has_factor(name: str) -> Callable[[Any], str | None]:
+    """A ``shape`` for :func:`expect_expression`: the expression is a product with the letter ``name`` as a factor.
 
-    def shape(expr: sympy.Expr) -> str | None:
+    >>> from duel_lessons.teaching.proofs import parse_expression
+    >>> has_factor("d")(parse_expression("d*(N/d - 1)", ["N", "d"])) is None
+    True
+    >>> has_factor("d")(parse_expression("N - d", ["N", "d"]))
+    'write it as a product with the factor d, such as d*(...).'
+    """
+
+    def shape(expr: Any) -> str | None:
         factors = expr.args if isinstance(expr, sympy.Mul) else ()
-        if any(f == symbol or sympy.simplify(f / symbol).is_number for f in factors if f != -1):
+        if any(f.is_Symbol and f.name == name for f in factors):
             return None
-        return f"Right value, but write it as a product with the factor {name}, such as {name}*(...)."
+        return f"write it as a product with the factor {name}, such as {name}*(...)."
 
     return shape
 
@@ -144,7 +152,7 @@ def n_minus_d(answer: object, p: Params) -> Verdict:
         "N - d",
         names=("N", "d"),
         cases=ODD_CASES,
-        shape=_has_factor("d"),
+        shape=has_factor("d"),
         misconceptions=[
             Misconception(
                 "plus-one",
@@ -181,7 +189,7 @@ def answer_move(answer: object, p: Params) -> Verdict:
         "2**k*m - m",
         names=("k", "m"),
         cases=PART_CASES,
-        shape=_has_factor("m"),
+        shape=has_factor("m"),
         misconceptions=[
             Misconception(
                 "power-minus-m",
@@ -217,12 +225,31 @@ FAILS_AT = 8
 @SPEC.check("proof-3", label="Proof step 3 (which step fails for 8)")
 def fails_for_eight(answer: object, p: Params) -> Verdict:
     """Step 2 of the answer move fails for 8: its odd part is 1, not an allowed move."""
+    value = plain(answer)
+    if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == 3 and type(value[1]) is int:
+        return Verdict(
+            "misconception",
+            f"Your answer was step 3 with {value[1]}.",
+            "Step 3 is algebra: m × (2ᵏ − 1) is odd for every odd m. Does the move of step 3 exist from 8?",
+            f"Halve {FAILS_AT} until it is odd. Is the number you reach an allowed move in Divisor Duel?",
+            "step-3",
+        )
+    if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == 1 and type(value[1]) is int:
+        return Verdict(
+            "misconception",
+            f"Your answer was step 1 with {value[1]}.",
+            f"Every number can be halved until it is odd, {FAILS_AT} too. What do you reach?",
+            f"Halve {FAILS_AT} until it is odd. Is the number you reach an allowed move in Divisor Duel?",
+            "step-1",
+        )
     return expect_step(
         answer,
         steps=ANSWER_MOVE_STEPS,
         failing=2,
         shows=lambda x: x == odd_part(FAILS_AT),
-        what=f"the odd part of {FAILS_AT} is not an allowed move",
+        what=f"a number that shows why that step fails for {FAILS_AT}",
+        hint=f"Do the three steps with E = {FAILS_AT}, one at a time. Where do you get stuck?",
+        stronger=f"Halve {FAILS_AT} until the result is odd. Which divisors may a player subtract in Divisor Duel?",
     )
 
 
@@ -247,10 +274,12 @@ SPEC.parsons(
         "I": "So N − d = 2ᵏ × m with m odd and m > 1, and m is an allowed move from N − d.",
     },
     proof=("B", "A", "C", "I", "D", "G", "F"),
+    why="B and C need only the set-up (A needs B); I needs A and C; then D, G and the conclusion F. "
+    "E is false (odd − odd is even) and H is false (8 is even and loses).",
     uses={"A": ("B",), "C": ("B",), "I": ("A", "C"), "D": ("I",), "G": ("D",), "F": ("G",)},
     wrong={
-        "E": "Odd − odd is even: 9 − 3 = 6. Try it with any two odd numbers.",
-        "H": "Not every even number is an N-position: 2 and 8 are even and lose. The proof cannot use this.",
+        "E": "odd − odd is even: 9 − 3 = 6.",
+        "H": "not every even number is an N-position (2 is even and loses), and halving may hand over a P-position.",
     },
 )
 
@@ -259,11 +288,31 @@ SPEC.parsons(
 def flaw(answer: object, p: Params) -> Verdict:
     """The smallest even number above 2 that is a P-position (the false lemma's counterexample)."""
     is_p = loses_fn(p, 1000)
+    value = plain(answer)
+    if type(value) is int and value % 2 == 1:
+        return Verdict(
+            "misconception",
+            f"Your answer was {value}.",
+            "The false sentence is about even numbers. Which even number breaks it?",
+            "Go through 4, 6, 8, ... For each, list the moves: does one of them hand over a P-position?",
+            "odd",
+        )
+    if value == 2:
+        return Verdict(
+            "misconception",
+            "Your answer was 2.",
+            "2 is even and loses, but the sentence is about even numbers bigger than 2.",
+            "Go through 4, 6, 8, ... For each, list the moves: does one of them hand over a P-position?",
+            "two",
+        )
     return expect_counterexample(
         answer,
         fails=lambda n: n > 2 and n % 2 == 0 and is_p(n),
         smallest=_smallest_even_loser(p),
         claim="every even number bigger than 2 is an N-position",
+        hint="Halving is a move, but is it always a good one? Try the even numbers from 4 up, one at a time.",
+        stronger="For each even number from 4 up, list every move and what it leaves. "
+        "Is there one from which every move hands over an N-position?",
     )
 
 
@@ -350,34 +399,6 @@ def model_1(p: Params) -> tuple[object, str]:
 
 
 @SPEC.check(2)
-def power_outcome(answer: object, p: Params) -> Verdict:
-    """P or N for ``power``."""
-    n = int(p["power"])
-    right = "P" if loses_fn(p, n)(n) else "N"
-    return expect_choice(
-        answer,
-        right,
-        ("P", "N"),
-        misconceptions=[
-            Misconception(
-                "even-wins",
-                "N" if right == "P" and n % 2 == 0 else "-",
-                "Even numbers usually win, but powers of 2 are special. Go back to 2, 4, 8, 16.",
-                "Is this number a power of 2? If so, look at its exponent: 2 = 2¹ is P, 4 = 2² is N, 8 = 2³ is P, ...",
-            )
-        ],
-        hint=f"Write {n} as a power of 2. Powers of 2 alternate: 2, 4, 8, 16, ... What does the exponent tell you?",
-        stronger="Write the number as 2 to some power. Is the exponent odd or even? 2¹ and 2³ lose, 2² and 2⁴ win.",
-    )
-
-
-@SPEC.model(2)
-def model_2(p: Params) -> tuple[object, str]:
-    n = int(p["power"])
-    return ("P" if loses_fn(p, n)(n) else "N"), _why_number(n)
-
-
-@SPEC.check(3)
 def all_winning(answer: object, p: Params) -> Verdict:
     """Every winning move from ``all_from``."""
     n = int(p["all_from"])
@@ -401,8 +422,8 @@ def all_winning(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.model(3)
-def model_3(p: Params) -> tuple[object, str]:
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
     n = int(p["all_from"])
     right = list(table_of(p, n).winning_moves(n))
     if is_power_of_two(n) and right == [n // 2]:
