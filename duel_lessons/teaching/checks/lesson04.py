@@ -181,7 +181,7 @@ def model_proof_1(p: Params) -> tuple[object, str]:
 PART_CASES = ({"k": 1, "m": 3}, {"k": 2, "m": 15}, {"k": 3, "m": 5}, {"k": 2, "m": 7}, {"k": 5, "m": 3})
 
 
-@SPEC.check("proof-2", label="Proof step 2 (2ᵏm − m as a product)")
+@SPEC.check("proof-2", label="Proof step 2 (the answer move, factorised)")
 def answer_move(answer: object, p: Params) -> Verdict:
     """2ᵏm − m written as a product with the factor m: m·(2ᵏ − 1)."""
     return expect_expression(

@@ -51,6 +51,7 @@ SPEC.discovers(
 )
 SPEC.discovers(
     "hand-over",
+    r"\bodd\b",
     r"\bodd numbers? (lose|are P)",
     r"\beven numbers? (win|are N)",
     r"\bparity\b",
@@ -158,7 +159,7 @@ def loses(p: Params) -> Callable[[int], bool]:
 
 SPEC.parsons(
     "order",
-    label="Proof step 1 (the odd composite case, in order)",
+    label="Proof step 1 (put the proof in order)",
     lines={
         "A": "So no move from N reaches a prime or 1: every move leaves an even number of at least 6.",
         "B": "Every divisor of an odd number is odd, 1 included.",
