@@ -60,7 +60,7 @@ def rules_of(p: Params) -> Rules:
 
 
 def repaired(p: Params) -> Rules:
-    """The repair of section 6: prime divisors only."""
+    """The repair of section 5: prime divisors only."""
     rules = rules_of(p)
     return rules.variant(f"{rules.name}/prime", divisors="prime", title=f"{rules.title}, prime divisors only")
 
@@ -128,7 +128,7 @@ def hand_over(guess: object, p: Params) -> str:
         if not composite_p
         else f" The composite P-positions up to {upto} start {composite_p[:5]}."
     )
-    return picks_text(guess, HAND_OVER, losing) + tail + " Section 5 asks: why, for every composite number?"
+    return picks_text(guess, HAND_OVER, losing) + tail + " Section 4 asks: why, for every composite number?"
 
 
 @SPEC.reveal("repair")
