@@ -37,8 +37,7 @@ REVEAL_UPTO = 10**4
 
 # What the students discover: the guess about BIG, and the rule tested as my_rule (opened by the
 # same reveals). None of these may appear in anything a student sees before the reveals.
-SPEC.discovers(
-    "big",
+DISCOVERIES = (
     r"\bodd\b",
     r"powers? of (2|two)",
     r"2\s*\*\*\s*[kn]",
@@ -49,6 +48,8 @@ SPEC.discovers(
     r"\b8, 32\b",
     r"\b2, 8\b",
 )
+SPEC.discovers("big", *DISCOVERIES)
+SPEC.discovers("loses", *DISCOVERIES)
 
 
 def loses_fn(p: Params, upto: int) -> Callable[[int], bool]:

@@ -40,7 +40,8 @@ SPEC.discovers(
     r"N\s*/\s*p\b",
     r"N\s*÷\s*p\b",
     r"leaves? (its |a |the )?(largest |smallest |biggest )?prime",
-    r"\b(largest|biggest) (proper )?divisor",
+    r"\b(largest|biggest) (proper )?divisor (wins|leaves)",
+    r"divid(e|ing) by the (largest|biggest)",
 )
 SPEC.discovers(
     "repair",
