@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -67,6 +67,23 @@ STRICT_SOLUTIONS = STRICT
 FEW_OPTIONS = 4
 CYCLE = 3
 _NO_MODEL = object()
+
+
+#: The longest message, hint or stronger hint printed (a check that quotes a huge answer is cut short).
+MAX_MESSAGE = 1000
+
+
+def _bounded(verdict: Verdict) -> Verdict:
+    """``verdict`` with its texts cut to MAX_MESSAGE characters.
+
+    >>> len(_bounded(Verdict("miss", "x" * 5000)).message)
+    1000
+    """
+
+    def cut(text: str) -> str:
+        return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+    return replace(verdict, message=cut(verdict.message), hint=cut(verdict.hint), stronger=cut(verdict.stronger))
 
 
 class Result:
@@ -198,7 +215,7 @@ class Lesson:
         """
         check = self._check(name)
         try:
-            return check(plain(answer), self.params)
+            return _bounded(check(plain(answer), self.params))
         except LessonError:
             raise
         except Exception as error:  # the student's answer must never stop the lesson
