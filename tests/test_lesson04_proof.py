@@ -112,3 +112,13 @@ def test_the_data_stays_locked_until_the_guess(lesson: Lesson, capsys: pytest.Ca
     lesson.guess("big", [999])
     lesson.locked("big", lambda: print("DATA"))
     assert "DATA" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("answer", [[], 5, "", "   ", "dunno", None.__class__, ["d", "N"], ("2", "1"), 2.5])
+def test_a_format_slip_never_shows_the_answer_of_its_step(lesson: Lesson, answer: object) -> None:
+    """The framework's own examples are d*(N/d - 1) and (2, 15): the answers of steps 1 and 3 here."""
+    for name in ("proof-1", "proof-2", "proof-3"):
+        v = lesson.verdict(name, answer)
+        text = f"{v.message} {v.hint} {v.stronger}".replace(" ", "")
+        assert "d*(N/d-1)" not in text and "m*(2**k-1)" not in text and "m*(2^k-1)" not in text, (name, answer, v)
+        assert "(2," not in text and "[2," not in text, (name, answer, v)

@@ -84,3 +84,21 @@ def test_the_guesses_need_the_asked_form(lesson: Lesson) -> None:
     assert lesson.guess_problem("book", 2) is None
     assert lesson.guess_problem("hand-over", [17]) and lesson.guess_problem("hand-over", "odd ones")
     assert lesson.guess_problem("hand-over", [15, 21]) is None
+
+
+def test_exercise_1_has_no_finished_game_in_the_students_namespace() -> None:
+    """Exercise 1 asks who wins the book's Example 1: a GameState left in a variable answers it (``.winner``)."""
+    import ast
+    from pathlib import Path
+
+    import nbformat
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "06-factor-duel.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    first_check = next(i for i, c in enumerate(nb.cells) if "lesson.check(1" in c.source)
+    for cell in nb.cells[:first_check]:
+        if cell.cell_type != "code" or "new_game(" not in cell.source:
+            continue
+        for node in ast.parse(cell.source).body:  # only top-level names stay in the student's namespace
+            if isinstance(node, ast.Assign):
+                assert "new_game(" not in ast.unparse(node.value), ast.unparse(node)

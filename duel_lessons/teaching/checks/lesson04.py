@@ -26,6 +26,7 @@ from duel_lessons.teaching.feedback import (
     expect_list,
     expect_member,
     first_difference,
+    is_unanswered,
     plain,
 )
 from duel_lessons.teaching.proofs import expect_counterexample, expect_expression, expect_step
@@ -126,6 +127,27 @@ def rule_reveal(rule: object, p: Params) -> str:
 ODD_CASES = ({"N": 45, "d": 3}, {"N": 45, "d": 5}, {"N": 15, "d": 5}, {"N": 21, "d": 7}, {"N": 45, "d": 15})
 
 
+def expression_form(answer: object, example: str) -> Verdict | None:
+    """A format verdict for an answer that is not typed text, with this step's own example; else None.
+
+    The framework's messages for text that is missing or blank show ``d*(N/d - 1)``, which is the
+    answer of proof step 1: this lesson must give its own example first.
+
+    >>> expression_form(5, "2*(N + d)").message
+    'Type the expression as text in quotes, such as "2*(N + d)".'
+    >>> expression_form("  ", "2*(N + d)").key, expression_form("N - d", "2*(N + d)")
+    ('format:blank', None)
+    """
+    value = plain(answer)
+    if is_unanswered(value):
+        return None
+    if not isinstance(value, str):
+        return Verdict("format", f'Type the expression as text in quotes, such as "{example}".', key="format:not-text")
+    if not value.strip():
+        return Verdict("format", f'That is empty: type an expression, such as "{example}".', key="format:blank")
+    return None
+
+
 def has_factor(name: str) -> Callable[[Any], str | None]:
     """A ``shape`` for :func:`expect_expression`: the expression is a product with the letter ``name`` as a factor.
 
@@ -148,6 +170,9 @@ def has_factor(name: str) -> Callable[[Any], str | None]:
 @SPEC.check("proof-1", label="Proof step 1 (N − d as a product)")
 def n_minus_d(answer: object, p: Params) -> Verdict:
     """N − d written as a product with the factor d: d·(N/d − 1)."""
+    slip = expression_form(answer, "2*(N + d)")
+    if slip is not None:
+        return slip
     return expect_expression(
         answer,
         "N - d",
@@ -185,6 +210,9 @@ PART_CASES = ({"k": 1, "m": 3}, {"k": 2, "m": 15}, {"k": 3, "m": 5}, {"k": 2, "m
 @SPEC.check("proof-2", label="Proof step 2 (the answer move, factorised)")
 def answer_move(answer: object, p: Params) -> Verdict:
     """2ᵏm − m written as a product with the factor m: m·(2ᵏ − 1)."""
+    slip = expression_form(answer, "k*(m + 1)")
+    if slip is not None:
+        return slip
     return expect_expression(
         answer,
         "2**k*m - m",
@@ -227,6 +255,9 @@ FAILS_AT = 8
 def fails_for_eight(answer: object, p: Params) -> Verdict:
     """Step 2 of the answer move fails for 8: its odd part is 1, not an allowed move."""
     value = plain(answer)
+    if not is_unanswered(value) and not (isinstance(value, (list, tuple)) and len(value) == 2):
+        # expect_step's own example, (2, 15), names the failing step: give the notebook's example instead
+        return Verdict("format", "Give the step and a number, as a pair such as (3, 5).", key="format:pair", options=3)
     if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == 3 and type(value[1]) is int:
         return Verdict(
             "misconception",

@@ -23,6 +23,7 @@ from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import compare_sets, listing
+from duel_lessons.teaching.checks.lesson04 import expression_form
 from duel_lessons.teaching.feedback import Misconception, Verdict, expect_list, expect_number, plain
 from duel_lessons.teaching.proofs import expect_counterexample, expect_expression, expect_step
 
@@ -158,6 +159,9 @@ MOVE_CASES = ({"N": 60, "p": 5}, {"N": 60, "p": 2}, {"N": 15, "p": 3}, {"N": 12,
 @SPEC.check("proof-1", label="Proof step 1 (the winning divisor)")
 def proof_1(answer: object, p: Params) -> Verdict:
     """The divisor d that leaves the prime factor p: N/p, typed in N and p."""
+    slip = expression_form(answer, "N - 2*p")
+    if slip is not None:
+        return slip
     return expect_expression(
         answer,
         "N/p",
@@ -249,6 +253,9 @@ def model_proof_2(p: Params) -> tuple[object, str]:
 @SPEC.check("proof-3", label="Proof step 3 (the length of every game)")
 def proof_3(answer: object, p: Params) -> Verdict:
     """Every repaired game from N lasts Ω(N) − 1 moves: typed as W - 1, with W = Ω(N)."""
+    slip = expression_form(answer, "2*W")
+    if slip is not None:
+        return slip
     return expect_expression(
         answer,
         "W - 1",
