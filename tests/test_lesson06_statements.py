@@ -55,3 +55,8 @@ def test_the_closed_form_agrees_with_the_brute_force() -> None:
         move = FACTOR_DUEL_FORM.winning_move(n)
         assert (move is None) == (not _to_move_wins(n)), n
         assert move is None or move in _winning(n), n
+
+
+def test_the_even_numbers_with_one_winning_move_are_the_powers_of_2_from_8() -> None:
+    """Exercise 4: the smallest even number with fewer than two winning moves is 8, not 4 (the first one asked)."""
+    assert [n for n in range(4, LIMIT + 1, 2) if len(_winning(n)) < 2] == [8, 16, 32, 64, 128, 256, 512]

@@ -333,14 +333,18 @@ def model_3(p: Params) -> tuple[object, str]:
     return right, f"{left}: each hands over a P-position (odd, or a prime); every even divisor leaves an even number."
 
 
-def _odd_divisors_claim_fails(rules: Rules, n: int) -> bool:
+def _one_winning_move(rules: Rules, n: int) -> bool:
+    """Whether the even number n >= 4 has fewer than two winning moves (the classmate's claim fails there)."""
     table = tabulate(rules, max(n, 4))
-    return n >= 4 and n % 2 == 0 and set(table.winning_moves(n)) != {d for d in rules.divisors_of(n) if d % 2}
+    return n >= 4 and n % 2 == 0 and len(table.winning_moves(n)) < 2
 
 
 @SPEC.check(4)
-def odd_divisors_claim(answer: object, p: Params) -> Verdict:
-    """The smallest even N >= 4 whose winning moves are not exactly its odd divisors (4: both moves win)."""
+def two_winning_moves(answer: object, p: Params) -> Verdict:
+    """The smallest even N >= 4 with fewer than two winning moves (8: only 8 − 1 = 7 wins).
+
+    Not 4, the first number the question names: from 4 both 4 − 1 = 3 and 4 − 2 = 2 are primes.
+    """
     rules = rules_of(p)
     value = plain(answer)
     if type(value) is int and value % 2 == 1:
@@ -355,32 +359,50 @@ def odd_divisors_claim(answer: object, p: Params) -> Verdict:
         return Verdict(
             "misconception",
             "Your answer was 2.",
-            "The claim starts at 4: 2 is prime, and a game never starts from it.",
+            "The claim starts at 4: 2 is prime, and a game never starts from 2.",
             "Go through the even numbers from 4 up: list every move and what it leaves.",
             "two",
         )
+    if type(value) is int and value >= 4 and value % 2 == 0 and not _one_winning_move(rules, value):
+        moves = tabulate(rules, value).winning_moves(value)
+        return Verdict(
+            "miss",
+            f"From {value} there are {len(moves)} winning moves, so the claim holds there.",
+            "Which moves win from an even number? Use what you proved: a winning move hands over an odd number "
+            "(or a prime). Which even numbers have few such moves?",
+            "An even move leaves an even number, which wins only if it is the prime 2. Odd divisors leave odd "
+            "numbers. Which even numbers have only one odd divisor?",
+            f"holds:{value}",
+        )
     return expect_counterexample(
         answer,
-        fails=lambda n: _odd_divisors_claim_fails(rules, n),
-        smallest=smallest_odd_divisors_failure(p),
-        claim="the winning moves there are exactly its odd divisors",
+        fails=lambda n: _one_winning_move(rules, n),
+        smallest=smallest_one_move(p),
+        claim="it has at least two winning moves",
         limit=10**4,
-        hint="Which moves could win besides the odd divisors? An even divisor leaves an even number: "
-        "can that ever be good for you?",
-        stronger="An even move wins only if it leaves a prime. Which even number is prime? From which even N "
-        "can you reach it?",
+        hint="Which moves win from an even number? Use what you proved: a winning move hands over an odd number "
+        "(or a prime). Which even numbers have few such moves?",
+        stronger="An even move leaves an even number, which wins only if it is the prime 2. Odd divisors leave odd "
+        "numbers. Which even numbers have only one odd divisor?",
     )
 
 
-def smallest_odd_divisors_failure(p: Params) -> int:
-    """The smallest even N >= 4 whose winning moves are not exactly its odd divisors."""
+def smallest_one_move(p: Params) -> int:
+    """The smallest even N >= 4 with fewer than two winning moves.
+
+    >>> smallest_one_move({"rules": "factor-duel"})
+    8
+    """
     rules = rules_of(p)
-    return next(n for n in range(4, 10**4, 2) if _odd_divisors_claim_fails(rules, n))
+    return next(n for n in range(4, 10**4, 2) if _one_winning_move(rules, n))
 
 
 @SPEC.model(4)
 def model_4(p: Params) -> tuple[object, str]:
-    n = smallest_odd_divisors_failure(p)
-    moves = rules_of(p).divisors_of(n)
-    left = " and ".join(f"{n} − {d} = {n - d}" for d in moves)
-    return n, f"From {n}, {left} are both primes: every move wins, the even divisor too."
+    n = smallest_one_move(p)
+    rules = rules_of(p)
+    wins = list(tabulate(rules, n).winning_moves(n))
+    others = [d for d in rules.divisors_of(n) if d not in wins]
+    left = " and ".join(f"{n} − {d} = {n - d}" for d in others)
+    won = ", ".join(f"{n} − {d} = {n - d}" for d in wins) or "none"
+    return n, f"From {n} only {won} wins; {left} hand over N-positions. (From 4, 4 − 1 = 3 and 4 − 2 = 2 both win.)"
