@@ -101,8 +101,13 @@ $N$ is odd, its largest proper divisor is at most $N/3$, so $N - d \ge 2N/3 \ge 
 An even number $\ge 6$ is neither prime nor 1, so no move ends the game; each move hands the opponent an
 even composite number, which is an N-position by the previous case. So every move loses.
 
-Together with "primes are lost for the player to move", this proves the theorem. Notice that the
-winner only ever subtracts 1, except that from 4 the move $4 - 2 = 2$ (a prime) also wins at once.
+Together with "primes are lost for the player to move", this proves the theorem.
+
+**Which moves win.** Subtracting 1 is one winning move, never the only one from $N \ge 6$: from an even
+$N \ge 6$ the winning moves are exactly its **odd** divisors ($60 - 1$, $60 - 3$, $60 - 5$ and $60 - 15$ all
+win). An odd divisor $d$ leaves the odd number $N - d \ge 3$, a prime or an odd composite; an even divisor
+leaves an even number, which is at least 4 (it is 2 only if $N - 2$ divides $N$, that is $N = 4$), so it is
+an N-position. From 4 both moves win: $4 - 1 = 3$ and $4 - 2 = 2$ are primes.
 """
 
 FACTOR_DUEL_FORM = ClosedForm(

@@ -1,30 +1,56 @@
-"""Lesson 04, "Which numbers lose, and why?": the conjecture, its proof and the exercises.
+"""Lesson 04, "Which numbers lose, and why?": the conjecture, the proof the student builds, the exercises.
 
 Parameters: ``rules``, ``upto`` (conjecture tests), ``big`` (the guess), ``win_from`` (exercise 1),
-``power`` (exercise 2), ``all_from`` (exercise 3), ``count_upto`` (exercise 4).
+``all_from`` (exercise 2).
+
+The proof is built in four steps: two typed factorisations (``proof-1``: N − d = d(N/d − 1);
+``proof-2``: 2ᵏm − m = m(2ᵏ − 1)), the step of the answer move that fails for 8 (``proof-3``),
+the proof put in order (``order``, a Parsons problem with two plausible wrong lines) and the
+smallest counterexample to the false lemma of a convincing wrong proof (``flaw``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import sympy
+
+from duel_lessons.engine.numbers import is_power_of_two, odd_part
 from duel_lessons.solving.closed_forms import closed_form
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of, table_of
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
-    expect_choice,
     expect_list,
     expect_member,
-    expect_number,
     first_difference,
+    is_unanswered,
+    plain,
 )
+from duel_lessons.teaching.proofs import expect_counterexample, expect_expression, expect_step
 
-SPEC = register(LessonSpec("04", needs=("rules", "upto", "big", "win_from", "power", "all_from", "count_upto")))
+SPEC = register(LessonSpec("04", needs=("rules", "upto", "big", "win_from", "all_from")))
 
 #: How far the reveal compares a student's rule with the truth.
 REVEAL_UPTO = 10**4
+
+# What the students discover: the guess about BIG, and the rule tested as my_rule (opened by the
+# same reveals). None of these may appear in anything a student sees before the reveals.
+DISCOVERIES = (
+    r"\bodd\b",
+    r"powers? of (2|two)",
+    r"2\s*\*\*\s*[kn]",
+    r"2\s*\^\s*[kn]",
+    r"2ᵏ",
+    r"\bexponent",
+    r"\bparity\b",
+    r"\b8, 32\b",
+    r"\b2, 8\b",
+)
+SPEC.discovers("big", *DISCOVERIES)
+SPEC.discovers("loses", *DISCOVERIES)
 
 
 def loses_fn(p: Params, upto: int) -> Callable[[int], bool]:
@@ -33,6 +59,25 @@ def loses_fn(p: Params, upto: int) -> Callable[[int], bool]:
     if form is not None:
         return form.is_p
     return table_of(p, upto).is_p
+
+
+def _exponent(n: int) -> int:
+    return n.bit_length() - 1
+
+
+# -- guess, conjecture, reveals ---------------------------------------------------------------------
+
+
+@SPEC.guess_form("big")
+def big_form(value: object, p: Params) -> str | None:
+    """A list of some of the numbers offered (possibly empty)."""
+    pool = [int(n) for n in p["big"]]
+    ask = f"Give a list of the numbers from {listing(pool)} you would hand over, such as [{pool[0]}] ([] for none)."
+    if not isinstance(value, (list, tuple, set)):
+        return ask
+    if any(isinstance(x, bool) or not isinstance(x, int) or int(x) not in pool for x in value):
+        return ask
+    return None
 
 
 @SPEC.truth("loses", yes="loses (P)", no="wins (N)")
@@ -76,72 +121,257 @@ def rule_reveal(rule: object, p: Params) -> str:
     return f"{statement}\n\n{compare}\n\nThe data cannot prove this for every N. The next section builds a proof."
 
 
-@SPEC.check("proof-1")
-def odd_factor(answer: object, p: Params) -> Verdict:
-    """Why N - d is not a power of 2: it has the odd factor d > 1 (choice B)."""
-    return expect_choice(
+# -- the proof, built ---------------------------------------------------------------------------------
+
+#: Pairs (N, d): N odd, d a divisor with 1 < d < N; a wrong expression is refuted on the first that differs.
+ODD_CASES = ({"N": 45, "d": 3}, {"N": 45, "d": 5}, {"N": 15, "d": 5}, {"N": 21, "d": 7}, {"N": 45, "d": 15})
+
+
+def expression_form(answer: object, example: str) -> Verdict | None:
+    """A format verdict for an answer that is not typed text, with this step's own example; else None.
+
+    The framework's messages for text that is missing or blank show ``d*(N/d - 1)``, which is the
+    answer of proof step 1: this lesson must give its own example first.
+
+    >>> expression_form(5, "2*(N + d)").message
+    'Type the expression as text in quotes, such as "2*(N + d)".'
+    >>> expression_form("  ", "2*(N + d)").key, expression_form("N - d", "2*(N + d)")
+    ('format:blank', None)
+    """
+    value = plain(answer)
+    if is_unanswered(value):
+        return None
+    if not isinstance(value, str):
+        return Verdict("format", f'Type the expression as text in quotes, such as "{example}".', key="format:not-text")
+    if not value.strip():
+        return Verdict("format", f'That is empty: type an expression, such as "{example}".', key="format:blank")
+    return None
+
+
+def has_factor(name: str) -> Callable[[Any], str | None]:
+    """A ``shape`` for :func:`expect_expression`: the expression is a product with the letter ``name`` as a factor.
+
+    >>> from duel_lessons.teaching.proofs import parse_expression
+    >>> has_factor("d")(parse_expression("d*(N/d - 1)", ["N", "d"])) is None
+    True
+    >>> has_factor("d")(parse_expression("N - d", ["N", "d"]))
+    'write it as a product with the factor d, such as d*(...).'
+    """
+
+    def shape(expr: Any) -> str | None:
+        factors = expr.args if isinstance(expr, sympy.Mul) else ()
+        if any(f.is_Symbol and f.name == name for f in factors):
+            return None
+        return f"write it as a product with the factor {name}, such as {name}*(...)."
+
+    return shape
+
+
+@SPEC.check("proof-1", label="Proof step 1 (N − d as a product)")
+def n_minus_d(answer: object, p: Params) -> Verdict:
+    """N − d written as a product with the factor d: d·(N/d − 1)."""
+    slip = expression_form(answer, "2*(N + d)")
+    if slip is not None:
+        return slip
+    return expect_expression(
         answer,
-        "B",
-        ("A", "B", "C", "D"),
+        "N - d",
+        names=("N", "d"),
+        cases=ODD_CASES,
+        shape=has_factor("d"),
         misconceptions=[
             Misconception(
-                "even",
-                "A",
-                "Being even does not stop a number being a power of 2: 8 is even.",
-                "A power of 2 can still be even (8 is). Which option talks about a factor that a "
-                "power of 2 cannot have?",
+                "plus-one",
+                "d*(N/d + 1)",
+                "Take d out of both terms: N is d times what, and d is d times what?",
+                "N = d × (N/d) and d = d × 1. So N − d = d × (N/d) − d × 1: put d outside a bracket.",
             ),
             Misconception(
-                "smaller",
-                "D",
-                "Being smaller than N says nothing about powers of 2.",
-                "Smaller numbers can be powers of 2 too (8 < 9). Which option talks about a "
-                "factor that a power of 2 cannot have?",
+                "n-minus-one",
+                "d*(N - 1)",
+                "Multiply your bracket out again: is d × N the same as N?",
+                "N = d × (N/d): inside the bracket you need N/d, not N.",
             ),
         ],
-        hint="Look at N - d = d × (N/d - 1). What kind of factor is d, and how big is it?",
-        stronger="The only factors of a power of 2 are powers of 2. Which option gives N − d a factor that is not one?",
+        hint="N = d × (N/d). Take the factor d out of N − d.",
+        stronger="Write N as d × (N/d) and d as d × 1, then put d in front of a bracket.",
     )
 
 
-@SPEC.check("proof-2")
+@SPEC.model("proof-1")
+def model_proof_1(p: Params) -> tuple[object, str]:
+    return "d*(N/d - 1)", "N = d × (N/d), so N − d = d × (N/d − 1): for 45 − 9, 9 × (5 − 1) = 36."
+
+
+#: Cases (k, m): m odd and bigger than 1.
+PART_CASES = ({"k": 1, "m": 3}, {"k": 2, "m": 15}, {"k": 3, "m": 5}, {"k": 2, "m": 7}, {"k": 5, "m": 3})
+
+
+@SPEC.check("proof-2", label="Proof step 2 (the answer move, factorised)")
+def answer_move(answer: object, p: Params) -> Verdict:
+    """2ᵏm − m written as a product with the factor m: m·(2ᵏ − 1)."""
+    slip = expression_form(answer, "k*(m + 1)")
+    if slip is not None:
+        return slip
+    return expect_expression(
+        answer,
+        "2**k*m - m",
+        names=("k", "m"),
+        cases=PART_CASES,
+        shape=has_factor("m"),
+        misconceptions=[
+            Misconception(
+                "power-minus-m",
+                "m*(2**k - m)",
+                "Multiply your bracket out again: does m × m appear in 2ᵏm − m?",
+                "m = m × 1. So 2ᵏm − m = m × 2ᵏ − m × 1: what is left in the bracket?",
+            ),
+            Misconception(
+                "lower-power",
+                "m*2**(k - 1)",
+                "Try k = 1, m = 3: 2 × 3 − 3 = 3. Does your expression give 3?",
+                "Subtracting m is not halving. Write m as m × 1 and take m out of both terms.",
+            ),
+        ],
+        hint="Both terms have the factor m. Take it out.",
+        stronger="2ᵏm − m = m × 2ᵏ − m × 1. Put m in front of a bracket: what is left inside?",
+    )
+
+
+@SPEC.model("proof-2")
+def model_proof_2(p: Params) -> tuple[object, str]:
+    n = int(p["win_from"])
+    m = odd_part(n)
+    example = f" For {n} = {n // m} × {m}: {n} − {m} = {m} × {n // m - 1} = {n - m}." if m > 1 else ""
+    return "m*(2**k - 1)", "m × (2ᵏ − 1) is odd × odd, so odd." + example
+
+
+#: The answer move from an even E, as the notebook numbers its steps.
+ANSWER_MOVE_STEPS = 3
+FAILS_AT = 8
+
+
+@SPEC.check("proof-3", label="Proof step 3 (which step fails for 8)")
 def fails_for_eight(answer: object, p: Params) -> Verdict:
-    """Which fact fails for 8: its odd part, 1, is not a legal move (choice C)."""
-    return expect_choice(
+    """Step 2 of the answer move fails for 8: its odd part is 1, not an allowed move."""
+    value = plain(answer)
+    if not is_unanswered(value) and not (isinstance(value, (list, tuple)) and len(value) == 2):
+        # expect_step's own example, (2, 15), names the failing step: give the notebook's example instead
+        return Verdict("format", "Give the step and a number, as a pair such as (3, 5).", key="format:pair", options=3)
+    if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == 3 and type(value[1]) is int:
+        return Verdict(
+            "misconception",
+            f"Your answer was step 3 with {value[1]}.",
+            "Step 3 is algebra: m × (2ᵏ − 1) is odd for every odd m. Does the move of step 3 exist from 8?",
+            f"Halve {FAILS_AT} until it is odd. Is the number you reach an allowed move in Divisor Duel?",
+            "step-3",
+        )
+    if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == 1 and type(value[1]) is int:
+        return Verdict(
+            "misconception",
+            f"Your answer was step 1 with {value[1]}.",
+            f"Every number can be halved until it is odd, {FAILS_AT} too. What do you reach?",
+            f"Halve {FAILS_AT} until it is odd. Is the number you reach an allowed move in Divisor Duel?",
+            "step-1",
+        )
+    return expect_step(
         answer,
-        "C",
-        ("A", "B", "C", "D"),
-        misconceptions=[
-            Misconception(
-                "odd-minus-odd",
-                "B",
-                "Odd minus odd is always even. Try it with 8's moves: what is the odd part of 8?",
-                "From 8, the odd part is 1, since 8 = 2³ × 1. Is subtracting 1 allowed in Divisor Duel?",
-            )
-        ],
-        hint="Halve 8 until it is odd. Is the number you reach an allowed move?",
-        stronger="The odd part of 8 is 1. Which of the options says something about the odd part?",
+        steps=ANSWER_MOVE_STEPS,
+        failing=2,
+        shows=lambda x: x == odd_part(FAILS_AT),
+        what=f"a number that shows why that step fails for {FAILS_AT}",
+        hint=f"Do the three steps with E = {FAILS_AT}, one at a time. Where do you get stuck?",
+        stronger=f"Halve {FAILS_AT} until the result is odd. Which divisors may a player subtract in Divisor Duel?",
     )
 
 
-@SPEC.check("proof-3")
+@SPEC.model("proof-3")
+def model_proof_3(p: Params) -> tuple[object, str]:
+    m = odd_part(FAILS_AT)
+    return (2, m), f"{FAILS_AT} = 2³ × {m}: its odd part is {m}, and {m} is not an allowed divisor (d > 1)."
+
+
+SPEC.parsons(
+    "order",
+    label="Proof step 4 (put the proof in order)",
+    lines={
+        "A": "So every move leaves an even number N − d.",
+        "B": "Every divisor d of N is odd: an even d would make N = d × (N/d) even.",
+        "C": "N − d = d × (N/d − 1) has the odd factor d > 1, so N − d is not a power of 2.",
+        "D": "From N − d the opponent subtracts m and leaves m × (2ᵏ − 1): odd, and smaller than N.",
+        "E": "So every move leaves an odd number N − d, because odd − odd is odd.",
+        "F": "Every move from N hands the opponent an N-position, so N is a P-position.",
+        "G": "That odd number is a P-position by the induction hypothesis, so N − d is an N-position.",
+        "H": "N − d is even, and every even number is an N-position, because halving is always allowed.",
+        "I": "So N − d = 2ᵏ × m with m odd and m > 1, and m is an allowed move from N − d.",
+    },
+    proof=("B", "A", "C", "I", "D", "G", "F"),
+    why="B and C need only the set-up (A needs B); I needs A and C; then D, G and the conclusion F. "
+    "E is false (odd − odd is even) and H is false (8 is even and loses).",
+    uses={"A": ("B",), "C": ("B",), "I": ("A", "C"), "D": ("I",), "G": ("D",), "F": ("G",)},
+    wrong={
+        "E": "odd − odd is even: 9 − 3 = 6.",
+        "H": "not every even number is an N-position (2 is even and loses), and halving may hand over a P-position.",
+    },
+)
+
+
+@SPEC.check("flaw", label="Proof step 5 (the flaw)")
 def flaw(answer: object, p: Params) -> Verdict:
-    """The flaw in the false proof: not every even number wins (choice B)."""
-    return expect_choice(
+    """The smallest even number above 2 that is a P-position (the false lemma's counterexample)."""
+    is_p = loses_fn(p, 1000)
+    value = plain(answer)
+    if type(value) is int and value % 2 == 1:
+        return Verdict(
+            "misconception",
+            f"Your answer was {value}.",
+            "The false sentence is about even numbers. Which even number breaks it?",
+            "Go through 4, 6, 8, ... For each, list the moves: does one of them hand over a P-position?",
+            "odd",
+        )
+    if value == 2:
+        return Verdict(
+            "misconception",
+            "Your answer was 2.",
+            "2 is even and loses, but the sentence is about even numbers bigger than 2.",
+            "Go through 4, 6, 8, ... For each, list the moves: does one of them hand over a P-position?",
+            "two",
+        )
+    return expect_counterexample(
         answer,
-        "B",
-        ("A", "B", "C", "D"),
-        misconceptions=[
-            Misconception(
-                "looks-fine",
-                "D",
-                "Test each sentence of the proof on the hundred square. Is every sentence true for every number?",
-                "The 'proof' says 'even numbers are N-positions'. Is 8 an N-position? Look at the hundred square.",
-            )
-        ],
-        hint="Which sentence of the 'proof' claims something about ALL even numbers? Is it true?",
-        stronger="Find 8 in the hundred square. Is it an N-position? Which sentence of the 'proof' does that break?",
+        fails=lambda n: n > 2 and n % 2 == 0 and is_p(n),
+        smallest=_smallest_even_loser(p),
+        claim="every even number bigger than 2 is an N-position",
+        hint="Halving is a move, but is it always a good one? Try the even numbers from 4 up, one at a time.",
+        stronger="For each even number from 4 up, list every move and what it leaves. "
+        "Is there one from which every move hands over an N-position?",
     )
+
+
+def _smallest_even_loser(p: Params) -> int:
+    is_p = loses_fn(p, 1000)
+    return next(n for n in range(4, 1001, 2) if is_p(n))
+
+
+@SPEC.model("flaw")
+def model_flaw(p: Params) -> tuple[object, str]:
+    n = _smallest_even_loser(p)
+    moves = rules_of(p).divisors_of(n)
+    left = ", ".join(f"{n} − {d} = {n - d}" for d in moves)
+    return n, f"The moves from {n} are {left}: each hands over an N-position, so {n} is even and a P-position."
+
+
+# -- exercises --------------------------------------------------------------------------------------
+
+
+def _why_number(n: int) -> str:
+    m = odd_part(n)
+    if m > 1 and n % 2 == 0:
+        return f"{n} = {n // m} × {m}: subtract the odd part {m}, leaving {n - m} (odd)."
+    if n % 2:
+        return f"{n} is odd: every move hands over an even number that is not a power of 2."
+    k = _exponent(n)
+    return f"{n} = 2^{k} and the exponent {k} is {'odd' if k % 2 else 'even'}."
 
 
 @SPEC.check(1)
@@ -189,29 +419,18 @@ def winning_move(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    n = int(p["win_from"])
+    moves = table_of(p, n).winning_moves(n)
+    m = odd_part(n)
+    move = m if m in moves else min(moves)
+    if move == m:
+        return m, _why_number(n)
+    return move, f"{n} − {move} = {n - move}, a P-position."
+
+
 @SPEC.check(2)
-def power_outcome(answer: object, p: Params) -> Verdict:
-    """P or N for ``power``."""
-    n = int(p["power"])
-    right = "P" if loses_fn(p, n)(n) else "N"
-    return expect_choice(
-        answer,
-        right,
-        ("P", "N"),
-        misconceptions=[
-            Misconception(
-                "even-wins",
-                "N" if right == "P" and n % 2 == 0 else "-",
-                "Even numbers usually win, but powers of 2 are special. Go back to 2, 4, 8, 16.",
-                "Is this number a power of 2? If so, look at its exponent: 2 = 2¹ is P, 4 = 2² is N, 8 = 2³ is P, ...",
-            )
-        ],
-        hint=f"Write {n} as a power of 2. Powers of 2 alternate: 2, 4, 8, 16, ... What does the exponent tell you?",
-        stronger="Write the number as 2 to some power. Is the exponent odd or even? 2¹ and 2³ lose, 2² and 2⁴ win.",
-    )
-
-
-@SPEC.check(3)
 def all_winning(answer: object, p: Params) -> Verdict:
     """Every winning move from ``all_from``."""
     n = int(p["all_from"])
@@ -223,7 +442,7 @@ def all_winning(answer: object, p: Params) -> Verdict:
         misconceptions=[
             Misconception(
                 "none",
-                [],
+                [] if right else [-1],
                 "Is this number really a P-position? Work out its exponent.",
                 "Powers of 2 with an EVEN exponent are N-positions, so there is a winning move. "
                 "Halving is the only move to a power of 2.",
@@ -235,33 +454,13 @@ def all_winning(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.check(4)
-def count_losers(answer: object, p: Params) -> Verdict:
-    """How many P-positions there are from 1 to ``count_upto``."""
-    upto = int(p["count_upto"])
-    is_p = loses_fn(p, upto)
-    right = sum(1 for n in range(1, upto + 1) if is_p(n))
-    odd = (upto + 1) // 2
-    powers = [2**k for k in range(1, upto.bit_length()) if 2**k <= upto]
-    return expect_number(
-        answer,
-        right,
-        misconceptions=[
-            Misconception(
-                "only-odd",
-                odd,
-                "That counts the odd numbers. Which even numbers lose?",
-                "2, 8 and 32 are even and P. Which other powers of 2 below the limit lose? Add "
-                "them to the odd numbers.",
-            ),
-            Misconception(
-                "all-powers",
-                odd + len(powers),
-                "Do ALL powers of 2 lose? Check 4 and 16.",
-                "Only the powers of 2 with an ODD exponent lose: 2¹, 2³, 2⁵, ... Count only those.",
-            ),
-        ],
-        hint="Count the odd numbers from 1 to the limit, then add the even numbers that lose.",
-        stronger="Count the odd numbers up to the limit, then list 2¹, 2³, 2⁵, ... up to the limit"
-        " and add how many there are.",
-    )
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    n = int(p["all_from"])
+    right = list(table_of(p, n).winning_moves(n))
+    if is_power_of_two(n) and right == [n // 2]:
+        k = _exponent(n)
+        return right, f"Only halving reaches a power of 2, and {n // 2} = 2^{k - 1} is P (odd exponent)."
+    if not right:
+        return right, f"{n} is a P-position: no move wins."
+    return right, f"Each leaves a P-position: {listing(n - d for d in right)}."

@@ -1,9 +1,12 @@
 """Checks for lesson 05, "Is Division Duel a fair game?" (book 001 and its prime-divisor repair).
 
-Every right answer is computed here from the lesson's parameters, never in the notebook.
+Every right answer and every model answer is computed here from the lesson's parameters, never in the notebook.
+Two proofs, each built in two steps: the one-move win (``proof-1``: the divisor N/p, typed; ``proof-2``: the
+smallest counterexample to "divide by 2 and the opponent is stuck") and the repaired game that nobody can
+steer (``proof-3``: the game's length in terms of Ω, typed; ``proof-4``: which line fails when squares of
+primes are allowed, and a divisor that shows it).
 
->>> p = {"rules": "division-duel", "start": 60, "upto": 100, "ex_start": 36, "ex_omega": 720,
-...      "ex_power": 1024, "ex_length": 5}
+>>> p = {"rules": "division-duel", "start": 60, "upto": 100, "ex_start": 36, "ex_length": 5}
 >>> SPEC.checks["1"]([2, 3], p).kind
 'misconception'
 >>> SPEC.checks["1"]([18, 12], p).kind
@@ -20,28 +23,46 @@ from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import compare_sets, listing
-from duel_lessons.teaching.feedback import (
-    Misconception,
-    Verdict,
-    expect_choice,
-    expect_list,
-    expect_member,
-    expect_number,
-)
+from duel_lessons.teaching.checks.lesson04 import expression_form
+from duel_lessons.teaching.feedback import Misconception, Verdict, expect_list, expect_number, plain
+from duel_lessons.teaching.proofs import expect_counterexample, expect_expression, expect_step
 
-SPEC = register(LessonSpec("05", needs=("rules", "start", "upto", "ex_start", "ex_omega", "ex_power", "ex_length")))
+SPEC = register(LessonSpec("05", needs=("rules", "start", "upto", "ex_start", "ex_length")))
 
 HAND_OVER = (12, 25, 30, 49)
 REPAIR_CHOICES = (8, 12, 16, 30, 60)
 
+SPEC.discovers(
+    "hand-over",
+    r"\bin one move\b",
+    r"\bat once\b",
+    r"\bcomposites? (numbers? )?(always )?wins?\b",
+    r"\bevery composite",
+    r"N\s*/\s*p\b",
+    r"N\s*÷\s*p\b",
+    r"leaves? (its |a |the )?(largest |smallest |biggest )?prime",
+    r"\b(largest|biggest) (proper )?divisor (wins|leaves)",
+    r"divid(e|ing) by the (largest|biggest)",
+)
+SPEC.discovers(
+    "repair",
+    r"\bsteer",
+    r"whatever (anyone|anybody|you|they) plays?",
+    r"Ω\s*\(\s*[nN]\s*\)\s*[−-]\s*1",
+    r"\bW\s*[−-]\s*1\b",
+    r"lowers? Ω",
+    r"Ω[^.\n]*\b(odd|even)\b",
+    r"exactly one prime factor",
+)
+
 
 def rules_of(p: Params) -> Rules:
-    """The lesson's rule book (Division Duel unless a teacher changed it)."""
+    """The lesson's rule book (Division Duel)."""
     return get_rules(p["rules"])
 
 
 def repaired(p: Params) -> Rules:
-    """The repair of section 6: prime divisors only."""
+    """The repair of section 5: prime divisors only."""
     rules = rules_of(p)
     return rules.variant(f"{rules.name}/prime", divisors="prime", title=f"{rules.title}, prime divisors only")
 
@@ -74,6 +95,27 @@ def picks_text(guess: object, pool: tuple[int, ...], truth: list[int]) -> str:
     return f"{head} {compare_sets(chosen, truth, pool)}"
 
 
+def _list_of(pool: tuple[int, ...], value: object) -> str | None:
+    ask = f"Give a list of the numbers from {listing(pool)} you would hand over, such as [{pool[0]}] ([] for none)."
+    if not isinstance(value, (list, tuple, set)):
+        return ask
+    if any(type(x) is not int or x not in pool for x in value):
+        return ask
+    return None
+
+
+@SPEC.guess_form("hand-over")
+def hand_over_form(value: object, p: Params) -> str | None:
+    """A list of some of 12, 25, 30 and 49."""
+    return _list_of(HAND_OVER, value)
+
+
+@SPEC.guess_form("repair")
+def repair_form(value: object, p: Params) -> str | None:
+    """A list of some of 8, 12, 16, 30 and 60."""
+    return _list_of(REPAIR_CHOICES, value)
+
+
 @SPEC.reveal("hand-over")
 def hand_over(guess: object, p: Params) -> str:
     """How the guess of section 2 compares with the table."""
@@ -88,7 +130,7 @@ def hand_over(guess: object, p: Params) -> str:
         if not composite_p
         else f" The composite P-positions up to {upto} start {composite_p[:5]}."
     )
-    return picks_text(guess, HAND_OVER, losing) + tail + " Section 5 asks: why, for every composite number?"
+    return picks_text(guess, HAND_OVER, losing) + tail + " Section 4 asks: why, for every composite number?"
 
 
 @SPEC.reveal("repair")
@@ -97,8 +139,7 @@ def repair(guess: object, p: Params) -> str:
     table = tabulate(repaired(p), max(REPAIR_CHOICES))
     losing = [n for n in REPAIR_CHOICES if table.is_p(n)]
     return picks_text(guess, REPAIR_CHOICES, losing) + (
-        " Compare the outcome column with the Ω column: n > 1 loses exactly when Ω(n) is odd."
-        " The proof below shows why."
+        " Compare the outcomes with the Ω column: n > 1 loses exactly when Ω(n) is odd. The proof below shows why."
     )
 
 
@@ -109,191 +150,179 @@ def loses(p: Params) -> Callable[[int], bool]:
     return table.is_p
 
 
-@SPEC.truth("repaired-loses", yes="loses", no="wins")
-def repaired_loses(p: Params) -> Callable[[int], bool]:
-    """The table of the repaired game."""
-    table = tabulate(repaired(p), int(p["upto"]))
-    return table.is_p
+# -- the one-move proof ----------------------------------------------------------------------------
+
+#: (N, p): N composite, p a prime factor of N; a wrong divisor is refuted on the first that differs.
+MOVE_CASES = ({"N": 60, "p": 5}, {"N": 60, "p": 2}, {"N": 15, "p": 3}, {"N": 12, "p": 3}, {"N": 49, "p": 7})
 
 
-# -- proof steps -----------------------------------------------------------------------------------
-
-
-@SPEC.check("proof-1")
+@SPEC.check("proof-1", label="Proof step 1 (the winning divisor)")
 def proof_1(answer: object, p: Params) -> Verdict:
-    """The divisor of START that leaves its largest prime factor."""
+    """The divisor d that leaves the prime factor p: N/p, typed in N and p."""
+    slip = expression_form(answer, "N - 2*p")
+    if slip is not None:
+        return slip
+    return expect_expression(
+        answer,
+        "N/p",
+        names=("N", "p"),
+        cases=MOVE_CASES,
+        misconceptions=[
+            Misconception(
+                "the-prime",
+                "p",
+                "Dividing by p leaves N ÷ p. You want to LEAVE p: N ÷ d = p.",
+                "Try N = 60, p = 5: 60 ÷ 5 = 12, not 5. Which d gives 60 ÷ d = 5?",
+            ),
+            Misconception(
+                "subtract",
+                "N - p",
+                "This game divides; it does not subtract. You need N ÷ d = p.",
+                "N − p is what subtraction would leave. Solve N ÷ d = p for d.",
+            ),
+            Misconception(
+                "times",
+                "N*p",
+                "N × p is bigger than N, so it is not a divisor you may play.",
+                "A divisor you may play is smaller than N. Solve N ÷ d = p for d.",
+            ),
+        ],
+        hint="You want N ÷ d = p. Solve for d.",
+        stronger="Try N = 60 and p = 5: which d gives 60 ÷ d = 5? Now say how you got it from 60 and 5.",
+    )
+
+
+@SPEC.model("proof-1")
+def model_proof_1(p: Params) -> tuple[object, str]:
     start = int(p["start"])
-    primes = sorted(sympy.factorint(start))
-    return expect_number(
-        answer,
-        start // primes[-1],
-        misconceptions=[
-            Misconception(
-                "result-not-divisor",
-                primes[-1],
-                "That is the number you want to leave. The move is the divisor you divide by.",
-                "Proof question 1 asks for the move, that is the divisor d with START ÷ d = that "
-                "prime. Work out START ÷ prime.",
-            ),
-            Misconception(
-                "smallest-prime",
-                start // primes[0],
-                "That divisor leaves the smallest prime factor. The question asks for the largest.",
-                "Find the largest prime in sympy.factorint(START), then the divisor d with START ÷ d = that prime.",
-            ),
-        ],
-        hint="You want START ÷ d to be the largest prime factor. Solve for d.",
-        stronger="If START = d × p, then START ÷ d = p. Which d goes with the largest p?",
-    )
+    prime = max(sympy.factorint(start))
+    return "N/p", f"N = (N/p) × p, so N ÷ (N/p) = p: for {start} and p = {prime}, {start} ÷ {start // prime} = {prime}."
 
 
-@SPEC.check("proof-2")
-def proof_2(answer: object, p: Params) -> Verdict:
-    """Which divisor leaves the prime factor p: (b) N / p."""
-    return expect_choice(
-        answer,
-        "b",
-        ("a", "b", "c", "d"),
-        misconceptions=[
-            Misconception(
-                "c",
-                "C",
-                "Dividing by p leaves N / p. Is that a prime? Try N = 60, p = 5.",
-                "Take N = 60 and p = 5: 60 ÷ 5 = 12. Is 12 prime? We want a move that LEAVES p.",
-            ),
-            Misconception(
-                "a",
-                "A",
-                "This game divides; it does not subtract.",
-                "N − p is what subtraction leaves. Here we divide: we need N ÷ d = p. Solve for d.",
-            ),
-            Misconception(
-                "d",
-                "D",
-                "N · p is bigger than N, so it is not a divisor you may play.",
-                "A divisor you may play is smaller than N. We need N ÷ d = p: solve for d.",
-            ),
-        ],
-        hint="Try each option on N = 60, p = 5: which one gives 60 ÷ d = 5?",
-        stronger="Solve N ÷ d = p for d. Check with N = 60, p = 5.",
-    )
-
-
-def _divide_by_two_works(n: int) -> bool:
+def _halving_works(n: int) -> bool:
     return n % 2 == 0 and sympy.isprime(n // 2)
 
 
-@SPEC.check("proof-3")
-def proof_3(answer: object, p: Params) -> Verdict:
-    """A composite number where "divide by 2 and the opponent is stuck" fails."""
-    upto = int(p["upto"])
-    flaws = [n for n in range(4, upto + 1) if not sympy.isprime(n) and not _divide_by_two_works(n)]
-    return expect_member(
+def _composite(n: int) -> bool:
+    return n > 3 and not sympy.isprime(n)
+
+
+def smallest_flaw() -> int:
+    """The smallest composite number where "divide by 2 and the opponent is stuck" fails.
+
+    >>> smallest_flaw()
+    8
+    """
+    return next(n for n in range(4, 1000) if _composite(n) and not _halving_works(n))
+
+
+@SPEC.check("proof-2", label="Proof step 2 (the flaw)")
+def proof_2(answer: object, p: Params) -> Verdict:
+    """The smallest composite number where "divide by 2 and the opponent is stuck" fails."""
+    value = plain(answer)
+    if type(value) is int and (value == 1 or (value > 1 and sympy.isprime(value))):
+        return Verdict(
+            "misconception",
+            f"Your answer was {value}.",
+            "The classmate's claim is about composite numbers only: numbers with a divisor d, 1 < d < N.",
+            "Composite means a product of two numbers bigger than 1, such as 4 = 2 × 2. Go through 4, 6, 8, 9, ...",
+            "not-composite",
+        )
+    return expect_counterexample(
         answer,
-        flaws,
-        misconceptions=[
-            Misconception(
-                "prime",
-                lambda n: sympy.isprime(n),
-                "That number is prime. The claim is about composite numbers only.",
-                "The flaw must show up at a composite number: one that is not prime and not 1.",
-            ),
-            Misconception(
-                "works",
-                lambda n: isinstance(n, int) and n > 3 and _divide_by_two_works(n),
-                "From that number, dividing by 2 does leave a prime: the argument works there. "
-                "Look for a composite number where it cannot work.",
-                "Two ways the argument can break: 2 may not divide the number at all, or dividing"
-                " by 2 may leave a composite number.",
-            ),
-            Misconception(
-                "too-big",
-                lambda n: isinstance(n, int) and n > upto,
-                "Pick a number up to UPTO.",
-                "Stay between 4 and UPTO.",
-            ),
-            Misconception(
-                "one",
-                1,
-                "1 is not composite (it has no prime factor at all).",
-                "Composite means a product of two numbers bigger than 1, such as 4 = 2 × 2. 1 is not one.",
-            ),
-        ],
+        fails=lambda n: _composite(n) and not _halving_works(n),
+        smallest=smallest_flaw(),
+        claim="dividing by 2 leaves a prime there",
         hint="The argument needs two things: 2 must divide the number, and the result must be prime. "
-        "Find a composite number where one of them fails.",
-        stronger="Try an odd composite number, or try 8.",
+        "Go through the composite numbers from 4 up.",
+        stronger="For each of 4, 6, 8, 9, 10, ...: does 2 divide it, and is half of it a prime?",
     )
 
 
-@SPEC.check("proof-4")
-def proof_4(answer: object, p: Params) -> Verdict:
-    """Every move of the repaired game lowers Ω by exactly 1."""
-    return expect_number(
-        answer,
-        1,
-        misconceptions=[
-            Misconception(
-                "two",
-                2,
-                "Dividing 12 = 2 × 2 × 3 by the prime 2 gives 6 = 2 × 3. How many prime factors went?",
-                "A prime divisor is ONE prime. 12 = 2 × 2 × 3 divided by 2 is 2 × 3: count the "
-                "factors before and after.",
-            )
-        ],
-        hint="Try it: Ω(60) = 4. Divide 60 by 3. What is Ω of the result?",
-        stronger="Write N as a product of primes. Dividing by one prime crosses out exactly how many of them?",
-    )
+@SPEC.model("proof-2")
+def model_proof_2(p: Params) -> tuple[object, str]:
+    n = smallest_flaw()
+    if n % 2:
+        return n, f"{n} is composite and odd: 2 does not divide it."
+    return n, f"{n} ÷ 2 = {n // 2}, which is not prime: the opponent can still move ({n // 2} ÷ 2 = {n // 4})."
 
 
-@SPEC.check("proof-5")
-def proof_5(answer: object, p: Params) -> Verdict:
-    """The length of every repaired game from START."""
-    start = int(p["start"])
-    length = int(tabulate(repaired(p), start).remoteness[start])
-    return expect_number(
+# -- the repaired game's proof ---------------------------------------------------------------------
+
+
+@SPEC.check("proof-3", label="Proof step 3 (the length of every game)")
+def proof_3(answer: object, p: Params) -> Verdict:
+    """Every repaired game from N lasts Ω(N) − 1 moves: typed as W - 1, with W = Ω(N)."""
+    slip = expression_form(answer, "2*W")
+    if slip is not None:
+        return slip
+    return expect_expression(
         answer,
-        length,
+        "W - 1",
+        names=("W",),
+        cases=({"W": 4}, {"W": 2}, {"W": 7}, {"W": 1}),
         misconceptions=[
             Misconception(
                 "omega",
-                omega(start),
-                "That is Ω(START), the number of prime factors. The game stops at a prime, "
-                "which still has one prime factor left.",
-                "The game stops when one prime is left, so not every prime factor can be removed."
-                " How many moves remove all but one?",
-            )
+                "W",
+                "The game stops at a prime, which still has one prime factor left.",
+                "Ω(60) = 4, and a game from 60 stops when one prime is left: how many factors were removed?",
+            ),
+            Misconception(
+                "plus-one",
+                "W + 1",
+                "Each move removes a prime factor: can a game have more moves than N has prime factors?",
+                "Ω(60) = 4, and a game from 60 stops when one prime is left: how many factors were removed?",
+            ),
         ],
-        hint="Count the prime factors of START, then count how many can be removed before a prime is left.",
-        stronger="A game ends when one prime factor is left. Ω(START) prime factors, minus the one"
-        " left: that many moves.",
+        hint="Line 1: each move removes one prime factor. Line 2: the game stops when Ω = 1.",
+        stronger="Start with W prime factors and remove one per move until one is left. How many moves is that?",
     )
 
 
-@SPEC.check("proof-6")
-def proof_6(answer: object, p: Params) -> Verdict:
-    """With squares of primes allowed, line 1 (and so line 3) fails."""
-    return expect_member(
+@SPEC.model("proof-3")
+def model_proof_3(p: Params) -> tuple[object, str]:
+    start = int(p["start"])
+    w = omega(start)
+    return "W - 1", f"Ω({start}) = {w}, and the game stops at a prime (Ω = 1): {w} − 1 = {w - 1} moves from {start}."
+
+
+def _prime_square(d: int) -> bool:
+    root = sympy.integer_nthroot(d, 2)
+    return bool(root[1]) and sympy.isprime(int(root[0]))
+
+
+@SPEC.check("proof-4", label="Proof step 4 (squares of primes)")
+def proof_4(answer: object, p: Params) -> Verdict:
+    """With squares of primes allowed, line 1 fails; a square of a prime (4, 9, ...) shows it."""
+    value = plain(answer)
+    if isinstance(value, (list, tuple)) and len(value) == 2 and value[0] == 3 and type(value[1]) is int:
+        return Verdict(
+            "misconception",
+            f"Your answer was line 3 with {value[1]}.",
+            "Line 3 does fail, but only because an earlier line fails first. Which one?",
+            "Line 3 needs line 1 (every move lowers Ω by the same amount). Is that still true for the new moves?",
+            "line-3",
+        )
+    return expect_step(
         answer,
-        {1},
-        misconceptions=[
-            Misconception(
-                "line-3",
-                3,
-                "Line 3 does fail, but only because an earlier line fails first. Which one?",
-                "Line 3 needs line 1 (every move lowers Ω by the same amount). Is that still true"
-                " when you divide by 4?",
-            ),
-            Misconception(
-                "line-2",
-                2,
-                "A prime still has no allowed divisor (4, 9, 25 are not primes' divisors). "
-                "Try dividing 12 by 4: what happens to Ω?",
-                "Dividing 12 = 2 × 2 × 3 by 4 = 2 × 2 leaves 3: Ω drops from 3 to 1, by more than"
-                " one. Which line said how much Ω drops?",
-            ),
-        ],
-        hint="Divide 12 = 2 × 2 × 3 by 4. By how much does Ω go down?",
-        stronger="Dividing by 4 = 2 × 2 removes two prime factors at once. Which line says how many a move removes?",
+        steps=4,
+        failing=1,
+        shows=_prime_square,
+        what="a new divisor (a square of a prime) that removes more than one prime factor",
+        hint="Take a square of a prime as the divisor, and divide a number by it. By how much does Ω go down?",
+        stronger="Write the square of a prime as p × p. Dividing by it removes how many prime factors? "
+        "Which line says how many a move removes?",
+    )
+
+
+@SPEC.model("proof-4")
+def model_proof_4(p: Params) -> tuple[object, str]:
+    start = int(p["start"])
+    square = next((q * q for q in sorted(sympy.factorint(start)) if start % (q * q) == 0), 4)
+    return (1, square), (
+        f"Dividing by {square} = {sympy.integer_nthroot(square, 2)[0]} × {sympy.integer_nthroot(square, 2)[0]} "
+        "lowers Ω by 2, so line 1 fails (and with it line 3)."
     )
 
 
@@ -331,55 +360,14 @@ def winning_first_moves(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    n = int(p["ex_start"])
+    moves = sorted(tabulate(rules_of(p), n).winning_moves(n))
+    return moves, " and ".join(f"{n} ÷ {d} = {n // d}" for d in moves) + ": each leaves a prime."
+
+
 @SPEC.check(2)
-def omega_of(answer: object, p: Params) -> Verdict:
-    """Ω(EX_OMEGA)."""
-    n = int(p["ex_omega"])
-    return expect_number(
-        answer,
-        omega(n),
-        misconceptions=[
-            Misconception(
-                "distinct",
-                int(sympy.primenu(n)) if sympy.primenu(n) != omega(n) else -1,
-                "You counted the different primes. Ω counts with repetition: Ω(12) = 3, for 2 × 2 × 3.",
-                "Write every prime factor out in full, repeats included: 12 = 2 × 2 × 3 has Ω = 3, not 2.",
-            ),
-            Misconception(
-                "divisors",
-                int(sympy.divisor_count(n)),
-                "That is the number of divisors. Ω counts prime factors.",
-                "Ω is not the number of divisors: write EX_OMEGA as a product of primes and count the primes.",
-            ),
-        ],
-        hint="Split EX_OMEGA into two factors, then split those again, until every factor is a prime. Count them all.",
-        stronger="Keep splitting until every factor is prime, then count all of them, repeats included.",
-    )
-
-
-@SPEC.check(3)
-def repaired_length(answer: object, p: Params) -> Verdict:
-    """The length of the repaired game from EX_POWER."""
-    n = int(p["ex_power"])
-    length = int(tabulate(repaired(p), n).remoteness[n])
-    return expect_number(
-        answer,
-        length,
-        misconceptions=[
-            Misconception(
-                "omega",
-                omega(n),
-                "That counts the prime factors. The game stops at a prime, so not every factor can be removed.",
-                "The game ends when a prime is on the board: one prime factor is never removed. Subtract that one.",
-            )
-        ],
-        hint="Every move removes one prime factor. When does the game stop?",
-        stronger="Write EX_POWER as a product of primes. The game stops when one prime is left: "
-        "how many moves does that take?",
-    )
-
-
-@SPEC.check(4)
 def smallest_start(answer: object, p: Params) -> Verdict:
     """The smallest start of a repaired game lasting EX_LENGTH moves: the smallest n with Ω(n) = EX_LENGTH + 1."""
     length = int(p["ex_length"])
@@ -405,4 +393,14 @@ def smallest_start(answer: object, p: Params) -> Verdict:
         ],
         hint="How many prime factors must the start have? Then make that number as small as possible.",
         stronger="A game of k moves needs k + 1 prime factors. Which is the smallest prime? Use it every time.",
+    )
+
+
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    length = int(p["ex_length"])
+    n = 2 ** (length + 1)
+    return n, (
+        f"{length} moves need Ω = {length + 1}, and the smallest number with {length + 1} prime factors "
+        f"is 2^{length + 1} = {n}."
     )
