@@ -138,8 +138,8 @@ class Oracle:
         if n > TABLE_LIMIT:
             raise TooBigError(
                 f"{self.rules.title} ({self.rules.name}) has no proved closed form or Grundy formula, and {n:,} is "
-                f"above the largest table the solver builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so who wins from {n:,} cannot "
-                f"be computed. Try a smaller number, or a variant with a closed form."
+                f"above the largest table the solver builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so who wins from "
+                f"{n:,} cannot be computed. Try a smaller number, or a variant with a closed form."
             )
         return tabulate(self.rules, table_length(n, TABLE_LIMIT))
 
