@@ -53,7 +53,7 @@ def mex(values: Iterable[int]) -> int:
 
 
 def brute(rules: Rules, numbers: Iterable[int]) -> str:
-    """"P" or "N" for a sum of duels, by trying every move in every part (no Grundy values).
+    """ "P" or "N" for a sum of duels, by trying every move in every part (no Grundy values).
 
     >>> from duel_lessons import DIVISOR_DUEL
     >>> brute(DIVISOR_DUEL, [4, 4]), brute(DIVISOR_DUEL, [4, 6])
@@ -80,8 +80,10 @@ def sums(guess: object, p: Params) -> str:
     items = list(guess) if isinstance(guess, (list, tuple)) else [guess]
     said = [str(x).strip().upper() for x in items]
     score = sum(a == b for a, b in zip(said, truth, strict=False))
-    return (f"**4 + 4 is {truth[0]}, and 4 + 6 is {truth[1]}**, although 4 and 6 are both N on their own. "
-            f"Your guess {said} got {score} of 2. So the labels of the parts do not decide the sum.")
+    return (
+        f"**4 + 4 is {truth[0]}, and 4 + 6 is {truth[1]}**, although 4 and 6 are both N on their own. "
+        f"Your guess {said} got {score} of 2. So the labels of the parts do not decide the sum."
+    )
 
 
 @SPEC.check("grundy-table", label="Your Grundy table")
@@ -95,8 +97,9 @@ def grundy_table(answer: object, p: Params) -> Verdict:
         return Verdict("format", "Give a dict such as {1: 0, 2: ...}.", key="format:dict")
     missing = [n for n in range(1, limit + 1) if is_unanswered(answer.get(n))]
     if any(isinstance(answer.get(n), str) for n in range(1, limit + 1)):
-        return Verdict("format", "Give each value as a whole number (0, 1, 2, ...), not a letter or text.",
-                       key="format:text")
+        return Verdict(
+            "format", "Give each value as a whole number (0, 1, 2, ...), not a letter or text.", key="format:text"
+        )
     wrong = [n for n in range(1, limit + 1) if n not in missing and as_whole(answer.get(n)) != grundy_value(rules, n)]
     done = limit - len(missing)
     if done == 0:
@@ -104,16 +107,25 @@ def grundy_table(answer: object, p: Params) -> Verdict:
     if not wrong and not missing:
         return Verdict("right", "Every value is right.")
     if not wrong:
-        return Verdict("partial", f"All {done} values so far are right. Still to fill in: {listing(missing)}.",
-                       key=f"partial:{len(missing)}")
+        return Verdict(
+            "partial",
+            f"All {done} values so far are right. Still to fill in: {listing(missing)}.",
+            key=f"partial:{len(missing)}",
+        )
     n = wrong[0]
     reach = sorted({grundy_value(rules, rules.result(n, d)) for d in rules.divisors_of(n)})
-    hint = (f"For {n}: list the values of the numbers it moves to (use your own values for them), then take the "
-            "smallest whole number that is missing.")
+    hint = (
+        f"For {n}: list the values of the numbers it moves to (use your own values for them), then take the "
+        "smallest whole number that is missing."
+    )
     stronger = f"The values {n} can reach are {reach}. Which is the smallest whole number not among them?"
-    return Verdict("partial" if done - len(wrong) else "miss",
-                   f"{done - len(wrong)} of {limit} values right. The first to look at again: {n}.",
-                   hint, stronger, key=f"table:{n}")
+    return Verdict(
+        "partial" if done - len(wrong) else "miss",
+        f"{done - len(wrong)} of {limit} values right. The first to look at again: {n}.",
+        hint,
+        stronger,
+        key=f"table:{n}",
+    )
 
 
 def _partner_truth(p: Params) -> Callable[[int], bool]:
@@ -134,22 +146,31 @@ def partner_reveal(rule: object, p: Params) -> str:
     rules = rules_of(p)
     partner = int(p["partner"])
     g = grundy_value(rules, partner)
-    text = (f"**{partner} + n is P exactly when g(n) = g({partner}) = {g}.** Two duels behave like two Nim heaps "
-            "of sizes g(a) and g(b): P exactly when they are equal.")
+    text = (
+        f"**{partner} + n is P exactly when g(n) = g({partner}) = {g}.** Two duels behave like two Nim heaps "
+        "of sizes g(a) and g(b): P exactly when they are equal."
+    )
     if callable(rule):
         found = first_difference(rule, _partner_truth(p), PARTNER_UPTO)
-        text += (f" Your last rule agrees up to {PARTNER_UPTO}." if found is None
-                 else f" Your last rule first differs at n = {found[0]}.")
+        text += (
+            f" Your last rule agrees up to {PARTNER_UPTO}."
+            if found is None
+            else f" Your last rule first differs at n = {found[0]}."
+        )
     return text
 
 
 @SPEC.check("proof-1")
 def same_value(answer: object, p: Params) -> Verdict:
     """A move never keeps the Grundy value of a part."""
-    return expect_choice(answer, "no", ("yes", "no"),
-                         hint="g(n) is the smallest value that NO move reaches. Can a move reach g(n) itself?",
-                         stronger="Take 12, with g(12) = mex{1, 0, 0, 2} = 3. Its moves reach the values 1, 0, 0 "
-                                  "and 2. Is 3 among them? Could it ever be, for any n?")
+    return expect_choice(
+        answer,
+        "no",
+        ("yes", "no"),
+        hint="g(n) is the smallest value that NO move reaches. Can a move reach g(n) itself?",
+        stronger="Take 12, with g(12) = mex{1, 0, 0, 2} = 3. Its moves reach the values 1, 0, 0 "
+        "and 2. Is 3 among them? Could it ever be, for any n?",
+    )
 
 
 @SPEC.check("proof-2")
@@ -159,13 +180,19 @@ def copy_move(answer: object, p: Params) -> Verdict:
     target = grundy_value(rules, 10)
     good = [d for d in rules.divisors_of(12) if grundy_value(rules, 12 - d) == target]
     return expect_member(
-        answer, good, what="divisor",
-        misconceptions=[Misconception("not-divisor", lambda a: isinstance(a, int) and a not in rules.divisors_of(12),
-                                      "That is not a divisor you may subtract from 12: use 2, 3, 4 or 6.",
-                                      "The divisors you may subtract from 12 are 2, 3, 4 and 6. Which one leaves "
-                                      "a number of value 1?")],
+        answer,
+        good,
+        what="divisor",
+        misconceptions=[
+            Misconception(
+                "not-divisor",
+                lambda a: isinstance(a, int) and a not in rules.divisors_of(12),
+                "That is not a divisor you may subtract from 12: use 2, 3, 4 or 6.",
+                "The divisors you may subtract from 12 are 2, 3, 4 and 6. Which one leaves a number of value 1?",
+            )
+        ],
         hint="Copying means making the two values equal again. Which value must the 12 part get? Which move "
-             "of 12 reaches it?",
+        "of 12 reaches it?",
         stronger="The moves of 12 go to 10, 9, 8 and 6. Which of them has value 1 (your Grundy table)?",
     )
 
@@ -177,11 +204,16 @@ def mex_of(answer: object, p: Params) -> Verdict:
     right = mex(values)
     above = max(values, default=-1) + 1
     return expect_number(
-        answer, right,
-        misconceptions=[Misconception("max-plus-one", above if above != right else -1,
-                                      "That is one more than the largest. The mex is the SMALLEST missing "
-                                      "whole number, starting from 0.",
-                                      "Is 0 in the set? Is 1? Is 2? Stop at the first answer 'no'.")],
+        answer,
+        right,
+        misconceptions=[
+            Misconception(
+                "max-plus-one",
+                above if above != right else -1,
+                "That is one more than the largest. The mex is the SMALLEST missing whole number, starting from 0.",
+                "Is 0 in the set? Is 1? Is 2? Stop at the first answer 'no'.",
+            )
+        ],
         hint="Go through 0, 1, 2, 3, ... and stop at the first one that is not in the set.",
         stronger="Write 0, 1, 2, 3, 4 in a row and cross out the numbers in EX_SET. Which is the first left?",
     )
@@ -196,14 +228,18 @@ def grundy_of(answer: object, p: Params) -> Verdict:
     right = grundy_value(rules, n)
     biggest = max(reach, default=-1)
     return expect_number(
-        answer, right,
-        misconceptions=[Misconception("max", biggest if biggest != right else -1,
-                                      "That is the largest reachable value. The mex is the smallest value NOT "
-                                      "reached.",
-                                      "Is 0 reached? 1? 2? ... The first value that is not reached is g.")],
+        answer,
+        right,
+        misconceptions=[
+            Misconception(
+                "max",
+                biggest if biggest != right else -1,
+                "That is the largest reachable value. The mex is the smallest value NOT reached.",
+                "Is 0 reached? 1? 2? ... The first value that is not reached is g.",
+            )
+        ],
         hint="List the values the moves reach, then go through 0, 1, 2, ... to find the first one missing.",
-        stronger="Write 0, 1, 2, 3, 4, 5 in a row and cross out every value a move reaches. Which is the first "
-                 "left?",
+        stronger="Write 0, 1, 2, 3, 4, 5 in a row and cross out every value a move reaches. Which is the first left?",
     )
 
 
@@ -220,12 +256,19 @@ def partners(answer: object, p: Params) -> Verdict:
         return any(as_whole(x) is not None and grundy_value(rules, int(x)) != g for x in listed if 1 <= int(x) <= 60)
 
     return expect_list(
-        answer, right, what="numbers",
-        misconceptions=[Misconception("wrong-value", lambda a: wrong_values(a) and not set(right) <= set(a),
-                                      "Some of your numbers do not have the same Grundy value as PARTNER. Compute "
-                                      "g(n) for each of them with the mex rule or grundy_value.",
-                                      "Check each number of your list with grundy_value(rules, n): keep only those "
-                                      "with the value of PARTNER.")],
+        answer,
+        right,
+        what="numbers",
+        misconceptions=[
+            Misconception(
+                "wrong-value",
+                lambda a: wrong_values(a) and not set(right) <= set(a),
+                "Some of your numbers do not have the same Grundy value as PARTNER. Compute "
+                "g(n) for each of them with the mex rule or grundy_value.",
+                "Check each number of your list with grundy_value(rules, n): keep only those "
+                "with the value of PARTNER.",
+            )
+        ],
         hint="PARTNER + n is P exactly when g(n) = g(PARTNER). Which n from 13 to 50 have that value?",
         stronger="Compute grundy_value(rules, n) for every n from 13 to 50 (a loop) and compare with g(PARTNER).",
     )
@@ -236,6 +279,11 @@ def pair(answer: object, p: Params) -> Verdict:
     """P or N for the sum EX_PAIR."""
     rules = rules_of(p)
     right = brute(rules, [int(n) for n in p["ex_pair"]])
-    return expect_choice(answer, right, ("P", "N"), hint="Compare the Grundy values of the two parts.",
-                         stronger="Two parts make a P-position exactly when their Grundy values are equal "
-                                  "(section 5). Find both values with grundy_value.")
+    return expect_choice(
+        answer,
+        right,
+        ("P", "N"),
+        hint="Compare the Grundy values of the two parts.",
+        stronger="Two parts make a P-position exactly when their Grundy values are equal "
+        "(section 5). Find both values with grundy_value.",
+    )

@@ -81,12 +81,19 @@ def _first_forfeit(games: list[GameRecord]) -> GameRecord | None:
 
 def _forfeit_verdict(game: GameRecord) -> Verdict:
     reason = game.forfeit or ""
-    where = f"From the start {game.start}, after the moves {list(game.moves)}" if game.moves else \
-        f"From the start {game.start}"
-    return Verdict("miss", f"{where}, your bot forfeited: {reason}",
-                   "Look at the number your bot faced there. What is in state.legal_moves? What did your bot return?",
-                   "A bot must return one of state.legal_moves every time. Test it by hand: "
-                   "my_bot(new_game(rules, n)) for the number where it failed.", key=f"forfeit:{game.start}")
+    where = (
+        f"From the start {game.start}, after the moves {list(game.moves)}"
+        if game.moves
+        else f"From the start {game.start}"
+    )
+    return Verdict(
+        "miss",
+        f"{where}, your bot forfeited: {reason}",
+        "Look at the number your bot faced there. What is in state.legal_moves? What did your bot return?",
+        "A bot must return one of state.legal_moves every time. Test it by hand: "
+        "my_bot(new_game(rules, n)) for the number where it failed.",
+        key=f"forfeit:{game.start}",
+    )
 
 
 @SPEC.check(2)
@@ -96,8 +103,9 @@ def never_forfeits(answer: object, p: Params) -> Verdict:
     if _unwritten(answer, rules):
         return unanswered()
     if not callable(answer):
-        return Verdict("format", "Give the bot itself, the function name without brackets: fixed_odd.",
-                       key="format:not-a-function")
+        return Verdict(
+            "format", "Give the bot itself, the function name without brackets: fixed_odd.", key="format:not-a-function"
+        )
     upto = int(p["check_upto"])
     for opponent in (("Greedy", make_player("greedy")), ("Largest odd", largest_odd)):
         bad = _first_forfeit(games_against(cast(Bot, answer), opponent, rules, upto))
@@ -113,8 +121,9 @@ def beats_largest_odd(answer: object, p: Params) -> Verdict:
     if _unwritten(answer, rules):
         return unanswered()
     if not callable(answer):
-        return Verdict("format", "Give the bot itself, the function name without brackets: my_bot.",
-                       key="format:not-a-function")
+        return Verdict(
+            "format", "Give the bot itself, the function name without brackets: my_bot.", key="format:not-a-function"
+        )
     upto = int(p["check_upto"])
     games = games_against(cast(Bot, answer), ("Largest odd", largest_odd), rules, upto)
     bad = _first_forfeit(games)
@@ -126,13 +135,20 @@ def beats_largest_odd(answer: object, p: Params) -> Verdict:
     if won > lost:
         return Verdict("right", score)
     if won == lost:
-        return Verdict("partial", score + " A draw is not a win.",
-                       "Largest odd plays perfectly except from some powers of 2. Which ones, and what should it "
-                       "play there instead?",
-                       "From 16: 16 - 8 = 8, and 8 loses for the player to move. What does Largest odd play from 16?",
-                       key="draw")
-    return Verdict("miss", score, "Start from Largest odd's idea: from an even number that is not a power of 2, "
-                   "subtract the odd part.", key=f"lost:{won}")
+        return Verdict(
+            "partial",
+            score + " A draw is not a win.",
+            "Largest odd plays perfectly except from some powers of 2. Which ones, and what should it "
+            "play there instead?",
+            "From 16: 16 - 8 = 8, and 8 loses for the player to move. What does Largest odd play from 16?",
+            key="draw",
+        )
+    return Verdict(
+        "miss",
+        score,
+        "Start from Largest odd's idea: from an even number that is not a power of 2, subtract the odd part.",
+        key=f"lost:{won}",
+    )
 
 
 @SPEC.check(1)
@@ -144,20 +160,27 @@ def twins_first_wins(answer: object, p: Params) -> Verdict:
     table = tabulate(rules, max(starts))
     n_starts = sum(not table.is_p(n) for n in starts)
     return expect_number(
-        answer, 2 * n_starts,
+        answer,
+        2 * n_starts,
         misconceptions=[
-            Misconception("once", n_starts if n_starts else -1, "Each start is played twice: once with each twin "
-                                                                 "moving first.",
-                          "Count the N-starts, then remember: each start gives two twin games, and in both the "
-                          "first player wins."),
-            Misconception("p-starts", 2 * (len(starts) - n_starts) if len(starts) != 2 * n_starts else -1,
-                          "Those are the starts where the first player LOSES (P-positions).",
-                          "From a P-start the first player loses. Count the other starts, the N-starts."),
+            Misconception(
+                "once",
+                n_starts if n_starts else -1,
+                "Each start is played twice: once with each twin moving first.",
+                "Count the N-starts, then remember: each start gives two twin games, and in both the "
+                "first player wins.",
+            ),
+            Misconception(
+                "p-starts",
+                2 * (len(starts) - n_starts) if len(starts) != 2 * n_starts else -1,
+                "Those are the starts where the first player LOSES (P-positions).",
+                "From a P-start the first player loses. Count the other starts, the N-starts.",
+            ),
         ],
         hint="The first player wins exactly from the N-starts. Which of result.starts are N? (Lesson 4: odd numbers "
-             "and 2, 8, 32, 128 are P.)",
+        "and 2, 8, 32, 128 are P.)",
         stronger="Go through result.starts one by one: odd, or 2, 8, 32, 128 means P. Count the others, then "
-                 "double: each start is played twice.",
+        "double: each start is played twice.",
     )
 
 
@@ -165,15 +188,27 @@ def twins_first_wins(answer: object, p: Params) -> Verdict:
 def league(guess: object, p: Params) -> str:
     """The top of the section-3 league against the guessed winner."""
     rules = rules_of(p)
-    entrants: dict[str, Bot | str] = {"Smallest": smallest, "Largest odd": largest_odd, "Random": "random",
-                                      "Greedy": "greedy", "Perfect": "perfect", "Perfect twin": "perfect"}
-    result = round_robin(entrants, rules, starts=int(p["starts"]), seed=int(p["seed"]),
-                         start_range=(int(p["start_range"][0]), int(p["start_range"][1])))
+    entrants: dict[str, Bot | str] = {
+        "Smallest": smallest,
+        "Largest odd": largest_odd,
+        "Random": "random",
+        "Greedy": "greedy",
+        "Perfect": "perfect",
+        "Perfect twin": "perfect",
+    }
+    result = round_robin(
+        entrants,
+        rules,
+        starts=int(p["starts"]),
+        seed=int(p["seed"]),
+        start_range=(int(p["start_range"][0]), int(p["start_range"][1])),
+    )
     table = result.table()
     best = table[0].won
     top = [s.name for s in table if s.won == best]
     said = str(guess).strip()
-    verdict = "Your guess is at the top." if said.lower() in {t.lower() for t in top} else \
-        f"You guessed {said!r}."
-    return (f"**Top of the league: {', '.join(top)}, with {best} wins.** {verdict} Look at how close Largest odd "
-            "comes to Perfect: section 4 explains why nobody wins every game.")
+    verdict = "Your guess is at the top." if said.lower() in {t.lower() for t in top} else f"You guessed {said!r}."
+    return (
+        f"**Top of the league: {', '.join(top)}, with {best} wins.** {verdict} Look at how close Largest odd "
+        "comes to Perfect: section 4 explains why nobody wins every game."
+    )
