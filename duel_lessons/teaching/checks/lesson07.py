@@ -11,7 +11,6 @@ The seeded simulation the lesson runs lives in :mod:`duel_lessons.play.careless`
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -21,7 +20,6 @@ from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
     expect_number,
-    is_unanswered,
     show,
 )
 from duel_lessons.teaching.proofs import expect_expression
@@ -121,13 +119,10 @@ def _expression(
     answer: object, target: str, known: Sequence[tuple[str, str, str, str]], hint: str, stronger: str
 ) -> Verdict:
     """An expression in q checked by sympy; ``known`` holds (key, wrong expression, hint, stronger hint)."""
-    verdict = expect_expression(answer, target, names=["q"], cases=Q_CASES)
-    if verdict.kind in ("right", "format", "unanswered"):
-        return verdict
-    for key, wrong, wrong_hint, wrong_stronger in known:
-        if expect_expression(answer, wrong, names=["q"], cases=Q_CASES).kind == "right":
-            return Verdict("misconception", verdict.message, wrong_hint, wrong_stronger, key)
-    return dataclasses.replace(verdict, hint=hint, stronger=stronger)
+    return expect_expression(
+        answer, target, names=["q"], cases=Q_CASES, hint=hint, stronger=stronger,
+        misconceptions=[Misconception(key, wrong, h, st) for key, wrong, h, st in known],
+    )
 
 
 @SPEC.check("proof-1")
@@ -268,11 +263,11 @@ def ask_again_exact(answer: object, p: Params) -> Verdict:
     return expect_number(
         value, float(exact), tolerance=1e-9,
         misconceptions=[
-            Misconception("half", lambda a: abs(float(a) - 0.5) < 1e-9 and games % 2 == 1,  # type: ignore[arg-type]
+            Misconception("half", lambda a: abs(float(a) - 0.5) < 1e-9 and games % 2 == 1,
                           "Exactly half only when the number of games is even. Count the games the careless player "
                           "starts.",
                           "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?"),
-            Misconception("other-player", lambda a: abs(float(a) - (games // 2) / games) < 1e-9  # type: ignore[arg-type]
+            Misconception("other-player", lambda a: abs(float(a) - (games // 2) / games) < 1e-9
                           and games % 2 == 1,
                           "That is the share of the games the careful player starts.",
                           "The careless player starts game 1, then every other game. Count those."),
