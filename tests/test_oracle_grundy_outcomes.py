@@ -62,3 +62,20 @@ def test_solve_with_allow_one_names_an_odd_trillion_plus_one_lost() -> None:
     code, out, _ = run(["solve", "divisor-duel", "1000000000001", "--allow-one"])
     assert code == 0 and re.search(r"^Outcome:\s+P-position", out, re.M)
     assert re.search(r"^Winning moves:\s+none", out, re.M)
+
+
+@pytest.mark.parametrize("rules", WITH_ONE, ids=lambda r: r.name)
+def test_the_coach_explains_from_the_formula_above_the_table(rules: object) -> None:
+    from duel_lessons.engine.game import GameState
+    from duel_lessons.play.coach import explain
+
+    for n in (3 * 10**6, 3 * 10**6 + 1, 10**12):
+        text = explain(GameState(rules, n))  # type: ignore[arg-type]
+        assert "proved Grundy formula" in text and "no proved formula" not in text
+        assert ("lost for the player to move" in text) == (n % 2 == 1), n  # with 1 allowed: P iff n is odd
+
+
+def test_with_one_allowed_the_p_positions_are_the_odd_numbers_by_brute_force() -> None:
+    for rules in WITH_ONE:
+        brute = Brute.of(rules)
+        assert all((brute.outcome(n) == "P") == (n % 2 == 1) for n in range(1, 301)), rules.name
