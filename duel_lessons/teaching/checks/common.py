@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import Table, tabulate
 from duel_lessons.teaching.checks import Params
+from duel_lessons.teaching.feedback import plain
 
 
 def rules_of(p: Params) -> Rules:
@@ -60,3 +61,23 @@ def compare_sets(guess: Iterable[int], truth: Iterable[int], within: Iterable[in
     if missed:
         parts.append(f"you left out {listing(missed)}")
     return "; ".join(parts) + "."
+
+
+def subset_form(value: object, pool: Iterable[int], name: str = "") -> str | None:
+    """A guess form (``SPEC.guess_form``): None when ``value`` lists some of ``pool`` (or none), else what to write.
+
+    ``name`` is how the notebook calls the pool ("STARTS"); the value is made plain first.
+
+    >>> subset_form([4, 8], [4, 6, 8]) is None, subset_form([], [4, 6, 8]) is None
+    (True, True)
+    >>> subset_form("dunno", [4, 6, 8], "STARTS")
+    'Guess a list of numbers from STARTS = [4, 6, 8], such as [4] (or [] for none).'
+    >>> subset_form([4, 10**30], [4, 6, 8]) is None, subset_form([True], [1, 2]) is None
+    (False, False)
+    """
+    numbers = [int(n) for n in pool]
+    value = plain(value)
+    if isinstance(value, (list, tuple, set, frozenset)) and all(type(n) is int and n in numbers for n in value):
+        return None
+    where = f"{name} = {numbers}" if name else str(numbers)
+    return f"Guess a list of numbers from {where}, such as [{numbers[0]}] (or [] for none)."
