@@ -251,15 +251,9 @@ def ask_again_exact(answer: object, p: Params) -> Verdict:
     value: object = answer
     if isinstance(answer, Fraction):
         value = float(answer)
-    if isinstance(answer, str) and "/" in answer:
-        try:
-            written = Fraction(answer.strip())
-        except (ValueError, ZeroDivisionError):
-            written = None
-        if written == exact:
-            return Verdict("format", "Right idea to give a fraction: write it without quotes, like 3/5.",
-                           key="format:text-fraction")
-        value = float(written) if written is not None else answer
+    if isinstance(answer, str):  # the same words whether or not the text is right: a slip confirms nothing
+        return Verdict("format", "Give a number, not text: no quotes (a fraction such as 3/5 works without them).",
+                       key="format:text")
     return expect_number(
         value, float(exact), tolerance=1e-9,
         misconceptions=[

@@ -16,7 +16,7 @@ from duel_lessons.engine.rules import DIVISOR_DUEL, Rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
 from duel_lessons.solving.tables import Table, tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import compare_sets, listing
+from duel_lessons.teaching.checks.common import compare_sets, listing, subset_form
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
@@ -94,11 +94,7 @@ def misere_loses(p: Params) -> Callable[[int], bool]:
 @SPEC.guess_form("hand-over")
 def hand_over_form(value: object, p: Params) -> str | None:
     """A list of some of 6, 8, 12, 18, 20 (or [] for none)."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set)):
-        return f"Give a list of some of {listing(HAND_OVER)}, like [8, 12], or [] for none."
-    if any(isinstance(x, bool) or not isinstance(x, int) or x not in HAND_OVER for x in value):
-        return f"Choose only from {listing(HAND_OVER)} (whole numbers, no quotes)."
-    return None
+    return subset_form(value, HAND_OVER)
 
 
 @SPEC.reveal("hand-over")
