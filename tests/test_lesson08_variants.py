@@ -148,3 +148,10 @@ def test_misere_even_explanation_every_move_from_a_p_position_leaves_a_multiple_
         assert (8 in results) == (n == 10), n
     assert [10 - d for d in misere_even.divisors_of(10)] == [8]
     assert "at least 12" not in form.explain(10) and "8 only from 10" in form.explain(10)
+
+
+def test_misere_twice_primes_up_to_60_are_p_except_6_and_34() -> None:
+    misere = Brute.of(DIVISOR_DUEL.variant(last_mover_wins=False))
+    twice_primes = [2 * p for p in (3, 5, 7, 11, 13, 17, 19, 23, 29)]
+    assert [n for n in twice_primes if misere.outcome(n) == "N"] == [6, 34]
+    assert misere.outcome(4) == "P" and [4 - d for d in DIVISOR_DUEL.divisors_of(4)] == [2]
