@@ -509,7 +509,7 @@ def test_solve_without_a_closed_form_near_ten_million_refuses_quickly_unless_ask
     from duel_lessons.cli.tools import QUICK_TABLE
     from duel_lessons.solving import tables
 
-    for flags in (["--misere"], ["--misere", "--allow-one"], ["--allow-one"]):
+    for flags in (["--misere"], ["--misere", "--allow-one"], ["--misere", "--divisors", "prime"]):
         tables.clear_cache()
         code, out, err = run(["solve", "divisor-duel", "9999999", *flags])
         assert tables.cache_info().tables == 0  # refused at once: no table was built

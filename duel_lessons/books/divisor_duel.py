@@ -481,9 +481,10 @@ def _misere_even_explain(n: int) -> str:
         m = n // 2
         return (
             f"{n} = 2 × {m} with {m} odd and at least 5. Every even divisor is 2e with e an odd divisor of {m}, and "
-            f"{n} − 2e = 2 × ({m} − e) is a multiple of 4, at least 12 (as e ≤ {m}/3 or e = 1): from a multiple of "
-            f"4 other than 8 your opponent subtracts 2 and hands you twice an odd number again (from 8 they subtract "
-            f"4 and leave you 4). {n} is a losing position for the player to move."
+            f"{n} − 2e = 2 × ({m} − e) is a multiple of 4 and at least 8 (as e ≤ {m}/3 or e = 1; it is 8 only "
+            f"from 10): from a multiple of 4 other than 8 your opponent subtracts 2 and hands you twice an odd number "
+            f"of at least 5 again, and from 8 they subtract 4 and leave you 4. {n} is a losing position for the "
+            f"player to move."
         )
     d = 4 if n == 8 else 2
     return (
@@ -492,7 +493,7 @@ def _misere_even_explain(n: int) -> str:
             "From 4 the only move is 4 − 2 = 2, after which you cannot move and so win."
             if n - d == 4
             else f"{n - d} = 2 × {(n - d) // 2} is twice an odd number of at least 5, a losing position for your "
-            f"opponent: every move from it leaves a multiple of 4 of at least 12, and you subtract 2 again."
+            f"opponent: every move from it leaves a multiple of 4 (at least 8), and you subtract 2 again (4 from 8)."
         )
         + f" So {d} is the winning move."
     )

@@ -301,7 +301,7 @@ def check_computer_can_play(state: GameState, level: str, io: Console) -> None:
     if level not in ORACLE_LEVELS:
         return
     rules, n = state.rules, state.number
-    if oracle(rules).form is None and QUICK_TABLE < n <= TABLE_LIMIT:
+    if oracle(rules).above_table is None and QUICK_TABLE < n <= TABLE_LIMIT:
         io.warn(f"Building the computer's table up to {n:,} (several seconds)...")
     if not oracle(rules).can_answer(n):
         raise TooBigError(

@@ -93,13 +93,13 @@ def run_solve(args: argparse.Namespace, io: Console) -> int:
     """Print who wins from N, the winning moves, remoteness, Grundy value and why."""
     rules = rules_from_args(args)
     n = position_arg(args.n)
-    if oracle(rules).form is None and QUICK_TABLE < n <= TABLE_LIMIT and not args.wait:
+    if oracle(rules).above_table is None and QUICK_TABLE < n <= TABLE_LIMIT and not args.wait:
         raise TooBigError(
             f"{rules.title} ({rules.name}) has no proved closed form, so who wins from {n:,} needs the solver's "
             f"table up to {n:,}: that takes several seconds and about {9 * n // 10**6 + 40} MB. "
             f"Add --wait to build it, or choose N up to {QUICK_TABLE:,}."
         )
-    if oracle(rules).form is None and QUICK_TABLE < n <= TABLE_LIMIT:
+    if oracle(rules).above_table is None and QUICK_TABLE < n <= TABLE_LIMIT:
         io.warn(f"Building the solver's table up to {n:,} (several seconds)...")
     analysis = analyse(rules, n)
     if args.json:

@@ -150,7 +150,7 @@ def analyse(rules: Rules | str, n: int) -> Analysis:
         remoteness=ask.remoteness(n),
         grundy=ask.grundy(n),
         explanation=ask.explain(n),
-        source="closed form" if ask.form is not None else "table",
+        source="closed form" if ask.form is not None else ask.source(n),
     )
 
 

@@ -252,9 +252,12 @@ def explain(state: GameState, names: Names = DEFAULT_NAMES) -> str:
     ask = _oracle(state)
     if not state.legal_moves:  # must pass
         return ask.explain(state.number)
-    if ask.form is None:
+    form = ask.form
+    if form is None and ask.table(state.number) is None:  # above the table: outcomes from a proved Grundy formula
+        form = ask.above_table
+    if form is None:
         return _computed_check(state, ask)
-    text = ask.form.explain(state.number)
+    text = form.explain(state.number)
     wins = winning_moves(state)
     if len(wins) > 1:
         listed = ", ".join(map(str, wins[:MAX_LISTED])) + (", …" if len(wins) > MAX_LISTED else "")

@@ -5,7 +5,9 @@ This module alone owns the policy for answering questions about a position:
 1. **table**, if n is small enough (up to ``table_size``, default 10**6): outcome,
    winning moves, remoteness and Grundy value, all from the solver;
 2. **closed form**, if a proved one exists for the rules: outcome and winning moves
-   for any n up to 10**18, the Grundy value where a formula is proved;
+   for any n up to 10**18, the Grundy value where a formula is proved; where there is no
+   closed form but a proved Grundy formula (:mod:`duel_lessons.solving.grundy_formulas`),
+   the outcome from it: n is P exactly when its Grundy value is 0 (:func:`grundy_form`);
 3. **computed table** up to the solver's limit (10**7) for rules without a closed form;
 4. otherwise a clear refusal: :class:`~duel_lessons.engine.errors.TooBigError`.
 
@@ -17,12 +19,15 @@ this for itself.
 ('N', (3, 5, 15), 'table')
 >>> o.is_p(2**59), o.source(2**59)
 (True, 'closed form')
+>>> one = oracle(get_rules("divisor-duel").variant(allow_one=True))
+>>> one.outcome(10**12), one.winning_move(10**12), one.source(10**12)
+('N', 1, 'closed form')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from duel_lessons.engine.errors import RulesError, TooBigError
@@ -52,6 +57,46 @@ def table_length(n: int, cap: int) -> int:
     return max(min(upto, cap), n)
 
 
+def grundy_form(rules: Rules) -> ClosedForm | None:
+    """Outcomes from the proved Grundy formula of these rules, as a closed form (P iff the value is 0), or None.
+
+    >>> form = grundy_form(get_rules("divisor-duel").variant(allow_one=True))
+    >>> form.is_p(3 * 2**40), form.winning_move(3 * 2**40), form.grundy(3 * 2**40)
+    (False, 1, 40)
+    >>> grundy_form(get_rules("divisor-duel")) is None
+    True
+    """
+    formula = formula_for(rules)
+    if formula is None:
+        return None
+    value = formula.value
+
+    def is_p(n: int) -> bool:
+        return value(n) == 0
+
+    def move(n: int) -> int | None:
+        return None if is_p(n) else next((d for d in rules.divisors_of(n) if is_p(rules.result(n, d))), None)
+
+    def explain(n: int) -> str:
+        g = value(n)
+        said = f"By the proved Grundy formula ({formula.statement.rstrip('.')}), {n:,} has Grundy value {g}"
+        d = move(n)
+        if d is None:
+            return said + f", so {n:,} is lost for the player to move: every move leaves a Grundy value above 0."
+        return said + f", so it is won: subtract {d:,}: {n:,} − {d:,} = {rules.result(n, d):,}, of Grundy value 0."
+
+    return ClosedForm(
+        name=formula.name,
+        rules=rules,
+        statement=f"$n$ is a P-position iff its Grundy value is 0: {formula.statement}",
+        proof=formula.proof,
+        p_rule=is_p,
+        move_rule=move,
+        explain_rule=explain,
+        grundy_rule=value,
+    )
+
+
 @dataclass(frozen=True)
 class Oracle:
     """Answers about positions of one rule set; see the module docstring for the policy."""
@@ -61,6 +106,11 @@ class Oracle:
     form: ClosedForm | None = field(default=None, compare=False)
 
     # -- where an answer comes from ------------------------------------------------
+
+    @cached_property
+    def above_table(self) -> ClosedForm | None:
+        """What answers above the table: the proved closed form, else outcomes from a proved Grundy formula."""
+        return self.form if self.form is not None else grundy_form(self.rules)
 
     def _number(self, n: object) -> int:
         return position(n)
@@ -80,13 +130,13 @@ class Oracle:
         n = self._number(n)
         if n <= self.table_size:
             return tabulate(self.rules, table_length(n, self.table_size))
-        if self.form is not None:
+        if self.above_table is not None:
             return None
         if n > TABLE_LIMIT:
             raise TooBigError(
-                f"{self.rules.title} ({self.rules.name}) has no proved closed form, and {n:,} is above the "
-                f"largest table the solver builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so who wins from {n:,} cannot "
-                f"be computed. Try a smaller number, or a variant with a closed form."
+                f"{self.rules.title} ({self.rules.name}) has no proved closed form or Grundy formula, and {n:,} is "
+                f"above the largest table the solver builds (TABLE_LIMIT = {TABLE_LIMIT:,}), so who wins from "
+                f"{n:,} cannot be computed. Try a smaller number, or a variant with a closed form."
             )
         return tabulate(self.rules, table_length(n, TABLE_LIMIT))
 
@@ -109,8 +159,8 @@ class Oracle:
         table = self.table(n)
         if table is not None:
             return table.is_p(n)
-        assert self.form is not None
-        return self.form.is_p(n)
+        assert self.above_table is not None
+        return self.above_table.is_p(n)
 
     def outcome(self, n: int) -> Literal["P", "N"]:
         """'P' (the player to move loses) or 'N' (the player to move wins)."""
@@ -121,10 +171,11 @@ class Oracle:
         table = self.table(n)
         if table is not None:
             return table.winning_moves(n)
-        assert self.form is not None
+        form = self.above_table
+        assert form is not None
         if self.rules.ends_on_reaching(n) is not None:
             return ()
-        return tuple(d for d in self.rules.divisors_of(n) if self.form.is_p(self.rules.result(n, d)))
+        return tuple(d for d in self.rules.divisors_of(n) if form.is_p(self.rules.result(n, d)))
 
     def winning_move(self, n: int) -> int | None:
         """One winning divisor from n (the fastest where the table knows), or None from a P-position.
@@ -156,8 +207,8 @@ class Oracle:
             if winning:
                 return min(winning)[1]
             return min((-int(table.remoteness[r]), d) for d, r in results)[1]
-        assert self.form is not None
-        move = self.form.winning_move(n)
+        assert self.above_table is not None
+        move = self.above_table.winning_move(n)
         return move if move is not None else rules.smallest_divisor(n)
 
     def remoteness(self, n: int) -> int | None:
@@ -195,11 +246,11 @@ class Oracle:
         if table is not None:
             value = int(table.grundy[n])
             return None if value < 0 else value
-        assert self.form is not None
+        assert self.above_table is not None
         terminal = self._terminal(n)
         if terminal is not None and self.rules.last_mover_wins:
             return 1 if terminal == "reached-loss" else 0
-        return self.form.grundy(n)
+        return self.above_table.grundy(n)
 
     def explain(self, n: int) -> str:
         """Why n is won or lost for the player to move, from the proof where there is one.
@@ -217,7 +268,9 @@ and after two passes the last player who moved wins, so the player to move loses
         if self.form is not None:
             return self.form.explain(n)
         table = self.table(n)
-        assert table is not None
+        if table is None:
+            assert self.above_table is not None
+            return self.above_table.explain(n)
         moves = table.winning_moves(n)
         rem = int(table.remoteness[n])
         source = f"Computed with the solver's table (there is no proved formula for {self.rules.title}): "

@@ -1,89 +1,56 @@
-"""Checks for lesson 07, "Which rules of Number Factor matter?" (book 004), and its seeded simulation.
+"""Checks for lesson 07, "Which rules of Number Factor matter?" (book 004).
+
+The seeded simulation the lesson runs lives in :mod:`duel_lessons.play.careless`.
 
 >>> p = {"rules": "number-factor", "start": 30, "upto": 100, "ex_rate": 0.3, "ex_games": 7}
 >>> SPEC.checks["1"](0.4, p).kind, SPEC.checks["1"]("40%", p).kind, SPEC.checks["1"](0.35, p).kind
 ('right', 'format', 'misconception')
->>> SPEC.checks["4"](0.5, p).kind
+>>> SPEC.checks["2"](0.5, p).kind
 'misconception'
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-import sympy
-
-from duel_lessons.engine.game import GameState, new_game, play_out
-from duel_lessons.engine.rules import Rules, get_rules
-from duel_lessons.play.players import make_player
-from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
-    expect_member,
     expect_number,
-    is_unanswered,
     show,
 )
+from duel_lessons.teaching.proofs import expect_expression
 
-SPEC = register(LessonSpec("07", needs=("rules", "start", "upto", "ex_rate", "ex_games")))
+SPEC = register(
+    LessonSpec(
+        "07",
+        needs=("rules", "start", "upto", "ex_rate", "ex_games"),
+        offers={"start": (60, 100), "upto": (10, 1000), "ex_rate": (0.1, 0.25, 0.45), "ex_games": (4, 10, 11)},
+    )
+)
 
+#: The slip rate of the prediction in section 5 (the prose asks about q = 0.5).
+PREDICT_Q = Fraction(1, 2)
 
-# -- the simulation of section 6 -------------------------------------------------------------------
+# -- what the students discover (nothing before its reveal may say it) ----------------------------------
 
-
-def careless_wins(rules: Rules, start: int, careless_first: bool, q: float, rng: random.Random) -> bool:
-    """Play one game, careless Player 1 against perfect Player 2; True if the careless player wins.
-
-    The careless player names a wrong number (2 .. N-1, not a divisor) with probability q, else the perfect move.
-
-    >>> careless_wins(get_rules("number-factor"), 30, True, 0.0, random.Random(1))
-    True
-    """
-    perfect = make_player("perfect")
-    retry = rules.on_invalid == "retry"
-
-    def careless(state: GameState) -> int:
-        n = state.number
-        wrong = [k for k in range(2, n) if n % k]
-        while wrong and rng.random() < q:  # a slip
-            slip = rng.choice(wrong)
-            if not retry:
-                return slip  # book 004: a slip loses the turn (play_out applies the book's rule)
-            # ask-again rules refuse the slip: the player tries again
-        return perfect(state)
-
-    state = play_out(new_game(rules, start, first=1 if careless_first else 2), {1: careless, 2: perfect})
-    return state.winner == 1
-
-
-def simulate(
-    q_values: Sequence[float], games: int, start_range: tuple[int, int], seed: int, rules: Rules | str = "number-factor"
-) -> tuple[list[float], list[float | None]]:
-    """The careless player's win rate for each q: under the book's lose-the-turn rule, and with ask-again.
-
-    ``None`` where the ask-again game could never end (q = 1).  Games alternate who starts, careless first.
-
-    >>> simulate([0, 1], games=4, start_range=(10, 20), seed=1)
-    ([0.5, 0.0], [0.5, None])
-    """
-    book = get_rules(rules)
-    retry = book.variant(on_invalid="retry")
-    lo, hi = start_range
-    starts = [n for n in range(lo, hi + 1) if book.start_problem(n) is None] or [30]
-    rng = random.Random(seed)
-
-    def rate(game_rules: Rules, q: float) -> float:
-        wins = sum(careless_wins(game_rules, rng.choice(starts), i % 2 == 0, q, rng) for i in range(games))
-        return wins / games
-
-    lose_turn = [rate(book, q) for q in q_values]
-    ask_again: list[float | None] = [rate(retry, q) if q < 1 else None for q in q_values]
-    return lose_turn, ask_again
+SPEC.discovers(
+    "rules",
+    r"none of (them|the (three |four )?rules) (matters?|changes?)",
+    r"\(a\) (can )?never (fires?|happens?)",
+    r"\bnever fires\b",
+    r"same (player|winner) as (in )?Division Duel",
+)
+SPEC.discovers(
+    "careless",
+    r"\(\s*1\s*[-−]\s*q\s*\)\s*/\s*2",
+    r"\\t?frac\s*\{\s*1\s*[-−]\s*q\s*\}\s*\{\s*2\s*\}",
+    r"half of 1\s*[-−]\s*q",
+    r"wins? (about |exactly )?(0\.25|a quarter|25 ?%) of",
+)
 
 
 # -- guesses ---------------------------------------------------------------------------------------
@@ -91,115 +58,144 @@ def simulate(
 RULE_LETTERS = ("a", "b", "c")
 
 
+@SPEC.guess_form("rules")
+def rules_form(value: object, p: Params) -> str | None:
+    """A list of the letters a, b, c (or [] for none)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set)):
+        return 'Give a list of letters, like ["a", "c"], or [] for none.'
+    letters = [x.strip().lower() for x in value if isinstance(x, str)]
+    if len(letters) != len(value) or any(x not in RULE_LETTERS for x in letters):
+        return 'Each item is one of the letters "a", "b", "c", in quotes.'
+    return None
+
+
+@SPEC.guess_form("careless")
+def careless_form(value: object, p: Params) -> str | None:
+    """A number from 0 to 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+        return "Give a number from 0 to 1, like 0.3 (no quotes)."
+    if not 0 <= value <= 1:
+        return f"A fraction of the games is between 0 and 1, not {show(value)}."
+    return None
+
+
 @SPEC.reveal("rules")
 def which_rules(guess: object, p: Params) -> str:
     """Which of the three rules change who wins between perfect players: none."""
-    if is_unanswered(guess):
-        return "Make your guess first."
     items = list(guess) if isinstance(guess, (list, tuple, set)) else [guess]
     chosen = sorted({str(x).strip().lower() for x in items})
-    verdict = "You were right: " if chosen == [] else f"You picked {chosen}. In fact "
+    opening = "You were right: " if chosen == [] else f"You picked {chosen}. In fact "
     return (
-        verdict + "none of them changes who wins between perfect players. (a) can never fire (section 3); "
-        "(b) hands the win to the same player as Division Duel (section 4); and (c) never fires for a perfect "
-        "player, who never names a wrong number. Rule (c) matters only for careless players: section 5."
+        opening + "none of the three rules changes who wins between perfect players. (a) never fires: no move "
+        "leaves 1 (section 3). (b) hands the win to the same player as Division Duel (section 4). (c) fires only "
+        "when someone names a wrong number. A perfect player has no reason to do that on purpose in Number Factor "
+        "(from a composite number they win at once; facing a prime they must pass anyway, which is all a lost turn "
+        "does), and the book forbids it: *\"if a player violates the rules intentionally, they forfeit the game\"*. "
+        "In a game where a lost turn could help a losing player, only that forfeit rule would keep (c) out of "
+        "perfect play. Rule (c) matters for careless players: section 5."
     )
 
 
 @SPEC.reveal("careless")
 def careless(guess: object, p: Params) -> str:
-    """The prediction for q = 0.5 against the long-run rate (1 - q)/2 = 0.25."""
-    if is_unanswered(guess):
-        return "Make your prediction first."
-    truth = 0.25
-    try:
-        value = float(str(guess).strip().rstrip("%")) / (100 if str(guess).strip().endswith("%") else 1)
-    except (TypeError, ValueError):
-        return f"Your prediction {show(guess)} is not a number. In the long run the rate is 0.25 for q = 0.5."
+    """The prediction for q = 1/2 against the long-run rate (1 - q)/2."""
+    truth = float((1 - PREDICT_Q) / 2)
+    value = float(guess)  # type: ignore[arg-type]  # the guess form admits numbers only
     gap = abs(value - truth)
     closeness = "spot on" if gap < 0.01 else "close" if gap < 0.06 else "some way off"
     return (
-        f"You predicted {value:g}; in the long run the careless player wins 0.25 of the games when q = 0.5 "
-        f"({closeness}). Look at the q = 0.5 row: the simulation wobbles around that value. The next cells "
-        "explain why."
+        f"You predicted {value:g}; in the long run the careless player wins {truth:g} of the games when "
+        f"q = {float(PREDICT_Q):g} ({closeness}). The simulation above wobbles around that value. "
+        "The next cells explain why."
     )
 
 
 # -- proof steps -----------------------------------------------------------------------------------
+
+Q_CASES = [{"q": 0}, {"q": 1}, {"q": 2}, {"q": 3}]
+
+
+def _expression(
+    answer: object, target: str, known: Sequence[tuple[str, str, str, str]], hint: str, stronger: str
+) -> Verdict:
+    """An expression in q checked by sympy; ``known`` holds (key, wrong expression, hint, stronger hint)."""
+    return expect_expression(
+        answer, target, names=["q"], cases=Q_CASES, hint=hint, stronger=stronger,
+        misconceptions=[Misconception(key, wrong, h, st) for key, wrong, h, st in known],
+    )
 
 
 @SPEC.check("proof-1")
 def smallest_result(answer: object, p: Params) -> Verdict:
     """A whole number bigger than 1 is at least 2."""
     return expect_number(
-        answer,
-        2,
-        misconceptions=[
-            Misconception(
-                "one",
-                1,
-                "The result is bigger than 1, so it cannot be 1.",
-                "List the whole numbers bigger than 1, in order. Which comes first?",
-            )
-        ],
+        answer, 2,
+        misconceptions=[Misconception("one", 1, "The result is bigger than 1, so it cannot be 1.",
+                                      "List the whole numbers bigger than 1, in order. Which comes first?")],
         hint="Which is the smallest whole number that is bigger than 1?",
         stronger="Try N = 2 × 3: divide by 3. How small can the result of a move be?",
     )
 
 
+@SPEC.model("proof-1")
+def model_proof_1(p: Params) -> tuple[object, str]:
+    """The smallest result of a move."""
+    return 2, "N ÷ d is a whole number bigger than 1, so it is at least 2: no move reaches 1"
+
+
 @SPEC.check("proof-2")
-def careful_first(answer: object, p: Params) -> Verdict:
-    """If the careful player moves first, the careless player never gets a turn: 0."""
-    return expect_number(
-        answer,
-        0,
-        tolerance=1e-9,
-        misconceptions=[
-            Misconception(
-                "half",
-                0.5,
-                "Who wins in one move from a composite start? Does the careless player ever get a turn?",
-                "The careful player divides by N/p and leaves a prime p. Then both players pass. Who moved last?",
-            )
+def careless_first(answer: object, p: Params) -> Verdict:
+    """If the careless player moves first, they win exactly when their first try is right: 1 - q."""
+    return _expression(
+        answer, "1 - q",
+        [
+            ("q", "q", "q is the chance of a slip. Does a slip on the first turn win or lose?",
+             "A slip hands the careful player the turn, and the careful player never misses. So the careless "
+             "player wins when the first try is NOT a slip."),
+            ("one", "1", "That is the ask-again rule. Under book 004, what happens after a slip on the first turn?",
+             "After a slip the careful player moves from a composite number. Can the careless player still win?"),
+            ("average", "(1 - q)/2", "That is the average over all games. This question is only about the games "
+                                     "the careless player starts.",
+             "Only the careless player's first try matters in these games. What is the chance it is right?"),
         ],
-        hint="The careful player faces a composite number first. What does lesson 5 say happens?",
-        stronger="The careful player never slips, and wins from a composite start in one move. How often does "
-        "the careless player win then?",
+        hint="They win only if their very first try is right. Write the chance of that using q.",
+        stronger="A slip happens with chance q. What is the chance of NO slip? (For q = 0 it is 1; for q = 1, 0.)",
     )
+
+
+@SPEC.model("proof-2")
+def model_proof_2(p: Params) -> tuple[object, str]:
+    """The careless player's chance in the games they start."""
+    return "1 - q", ("a right first try (chance 1 − q) leaves a prime and wins; a slip hands the careful player a "
+                     "composite number, from which they win at once")
 
 
 @SPEC.check("proof-3")
-def careless_first(answer: object, p: Params) -> Verdict:
-    """If the careless player moves first, they win exactly when their first try is right: 1 - q = 0.75."""
-    return expect_number(
-        answer,
-        0.75,
-        tolerance=1e-9,
-        misconceptions=[
-            Misconception(
-                "one",
-                1,
-                "That is the ask-again rule. Under book 004, what happens after a slip on the first turn?",
-                "After a slip the careful player moves, from a composite number. Can the careless "
-                "player still win then?",
-            ),
-            Misconception(
-                "q",
-                0.25,
-                "0.25 is q, the chance of a slip. Does a slip on the first turn win or lose?",
-                "A slip hands the careful player the turn, and the careful player never misses. "
-                "So the careless player wins when the first try is NOT a slip.",
-            ),
-            Misconception(
-                "average",
-                0.375,
-                "That is the average over all games. This question is only about the games the careless player starts.",
-                "Only the careless player's first try matters in these games. What is the chance that it is right?",
-            ),
+def long_run_formula(answer: object, p: Params) -> Verdict:
+    """Half the games each way: (1/2)·0 + (1/2)·(1 - q)."""
+    return _expression(
+        answer, "(1 - q)/2",
+        [
+            ("no-halving", "1 - q", "That is the chance in the games the careless player starts. They start only "
+                                    "half of the games.",
+             "In the other half the careful player starts, and the careless player never wins those. Average the "
+             "two halves."),
+            ("half-q", "q/2", "q is the chance of a slip, not of a right move.",
+             "Which is the careless player's chance in the games they start? Use that, not q."),
+            ("subtract", "1/2 - q", "Check q = 1: the careless player always slips and wins no game. What does "
+                                    "your expression give?",
+             "Half the games give 0; the other half give the chance from the question before. Average them."),
         ],
-        hint="They win only if their very first try is right. What is the chance of that when q = 0.25?",
-        stronger="A slip happens with chance q = 0.25. What is the chance of NO slip?",
+        hint="Half of the games the careful player starts (the careless player wins none of them); in the other half "
+             "the careless player's chance is your answer above. Average the two halves.",
+        stronger="Average of 0 and (your answer above): add them and divide by 2.",
     )
+
+
+@SPEC.model("proof-3")
+def model_proof_3(p: Params) -> tuple[object, str]:
+    """The long-run win rate."""
+    return "(1 - q)/2", "half the games give 0 (the careful player starts), the other half 1 − q: (0 + (1 − q))/2"
 
 
 # -- exercises -------------------------------------------------------------------------------------
@@ -215,114 +211,72 @@ def long_run(answer: object, p: Params) -> Verdict:
         return lambda a: abs(float(a) - x) < 1e-9 and abs(x - q) > 1e-9  # type: ignore[arg-type]
 
     return expect_number(
-        answer,
-        q,
-        tolerance=1e-9,
+        answer, q, tolerance=1e-9,
         misconceptions=[
-            Misconception(
-                "forward",
-                near((1 - rate) / 2),
-                "That puts EX_RATE into the formula (1 - q)/2 as if it were q. Here the win rate is "
-                "given and q is unknown.",
-                "Write (1 - q)/2 = EX_RATE and solve for q: first multiply both sides by 2.",
-            ),
-            Misconception(
-                "no-halving",
-                near(1 - rate),
-                "That would be right if the careless player started every game. They start only half.",
-                "The win rate is (1 - q)/2, not 1 - q. Solve (1 - q)/2 = EX_RATE.",
-            ),
-            Misconception(
-                "no-slip",
-                near(2 * rate),
-                "That is 1 - q, the chance of NOT slipping. The question asks for q.",
-                "You found 1 - q. Subtract it from 1.",
-            ),
+            Misconception("forward", near((1 - rate) / 2),
+                          "That puts EX_RATE into the formula (1 - q)/2 as if it were q. Here the win rate is "
+                          "given and q is unknown.",
+                          "Write (1 - q)/2 = EX_RATE and solve for q: first multiply both sides by 2."),
+            Misconception("no-halving", near(1 - rate),
+                          "That would be right if the careless player started every game. They start only half.",
+                          "The win rate is (1 - q)/2, not 1 - q. Solve (1 - q)/2 = EX_RATE."),
+            Misconception("no-slip", near(2 * rate),
+                          "That is 1 - q, the chance of NOT slipping. The question asks for q.",
+                          "You found 1 - q. Subtract it from 1."),
         ],
-        hint="The long-run win rate is (1 - q)/2 (section 6). Which q makes it equal to EX_RATE?",
-        stronger="Solve (1 - q)/2 = EX_RATE step by step: multiply both sides by 2, then find q.",
+        hint="Use the long-run win rate you found in section 6. Which q makes it equal to EX_RATE?",
+        stronger="Set your long-run formula equal to EX_RATE and solve step by step: multiply both sides by 2, then "
+                 "find q.",
     )
+
+
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    """q = 1 - 2 * EX_RATE."""
+    rate = float(p["ex_rate"])
+    q = round(1 - 2 * rate, 12)
+    return q, f"(1 − q)/2 = {rate:g} gives 1 − q = {2 * rate:g}, so q = {q:g}"
+
+
+def _exact(p: Params) -> Fraction:
+    games = int(p["ex_games"])
+    return Fraction(math.ceil(games / 2), games)
 
 
 @SPEC.check(2)
-def count_p(answer: object, p: Params) -> Verdict:
-    """The number of P-positions from 1 to UPTO."""
-    upto = int(p["upto"])
-    count = tabulate(get_rules(p["rules"]), upto).count_p()
-    primes = int(sympy.primepi(upto))
-    return expect_number(
-        answer,
-        count,
-        misconceptions=[
-            Misconception(
-                "forgot-one",
-                primes if primes != count else -1,
-                "That counts the primes. Is there another number with no allowed divisor?",
-                "Look at the smallest number of all: which divisors does it allow?",
-            )
-        ],
-        hint="The P-positions are the numbers with no move. Which are they? Count them up to UPTO.",
-        stronger="Every composite number wins in one move. So count the numbers up to UPTO that are not composite.",
-    )
-
-
-@SPEC.check(3)
-def refused_start(answer: object, p: Params) -> Verdict:
-    """The start Number Factor refuses among 28, 29, 30."""
-    rules = get_rules(p["rules"])
-    refused = []
-    for n in (28, 29, 30):
-        try:
-            rules.check_start(n)
-        except ValueError:
-            refused.append(n)
-    return expect_member(
-        answer,
-        refused,
-        hint="Which of them has no allowed divisor? Then nobody could ever move, and nobody would be "
-        "'the last player who moved'.",
-        stronger="Write the divisors between 1 and N of 28, 29 and 30. One of the lists is empty.",
-    )
-
-
-@SPEC.check(4)
 def ask_again_exact(answer: object, p: Params) -> Verdict:
     """ceil(G/2)/G for G = EX_GAMES: the careless player wins exactly the games they start."""
     games = int(p["ex_games"])
-    exact = Fraction(math.ceil(games / 2), games)
+    exact = _exact(p)
     value: object = answer
     if isinstance(answer, Fraction):
         value = float(answer)
-    if isinstance(answer, str) and "/" in answer:
-        try:
-            written = Fraction(answer.strip())
-        except (ValueError, ZeroDivisionError):
-            written = None
-        if written == exact:
-            return Verdict(
-                "format",
-                "Right idea to give a fraction: write it without quotes, like 3/5.",
-                key="format:text-fraction",
-            )
-        value = float(written) if written is not None else answer
+    if isinstance(answer, str):  # the same words whether or not the text is right: a slip confirms nothing
+        return Verdict("format", "Give a number, not text: no quotes (a fraction such as 3/5 works without them).",
+                       key="format:text")
     return expect_number(
-        value,
-        float(exact),
-        tolerance=1e-9,
+        value, float(exact), tolerance=1e-9,
         misconceptions=[
-            Misconception(
-                "half",
-                0.5,
-                "Exactly half only when the number of games is even. Count the games the careless player starts.",
-                "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?",
-            ),
-            Misconception(
-                "other-player",
-                lambda a: abs(float(a) - (games // 2) / games) < 1e-9,
-                "That is the share of the games the careful player starts.",
-                "The careless player starts game 1, then every other game. Count those.",
-            ),
+            Misconception("half", lambda a: abs(float(a) - 0.5) < 1e-9 and games % 2 == 1,
+                          "Exactly half only when the number of games is even. Count the games the careless player "
+                          "starts.",
+                          "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?"),
+            Misconception("other-player", lambda a: abs(float(a) - (games // 2) / games) < 1e-9
+                          and games % 2 == 1,
+                          "That is the share of the games the careful player starts.",
+                          "The careless player starts game 1, then every other game. Count those."),
         ],
         hint="Under the ask-again rule the careless player wins exactly the games they start. How many is that?",
         stronger="The careless player starts games 1, 3, 5, ... How many of those are there among EX_GAMES games?",
     )
+
+
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    """The exact fraction ceil(G/2)/G."""
+    games = int(p["ex_games"])
+    exact = _exact(p)
+    started = list(range(1, games + 1, 2))
+    return exact, (f"the careless player starts games {', '.join(map(str, started))} and wins exactly those: "
+                   f"{len(started)}/{games}" + (f" = {exact}" if exact.denominator != games else ""))
+

@@ -1,0 +1,129 @@
+"""Lesson 07: the built proof steps (expressions in q), model answers under every offered parameter, and the
+lesson's statements checked by brute force."""
+
+from __future__ import annotations
+
+import pytest
+
+from duel_lessons import DIVISION_DUEL, NUMBER_FACTOR
+from duel_lessons.engine.numbers import is_prime
+from duel_lessons.play.careless import simulate
+from duel_lessons.teaching import Lesson
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import forget
+
+from brute import Brute
+
+BASE = {"rules": "number-factor", "start": 30, "upto": 100, "ex_rate": 0.3, "ex_games": 7}
+SPEC = spec("07")
+
+
+def kind(name: str, answer: object, **changed: object) -> str:
+    return SPEC.checks[name](answer, {**BASE, **changed}).kind
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("1 - q", "right"),
+        ("-(q - 1)", "right"),
+        ("q", "misconception"),
+        ("1", "misconception"),
+        ("(1 - q)/2", "misconception"),
+        ("1 - q^2", "miss"),
+        ("1 -", "format"),
+        (0.75, "format"),
+    ],
+)
+def test_proof_2_the_chance_in_the_games_the_careless_player_starts(answer: object, expected: str) -> None:
+    assert kind("proof-2", answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("(1 - q)/2", "right"),
+        ("1/2 - q/2", "right"),
+        ("1 - q", "misconception"),
+        ("q/2", "misconception"),
+        ("1/2 - q", "misconception"),
+        ("(1 - q)/3", "miss"),
+        ("(1 - q)/", "format"),
+        ([1, 2], "format"),
+    ],
+)
+def test_proof_3_the_long_run_rate(answer: object, expected: str) -> None:
+    assert kind("proof-3", answer) == expected
+
+
+def test_the_wrong_expressions_are_refuted_by_a_value_of_q() -> None:
+    verdict = SPEC.checks["proof-3"]("(1 - q)/3", BASE)
+    assert "q = 0" in verdict.message and "(1 - q)/2" not in verdict.hint + verdict.stronger
+
+
+def offered_parameters() -> list[dict[str, object]]:
+    runs = [dict(BASE)]
+    for name, values in SPEC.offers.items():
+        runs += [{**BASE, name: value} for value in values]
+    return runs
+
+
+@pytest.mark.parametrize("params", offered_parameters(), ids=str)
+def test_every_model_answer_passes_its_check_under_each_offered_parameter(params: dict[str, object]) -> None:
+    forget("07")
+    lesson = Lesson("07", **params)
+    assert set(SPEC.models) == set(SPEC.checks)
+    for name in SPEC.checks:
+        model, why = lesson.model(name)
+        assert lesson.judge(name, model).right, (name, model)
+        assert why
+
+
+def test_exercise_1_follows_ex_rate_and_exercise_2_follows_ex_games() -> None:
+    assert kind("1", 0.4) == "right" and kind("1", 0.8, ex_rate=0.1) == "right"
+    assert kind("1", 0.4, ex_rate=0.1) != "right"
+    assert kind("2", 4 / 7) == "right" and kind("2", 0.5, ex_games=4) == "right" and kind("2", 0.5) == "misconception"
+
+
+def test_the_guess_forms() -> None:
+    form = SPEC.guess_forms
+    assert form["rules"]([], BASE) is None and form["rules"](["a", "c"], BASE) is None
+    assert form["rules"]("dunno", BASE) and form["rules"](["d"], BASE) and form["rules"]([1], BASE)
+    assert form["careless"](0.25, BASE) is None and form["careless"]("dunno", BASE) and form["careless"](2, BASE)
+
+
+# -- the lesson's statements, by brute force -------------------------------------------------------------
+
+
+def test_no_move_leaves_1_and_the_smallest_result_is_2() -> None:
+    results = [n // d for n in range(2, 1001) for d in range(2, n) if n % d == 0]
+    assert min(results) == 2 and 1 not in results
+
+
+def test_number_factor_and_division_duel_agree_on_every_start_up_to_1000() -> None:
+    nf, dd = Brute.of(NUMBER_FACTOR), Brute.of(DIVISION_DUEL)
+    assert all(nf.outcome(n) == dd.outcome(n) for n in range(2, 1001))
+
+
+def test_a_deliberate_slip_never_helps_in_number_factor_but_would_help_in_the_prime_divisor_game() -> None:
+    # Number Factor: from every composite number one move leaves a prime (a win at once), so a free pass
+    # is never needed; facing a prime the player must pass anyway.
+    for n in range(4, 1001):
+        if not is_prime(n):
+            assert any(n % d == 0 and is_prime(n // d) for d in range(2, n))
+    # Lesson 5's prime-divisor game: 8 loses for the player to move, so handing 8 back would help.
+    assert Brute.of(DIVISION_DUEL.variant(divisors="prime")).outcome(8) == "P"
+
+
+def test_the_long_run_rate_is_half_of_one_minus_q() -> None:
+    lose_turn, ask_again = simulate([0, 0.25, 0.5, 0.75], games=4000, start_range=(10, 99), seed=7)
+    for q, rate in zip([0, 0.25, 0.5, 0.75], lose_turn, strict=True):
+        sd = (q * (1 - q) / (2 * 4000)) ** 0.5
+        assert abs(rate - (1 - q) / 2) <= 4 * sd + 1e-12, (q, rate)
+    assert ask_again == [0.5] * 4  # an even number of games: exactly the half the careless player starts
+
+
+def test_exact_ask_again_fractions() -> None:
+    for games in range(2, 21):
+        started = len(range(1, games + 1, 2))
+        assert SPEC.checks["2"](started / games, {**BASE, "ex_games": games}).right

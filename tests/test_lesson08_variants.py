@@ -1,0 +1,157 @@
+"""Lesson 08: the built proof steps (the halving bracket, the half game's proof in order), the exercises under every
+offered parameter, and the lesson's statements checked by brute force."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from duel_lessons import DIVISOR_DUEL, get_rules
+from duel_lessons.solving.closed_forms import closed_form
+from duel_lessons.solving.tables import tabulate
+from duel_lessons.teaching import Lesson
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import forget
+
+from brute import Brute
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = {"upto": 10**5, "ex_even": 10**12, "misere_divisors": "odd"}
+SPEC = spec("08")
+EVEN = DIVISOR_DUEL.variant(divisors="even")
+HALF = DIVISOR_DUEL.variant(allow_one=True)
+
+
+def verdict(name: str, answer: object, **changed: object):  # type: ignore[no-untyped-def]
+    return SPEC.checks[name](answer, {**BASE, **changed})
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("m - e", "right"),
+        ("-(e - m)", "right"),
+        ("2*m - 2*e", "misconception"),
+        ("m - 2*e", "misconception"),
+        ("m + e", "miss"),
+        ("m -", "format"),
+        (5, "format"),
+        ("m(1 - e)", "format"),
+    ],
+)
+def test_proof_1_the_bracket(answer: object, expected: str) -> None:
+    assert verdict("proof-1", answer).kind == expected
+
+
+def test_proof_1_a_wrong_bracket_is_refuted_by_numbers() -> None:
+    v = verdict("proof-1", "m + e")
+    assert "m = 6, e = 1" in v.message and "m - e" not in v.hint + v.stronger
+
+
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [
+        (["E", "C", "F", "A", "D", "G"], "right"),
+        (["C", "E", "D", "F", "A", "G"], "right"),  # any order that respects what each line uses
+        (["E", "C", "A", "F", "D", "G"], "partial"),  # A uses F before F is established
+        (["E", "C", "F", "A", "B", "D", "G"], "misconception"),  # a wrong line included
+        (["E", "C", "F", "H", "D", "G"], "misconception"),
+        (["E", "C", "F", "A", "G"], "partial"),  # the even case is missing
+        (["G", "E", "C", "F", "A", "D"], "partial"),  # the conclusion first
+        ("ECFADG", "format"),
+        (["E", "C", "F", "A", "D", "Z"], "format"),
+        (["e", "c", "f", "a", "d", "g"], "format"),  # a case slip, named without confirming the order
+    ],
+)
+def test_the_half_game_in_order(order: object, expected: str) -> None:
+    assert verdict("half", order).kind == expected
+
+
+def test_a_wrong_line_is_named_with_why_it_is_wrong() -> None:
+    v = verdict("half", ["E", "C", "F", "A", "B", "D", "G"])
+    assert "12 − 2 = 10" in v.message + v.hint + v.stronger
+
+
+def offered_parameters() -> list[dict[str, object]]:
+    runs = [dict(BASE)]
+    for name, values in SPEC.offers.items():
+        runs += [{**BASE, name: value} for value in values]
+    return runs
+
+
+@pytest.mark.parametrize("params", offered_parameters(), ids=str)
+def test_every_model_answer_passes_its_check_under_each_offered_parameter(params: dict[str, object]) -> None:
+    forget("08")
+    lesson = Lesson("08", **params)
+    assert set(SPEC.models) == set(SPEC.checks)
+    for name in SPEC.checks:
+        model, why = lesson.model(name)
+        assert lesson.judge(name, model).right, (name, model)
+        assert why
+
+
+def test_exercise_1_big_numbers_and_its_misconceptions() -> None:
+    assert verdict("1", 2).kind == "right" and verdict("1", 2 * 5**7).kind == "right"
+    assert verdict("1", 4).kind == "misconception" and verdict("1", 5).kind == "misconception"
+    odd_half = 2 * 10**12 + 2
+    assert verdict("1", 0, ex_even=odd_half).kind == "right" and verdict("1", 2, ex_even=odd_half).kind != "right"
+
+
+def test_exercise_2_wants_a_rule_not_a_table() -> None:
+    table = tabulate(DIVISOR_DUEL.variant(divisors="odd", last_mover_wins=False), BASE["upto"])  # type: ignore[arg-type]
+    assert verdict("2", table.is_p).kind == "partial"
+    assert verdict("2", lambda n: n % 2 == 0 and n & (n - 1) != 0).kind == "right"
+    assert verdict("2", lambda n: n % 2 == 0).kind == "miss"
+    assert verdict("2", lambda n: n == 4 or (n % 4 == 2 and n >= 10), misere_divisors="even").kind == "right"
+    assert verdict("2", 6).kind == "format"
+
+
+def test_the_guess_form() -> None:
+    form = SPEC.guess_forms["hand-over"]
+    assert form([], BASE) is None and form([6, 18], BASE) is None
+    assert form("dunno", BASE) and form([7], BASE) and form(["6"], BASE)
+
+
+# -- the lesson's statements, by brute force -------------------------------------------------------------
+
+
+def test_even_only_is_the_half_game_on_the_half_and_loses_exactly_off_the_multiples_of_4() -> None:
+    even, half = Brute.of(EVEN), Brute.of(HALF)
+    for m in range(1, 301):
+        assert even.outcome(2 * m) == half.outcome(m), m
+        assert (half.outcome(m) == "P") == (m % 2 == 1), m
+    for n in range(1, 601):
+        assert (even.outcome(n) == "P") == (n % 4 != 0), n
+    assert [n for n in (6, 8, 12, 18, 20) if even.outcome(n) == "P"] == [6, 18]
+
+
+def test_the_half_game_and_factor_duel_differ_at_1_and_2_only() -> None:
+    half, factor = Brute.of(HALF), Brute.of(get_rules("factor-duel"))
+    assert [n for n in range(1, 1001) if half.outcome(n) != factor.outcome(n)] == [1, 2]
+    assert not factor.state(3).legal_moves and half.state(3).legal_moves == (1,)  # the rules differ at primes
+
+
+def test_book_000_names_only_even_divisors_as_a_restriction() -> None:
+    book = (ROOT / "docs" / "rulebooks" / "000_d3addbfffab69c37.txt").read_text(encoding="utf-8").lower()
+    assert "only even divisors" in book
+    assert "odd divisors" not in book and "prime divisors" not in book
+
+
+def test_misere_even_explanation_every_move_from_a_p_position_leaves_a_multiple_of_4_from_8() -> None:
+    misere_even = DIVISOR_DUEL.variant(divisors="even", last_mover_wins=False)
+    form = closed_form(misere_even)
+    assert form is not None
+    for n in range(10, 2001, 4):  # 10, 14, 18, ...: the P-positions from 10 up
+        results = [n - d for d in misere_even.divisors_of(n)]
+        assert all(r % 4 == 0 and r >= 8 for r in results), n
+        assert (8 in results) == (n == 10), n
+    assert [10 - d for d in misere_even.divisors_of(10)] == [8]
+    assert "at least 12" not in form.explain(10) and "8 only from 10" in form.explain(10)
+
+
+def test_misere_twice_primes_up_to_60_are_p_except_6_and_34() -> None:
+    misere = Brute.of(DIVISOR_DUEL.variant(last_mover_wins=False))
+    twice_primes = [2 * p for p in (3, 5, 7, 11, 13, 17, 19, 23, 29)]
+    assert [n for n in twice_primes if misere.outcome(n) == "N"] == [6, 34]
+    assert misere.outcome(4) == "P" and [4 - d for d in DIVISOR_DUEL.divisors_of(4)] == [2]

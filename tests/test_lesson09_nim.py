@@ -1,0 +1,127 @@
+"""Lesson 09: Nim's proof built (in order, and the largest-heap counterexample), the exercises under every offered
+parameter (SUB_SET drives exercise 2), and the data tools small on purpose."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from duel_lessons.play.nim import (
+    MAX_HEAP_TABLE,
+    losing_piles,
+    nim_outcome,
+    nim_winning_moves,
+    subtraction_outcome,
+    three_heap_lines,
+    two_heap_lines,
+)
+from duel_lessons.teaching import Lesson
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import forget
+
+BASE = {"heaps": [3, 4, 5], "heap_upto": 7, "sub_set": [1, 2, 3], "sub_upto": 30, "ex_moves": [14, 21, 30],
+        "ex_sub": 1001}
+SPEC = spec("09")
+
+
+def kind(name: str, answer: object, **changed: object) -> str:
+    return SPEC.checks[name](answer, {**BASE, **changed}).kind
+
+
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [
+        (["E", "C", "F", "A", "D", "G"], "right"),
+        (["F", "A", "C", "E", "D", "G"], "right"),  # the two halves in the other order
+        (["E", "C", "A", "F", "D", "G"], "partial"),  # A before the line it uses
+        (["E", "C", "F", "A", "G"], "partial"),  # D missing
+        (["E", "C", "B", "D", "G"], "misconception"),  # "take from the largest heap"
+        (["E", "H", "F", "A", "D", "G"], "misconception"),  # "a move changes one column"
+        ("ECFADG", "format"),
+        (["E", "C", "F", "A", "D", "X"], "format"),
+    ],
+)
+def test_the_nim_proof_in_order(order: object, expected: str) -> None:
+    assert kind("nim-proof", order) == expected
+
+
+@pytest.mark.parametrize(
+    ("heaps", "expected"),
+    [
+        ([3, 4, 6], "right"),
+        ([3, 8, 10], "right"),
+        ([1, 2, 3], "misconception"),  # a P-position: nothing to balance
+        ([1, 2, 4], "miss"),  # the largest heap balances (4 -> 3)
+        ([3, 4], "format"),
+        ([3, 4, 60], "format"),
+        ("3, 4, 6", "format"),
+    ],
+)
+def test_the_largest_heap_counterexample(heaps: object, expected: str) -> None:
+    assert kind("proof-2", heaps) == expected
+
+
+def test_every_right_counterexample_is_one_by_brute_force() -> None:
+    for heaps in itertools.product(range(1, 9), repeat=3):
+        good = nim_winning_moves(heaps)
+        expected = bool(good) and all(heaps[h - 1] != max(heaps) for h, _ in good)
+        assert (kind("proof-2", list(heaps)) == "right") == expected, heaps
+
+
+def offered_parameters() -> list[dict[str, object]]:
+    runs = [dict(BASE)]
+    for name, values in SPEC.offers.items():
+        runs += [{**BASE, name: value} for value in values]
+    return runs
+
+
+@pytest.mark.parametrize("params", offered_parameters(), ids=str)
+def test_every_model_answer_passes_its_check_under_each_offered_parameter(params: dict[str, object]) -> None:
+    forget("09")
+    lesson = Lesson("09", **params)
+    assert set(SPEC.models) == set(SPEC.checks)
+    for name in SPEC.checks:
+        model, why = lesson.model(name)
+        assert lesson.judge(name, model).right, (name, model)
+        assert why
+
+
+def test_exercise_2_follows_sub_set() -> None:
+    assert kind("2", 1) == "right"  # 1001 - 1 = 1000, a multiple of 4
+    assert kind("2", 0, sub_set=[1, 3, 4]) == "right"  # 1001 = 7 * 143 is a losing size when taking 1, 3 or 4
+    assert kind("2", 1, sub_set=[1, 3, 4]) != "right"
+    assert [n for n in range(1, 22) if subtraction_outcome(n, (1, 3, 4)) == "P"] == [2, 7, 9, 14, 16, 21]
+    assert kind("2", 2, sub_set=[1, 2]) == "right" and kind("2", 5) == "misconception"
+
+
+def test_exercise_1_every_winning_move_from_heaps_beyond_the_data() -> None:
+    assert kind("1", [(1, 3), (2, 5), (3, 3)]) == "right"
+    assert kind("1", [(1, 3)]) == "partial"
+    assert kind("1", [(0, 3), (1, 5), (2, 3)]) == "format"  # heaps counted from 0
+    assert kind("1", [], ex_moves=[13, 22, 27]) == "right" and kind("1", [(1, 1)], ex_moves=[13, 22, 27]) != "right"
+    assert max(BASE["ex_moves"]) > MAX_HEAP_TABLE  # type: ignore[call-overload]
+
+
+def test_the_guess_forms() -> None:
+    forms = SPEC.guess_forms
+    assert forms["hand-over"](["A", "d"], BASE) is None and forms["hand-over"]([], BASE) is None
+    assert forms["hand-over"]("dunno", BASE) and forms["hand-over"](["F"], BASE)
+    assert forms["pile"]("second", BASE) is None and forms["pile"]("dunno", BASE) and forms["pile"](2, BASE)
+
+
+def test_the_data_tools_stop_at_their_caps() -> None:
+    with pytest.raises(ValueError):
+        two_heap_lines(16)
+    with pytest.raises(ValueError):
+        three_heap_lines(100)
+    with pytest.raises(ValueError):
+        losing_piles([1, 2, 3], 1001)
+    assert "heaps [1, 2, 3]:" in three_heap_lines(3)
+
+
+def test_the_xor_rule_by_brute_force_and_the_reveal_matches() -> None:
+    for heaps in itertools.product(range(8), repeat=3):
+        assert (nim_outcome(heaps) == "P") == (heaps[0] ^ heaps[1] ^ heaps[2] == 0), heaps
+    assert [k for k, h in {"A": (1, 1), "B": (1, 2), "C": (2, 2), "D": (1, 2, 3), "E": (1, 2, 4)}.items()
+            if nim_outcome(h) == "P"] == ["A", "C", "D"]
