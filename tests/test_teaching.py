@@ -74,9 +74,15 @@ def test_misconceptions_get_their_own_hint() -> None:
     assert expect_number(7, 6, misconceptions=[Misconception("k", lambda a: a == 7, "h")]).kind == "misconception"
 
 
-def test_a_misconception_test_that_breaks_is_no_match() -> None:
+def test_a_misconception_test_that_breaks_is_no_match_in_class_and_an_error_in_the_suite(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     broken = Misconception("k", lambda a: a["x"], "h")
+    monkeypatch.delenv("DUEL_LESSONS_STRICT_SOLUTIONS", raising=False)
     assert expect_number(7, 6, misconceptions=[broken]).kind == "miss"
+    monkeypatch.setenv("DUEL_LESSONS_STRICT_SOLUTIONS", "1")
+    with pytest.raises(TypeError):
+        expect_number(7, 6, misconceptions=[broken])
 
 
 def test_a_table_by_hand_names_the_first_wrong_entry() -> None:
@@ -138,8 +144,26 @@ def test_memory_outlives_the_lesson_object(capsys: pytest.CaptureFixture[str]) -
     assert "Stronger hint" in capsys.readouterr().out
 
 
-def test_a_check_that_breaks_on_a_strange_answer_gives_a_format_verdict() -> None:
+def test_a_strange_answer_gives_a_format_verdict() -> None:
     assert lesson("00").verdict(3, object()).kind == "format"
+
+
+def test_a_check_that_breaks_is_a_notice_in_class_and_an_error_in_the_suite(monkeypatch: pytest.MonkeyPatch) -> None:
+    from duel_lessons.teaching.checks import LessonSpec
+
+    broken = LessonSpec("98")
+
+    @broken.check(1)
+    def check_1(answer: object, p: object) -> object:
+        raise KeyError("a bug in the check")
+
+    les = lesson("00")
+    monkeypatch.setattr(les, "spec", broken)
+    monkeypatch.delenv("DUEL_LESSONS_STRICT_SOLUTIONS", raising=False)
+    assert les.verdict(1, 3).kind == "format"
+    monkeypatch.setenv("DUEL_LESSONS_STRICT_SOLUTIONS", "1")
+    with pytest.raises(KeyError):
+        les.verdict(1, 3)
 
 
 def test_reveal_is_locked_until_the_guess(capsys: pytest.CaptureFixture[str]) -> None:
@@ -185,7 +209,10 @@ def test_solution_verifies_and_opens_only_after_an_attempt(capsys: pytest.Captur
     les.check(3, ...)  # not an attempt
     les.solution(3, [512])
     assert "Try exercise 3 first" in capsys.readouterr().out
-    les.check(3, 512)
+    les.check(3, 512)  # a format slip (not a list) opens nothing
+    les.solution(3, [512])
+    assert "Try exercise 3 first" in capsys.readouterr().out
+    les.check(3, [256])
     les.solution(3, [512], why="Only halving reaches a power of 2.")
     out = capsys.readouterr().out
     assert "Model answer for exercise 3: [512]" in out and "Only halving" in out

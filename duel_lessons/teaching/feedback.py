@@ -23,14 +23,26 @@ contains the answer: the helpers only ever put the *student's* values into words
 'format'
 >>> expect_number("25%", 0.25).kind
 'format'
+
+Every helper first turns the answer into a plain value (:func:`plain`): an exact
+``int``, ``float``, ``str``, ``Fraction``, or a list, tuple, set or dict of those.
+So a value of the student's own class that records what it is compared with learns
+nothing, and one that says it equals everything passes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
+import math
+import os
+import sys
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import islice
 from typing import Any, Literal
+
+from duel_lessons.engine.rules import MAX_NUMBER
 
 Kind = Literal["unanswered", "right", "format", "partial", "misconception", "miss"]
 
@@ -50,6 +62,8 @@ class Verdict:
     hint: str = ""
     stronger: str = ""
     key: str = ""
+    #: How many options a choice offered (0: not a choice); cycling through few options escalates at once.
+    options: int = 0
 
     @property
     def right(self) -> bool:
@@ -82,14 +96,183 @@ def is_unanswered(answer: object) -> bool:
     return answer is ... or answer is None
 
 
-def show(value: object) -> str:
-    """A student's value in words, as they typed it.
+#: Set to "1" (the test suite does, in conftest.py) to make a check's own error, a misconception test that
+#: breaks, or a model answer that fails its check an error instead of a notice: bugs in checks show up.
+STRICT = "DUEL_LESSONS_STRICT_SOLUTIONS"
 
-    >>> show([3, 1]), show("P")
-    ('[3, 1]', "'P'")
+
+def strict() -> bool:
+    """Whether errors inside checks are raised (the test suite) rather than turned into a notice (a classroom)."""
+    return os.environ.get(STRICT) == "1"
+
+
+class Unreadable:
+    """A student's value that no check reads: an object of their own class, a number too big to be an answer.
+
+    It equals only itself, so no comparison passes it.
+
+    >>> u = Unreadable("a Spy object")
+    >>> u == u, u == 3, repr(u)
+    (True, False, 'a Spy object')
     """
-    text = repr(sorted(value) if isinstance(value, (set, frozenset)) else value)
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __repr__(self) -> str:
+        return self.what
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
+
+
+def _digits(value: int) -> int:
+    """About how many decimal digits ``value`` has (never converts it to text)."""
+    return max(1, int(abs(value).bit_length() * math.log10(2)) + 1)
+
+
+def _too_big(value: int) -> Unreadable:
+    return Unreadable(f"a number with about {_digits(value):,} digits")
+
+
+def _plain_int(value: int) -> int | Unreadable:
+    return value if -MAX_NUMBER <= value <= MAX_NUMBER else _too_big(value)
+
+
+def plain(value: object, depth: int = 4) -> Any:
+    """``value`` as a plain value that a check can compare safely.
+
+    Exact ``int`` (via ``int``'s own conversion, whatever the student's class overrides; beyond
+    ±10**18 an :class:`Unreadable`), ``float``, ``str``, ``bool``, ``Fraction``; lists, tuples,
+    sets and dicts of those (at most ``MAX_ITEMS + 1`` items are read, so an endless generator
+    stops); numpy numbers and arrays as Python ones; functions and the package's own objects as
+    they are; anything else as an :class:`Unreadable`.
+
+    >>> class Spy(int):
+    ...     def __eq__(self, other): raise AssertionError("compared")
+    >>> type(plain(Spy(3))), plain([Spy(3), "P"])
+    (<class 'int'>, [3, 'P'])
+    >>> class Liar:
+    ...     def __eq__(self, other): return True
+    >>> plain(Liar()) == "P"
+    False
+    >>> plain(10**5000)
+    a number with about 5,001 digits
+    """
+    if value is None or value is ...:
+        return value
+    kind = type(value)
+    if kind in (bool, str, float, Fraction):
+        return value
+    if kind is int:
+        return _plain_int(value)  # type: ignore[arg-type]
+    if isinstance(value, int):  # a subclass: int's own conversion ignores what it overrides
+        return _plain_int(int.__index__(value))
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, Fraction):
+        slots: Any = Fraction  # read Fraction's own slots, whatever a subclass overrides
+        return Fraction(plain(slots._numerator.__get__(value)), plain(slots._denominator.__get__(value)))
+    module = getattr(kind, "__module__", "") or ""
+    if module == "numpy" or module.startswith("numpy."):
+        import numpy as np
+
+        if isinstance(value, np.bool_):
+            return bool(value)
+        if isinstance(value, np.integer):
+            return _plain_int(int(value))
+        if isinstance(value, np.floating):
+            return float(value)
+        if isinstance(value, np.ndarray):
+            return plain(
+                value.ravel()[: MAX_ITEMS + 1].tolist() if value.ndim != 1 else value[: MAX_ITEMS + 1].tolist(), depth
+            )
+        return Unreadable(f"a numpy {kind.__name__}")
+    if depth <= 0:
+        return Unreadable("a value nested too deep")
+    try:
+        if isinstance(value, list):
+            return [plain(x, depth - 1) for x in islice(list.__iter__(value), MAX_ITEMS + 1)]
+        if isinstance(value, tuple):
+            return tuple(plain(x, depth - 1) for x in islice(tuple.__iter__(value), MAX_ITEMS + 1))
+        if isinstance(value, frozenset):
+            return frozenset(plain(x, depth - 1) for x in islice(frozenset.__iter__(value), MAX_ITEMS + 1))
+        if isinstance(value, set):
+            return {plain(x, depth - 1) for x in islice(set.__iter__(value), MAX_ITEMS + 1)}
+        if isinstance(value, dict):
+            return {plain(k, depth - 1): plain(v, depth - 1) for k, v in islice(dict.items(value), MAX_ITEMS + 1)}
+        if isinstance(value, (range, types.MappingProxyType)):
+            return plain(
+                list(value)
+                if isinstance(value, range) and len(value) <= MAX_ITEMS
+                else dict(value)
+                if isinstance(value, types.MappingProxyType)
+                else list(islice(value, MAX_ITEMS + 1)),
+                depth,
+            )
+        if (
+            isinstance(value, (types.GeneratorType, map, filter, zip, enumerate, reversed))
+            or kind.__module__ == "itertools"
+        ):
+            return [plain(x, depth - 1) for x in islice(value, MAX_ITEMS + 1)]  # type: ignore[call-overload]
+    except Exception as error:  # a generator that stops with an error, a dict whose keys cannot be hashed
+        if strict() and not isinstance(error, (TypeError, ValueError, ArithmeticError)):
+            raise
+        return Unreadable(f"a value that could not be read ({type(error).__name__})")
+    if isinstance(value, (types.BuiltinFunctionType, types.BuiltinMethodType)):
+        return value
+    if _ours(kind):
+        return value  # the package's own objects (rules, players, ...), not a subclass made elsewhere
+    if callable(value) and kind.__eq__ is object.__eq__:
+        return value  # a student's function (a rule, a bot): called, never compared
+    return Unreadable(f"a {kind.__name__} object")
+
+
+def _ours(kind: type) -> bool:
+    """Whether ``kind`` is a class of this package, found under its own name in its own module."""
+    module = str(getattr(kind, "__module__", ""))
+    if module != "duel_lessons" and not module.startswith("duel_lessons."):
+        return False
+    home = sys.modules.get(module)
+    return home is not None and getattr(home, str(getattr(kind, "__name__", "")), None) is kind
+
+
+def show(value: object) -> str:
+    """A student's value in words, as they typed it (bounded: a huge number is described, not written).
+
+    >>> show([3, 1]), show("P"), show([2**20000])
+    ('[3, 1]', "'P'", '[a number with about 6,021 digits]')
+    """
+    text = _show(plain(value), 3)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+
+
+def _show(value: object, depth: int) -> str:
+    if isinstance(value, (set, frozenset)):
+        try:
+            value = sorted(value)
+        except TypeError:
+            value = list(value)
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_show(x, depth - 1) for x in value[:MAX_SHOWN]) if depth > 0 else "..."
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_show(k, 0)}: {_show(v, depth - 1)}" for k, v in list(value.items())[:MAX_SHOWN])
+        return "{" + inner + "}"
+    if isinstance(value, str):
+        return repr(value[: MAX_SHOWN + 1])
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, (bool, int, float, Unreadable)) or value is None or value is ...:
+        return repr(value)
+    name = getattr(value, "__name__", None)
+    return str(name) if isinstance(name, str) else f"a {type(value).__name__}"
 
 
 @dataclass(frozen=True)
@@ -105,11 +288,16 @@ class Misconception:
     stronger: str = ""
 
     def fits(self, answer: object, same: Callable[[object, object], bool]) -> bool:
-        """Whether ``answer`` shows this misconception."""
+        """Whether ``answer`` (a plain value) shows this misconception.
+
+        A test that breaks is no match in a classroom, and an error under :func:`strict` (a bug in the check).
+        """
         if callable(self.matches):
             try:
                 return bool(self.matches(answer))
-            except Exception:  # a student's odd answer must not break a check
+            except Exception:
+                if strict():
+                    raise
                 return False
         return same(answer, self.matches)
 
@@ -126,48 +314,38 @@ def _misconception(answer: object, known: Sequence[Misconception], same: Callabl
 
 
 def as_whole(value: object) -> int | None:
-    """``value`` as an int if it is a whole number (not a bool), else None.
+    """``value`` as an exact int if it is a whole number up to 10**18 (not a bool), else None.
 
-    >>> as_whole(3), as_whole(3.0), as_whole("3"), as_whole(True)
-    (3, 3, None, None)
+    >>> as_whole(3), as_whole(3.0), as_whole("3"), as_whole(True), as_whole(10**19)
+    (3, 3, None, None, None)
     """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
+    value = plain(value, 0)
+    if type(value) is int:
         return value
-    if isinstance(value, float) and value.is_integer():
+    if type(value) is float and value.is_integer() and abs(value) <= MAX_NUMBER:
         return int(value)
-    try:  # numpy integers
-        import numpy as np
-
-        if isinstance(value, np.integer):
-            return int(value)
-    except ImportError:  # pragma: no cover
-        pass
     return None
 
 
 def _text_number(value: object) -> float | None:
     """A number written as text ("12", " 0.25 ", "25%"), else None."""
-    if not isinstance(value, str):
+    if type(value) is not str or len(value) > 40:
         return None
     text = value.strip().replace(",", "")
     scale = 1.0
     if text.endswith("%"):
         text, scale = text[:-1].strip(), 0.01
     try:
-        return float(text) * scale
+        number = float(text) * scale
     except ValueError:
         return None
+    return number if math.isfinite(number) else None
 
 
 def _whole_list(answer: object) -> list[int] | None:
-    if isinstance(answer, (str, bytes, Mapping)) or not isinstance(answer, Iterable):
+    if not isinstance(answer, (list, tuple, set, frozenset)) or len(answer) > MAX_ITEMS:
         return None
-    items = list(islice(answer, MAX_ITEMS + 1))  # bounded: itertools.count() must not hang the check
-    if len(items) > MAX_ITEMS:
-        return None
-    wholes = [as_whole(x) for x in items]
+    wholes = [as_whole(x) for x in answer]
     return None if any(w is None for w in wholes) else [w for w in wholes if w is not None]
 
 
@@ -183,41 +361,45 @@ def expect_list(
 ) -> Verdict:
     """Compare a list of whole numbers with the right list (any order unless ``ordered``).
 
+    A lone number or text is a format slip whatever its value (the form never confirms the answer).
+
     >>> expect_list([4, 2], [2, 4]).kind, expect_list([4, 2], [2, 4], ordered=True).kind
     ('right', 'format')
     >>> v = expect_list([2, 3, 5], [2, 3, 4], what="winning moves")
     >>> v.kind, v.message
     ('partial', '2 of your 3 winning moves are right, but 5 is not one of them.')
+    >>> expect_list(512, [512]).message == expect_list(511, [512]).message
+    True
     """
-    want = list(correct)
+    want = [int(x) for x in correct]
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    single = as_whole(answer)
-    if single is not None:
-        if want == [single]:
-            return Verdict("format", "Right idea: give it as a list, like [7].", key="format:not-a-list")
-        answer = [single]
-        listed = [single]
-    elif isinstance(answer, str) and _text_number(answer) is not None:
-        return Verdict("format", 'Give whole numbers, not text: write 7, not "7".', key="format:text")
-    else:
-        if isinstance(answer, Iterator):  # read a generator once, then compare the numbers it gave
-            answer = list(islice(answer, MAX_ITEMS + 1))
-        if isinstance(answer, Sized) and not isinstance(answer, (str, bytes)) and len(answer) > MAX_ITEMS:
+    if as_whole(answer) is not None or type(answer) is int:
+        return Verdict("format", "Give your answer as a list, like [7] or [2, 5].", key="format:not-a-list")
+    if isinstance(answer, str) and _text_number(answer) is not None:
+        return Verdict("format", 'Give whole numbers, not text: write [7], not "7".', key="format:text")
+    if isinstance(answer, (list, tuple, set, frozenset)) and len(answer) > MAX_ITEMS:
+        return Verdict(
+            "format", f"That is more than {MAX_ITEMS:,} numbers: give only the ones asked for.", key="format:long"
+        )
+    listed_or_none = _whole_list(answer)
+    if listed_or_none is None:
+        big = [x for x in answer if isinstance(x, Unreadable)] if isinstance(answer, (list, tuple, set)) else []
+        if big or isinstance(answer, Unreadable):
             return Verdict(
-                "format", f"That is more than {MAX_ITEMS:,} numbers: give only the ones asked for.", key="format:long"
+                "format", f"{show(answer)} is not a list of numbers this lesson asks about.", key="format:not-numbers"
             )
-        listed_or_none = _whole_list(answer)
-        if listed_or_none is None:
-            return Verdict(
-                "format", f"Give a list of whole numbers, like [2, 5], not {show(answer)}.", key="format:not-numbers"
-            )
-        listed = listed_or_none
+        return Verdict(
+            "format", f"Give a list of whole numbers, like [2, 5], not {show(answer)}.", key="format:not-numbers"
+        )
+    listed = listed_or_none
+    answer = list(listed)
 
     def same(a: object, b: object) -> bool:
-        la = _whole_list(a) if as_whole(a) is None else [as_whole(a)]
-        lb = _whole_list(b)
-        return la is not None and lb is not None and sorted(la) == sorted(lb)  # type: ignore[type-var]
+        la = _whole_list(plain(a))
+        lb = _whole_list(plain(list(b) if isinstance(b, (list, tuple, set, frozenset)) else b))
+        return la is not None and lb is not None and sorted(la) == sorted(lb)
 
     if sorted(listed) == sorted(want):
         if ordered and listed != want:
@@ -243,6 +425,15 @@ def expect_list(
     return _miss(answer, hint, stronger or hint)
 
 
+def _real(value: object) -> float | Fraction | int | None:
+    """A plain number (not a bool, not nan), else None."""
+    if isinstance(value, (int, Fraction)) and type(value) in (int, Fraction):
+        return value
+    if isinstance(value, float) and type(value) is float and not math.isnan(value):
+        return value
+    return None
+
+
 def expect_number(
     answer: object,
     correct: float,
@@ -252,40 +443,35 @@ def expect_number(
     stronger: str = "",
     tolerance: float = 0.0,
 ) -> Verdict:
-    """Compare a number with the right one; text such as "12" or "25%" is a format slip.
+    """Compare a number with the right one; text such as "12" or "25%", or a list, is a format slip.
 
     >>> expect_number(12, 12).kind, expect_number("12", 12).kind, expect_number([12], 12).kind
     ('right', 'format', 'format')
-    >>> expect_number(11, 12).kind
-    'miss'
+    >>> expect_number(11, 12).kind, expect_number("11", 12).kind
+    ('miss', 'format')
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
 
     def same(a: object, b: object) -> bool:
-        return (
-            isinstance(a, (int, float))
-            and not isinstance(a, bool)
-            and isinstance(b, (int, float))
-            and abs(a - b) <= tolerance
-        )
+        x, y = _real(plain(a)), _real(plain(b))
+        if x is None or y is None:
+            return False
+        difference: Any = x - y
+        return bool(abs(difference) <= tolerance)
 
-    as_text = _text_number(answer)
-    if as_text is not None:
-        if abs(as_text - correct) <= tolerance + 1e-12:
-            return Verdict("format", "Right idea: give a number, not text (no quotes, no % sign).", key="format:text")
-        return _miss(answer, hint, stronger or hint)
-    if isinstance(answer, (list, tuple, set)) and len(answer) == 1:
-        (only,) = tuple(answer)
-        if same(only, correct):
-            return Verdict("format", "Right idea: give one number, not a list.", key="format:list")
+    if _text_number(answer) is not None:
+        return Verdict("format", "Give a number, not text (no quotes, no % sign).", key="format:text")
+    if isinstance(answer, (list, tuple, set, frozenset)) and len(answer) == 1:
+        return Verdict("format", "Give one number, not a list.", key="format:list")
     if same(answer, correct):
         return right()
+    if _real(answer) is None:
+        return Verdict("format", f"Give a number, not {show(answer)}.", key="format:not-a-number")
     found = _misconception(answer, misconceptions, same)
     if found.kind == "misconception":
         return found
-    if not isinstance(answer, (int, float)) or isinstance(answer, bool):
-        return Verdict("format", f"Give a number, not {show(answer)}.", key="format:not-a-number")
     return _miss(answer, hint, stronger or hint)
 
 
@@ -300,27 +486,37 @@ def expect_choice(
 ) -> Verdict:
     """Compare a choice such as ``"P"``/``"N"`` or ``"A"``-``"D"``; another case or spaces is a format slip.
 
+    The format slip is the same for every option, right or wrong: it never confirms the answer.
+
     >>> expect_choice("N", "P", ("P", "N")).kind, expect_choice(" p", "P", ("P", "N")).kind
     ('miss', 'format')
+    >>> expect_choice("p", "P", ("P", "N")).message == expect_choice("n", "P", ("P", "N")).message
+    True
     >>> expect_choice("Q", "P", ("P", "N")).message
     "Answer one of 'P', 'N', not 'Q'."
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    if isinstance(answer, str) and str.__eq__(answer, correct) is True:  # str's own ==: an object equal to all fails
+    listed = ", ".join(map(repr, options))
+    if type(answer) is str and answer == correct:
         return right()
-    if isinstance(answer, str) and answer.strip().upper() == correct.upper():
+    if type(answer) is not str or answer.strip().upper() not in {o.upper() for o in options}:
         return Verdict(
-            "format", f"Right idea: write it exactly as one of {', '.join(map(repr, options))}.", key="format:case"
+            "format", f"Answer one of {listed}, not {show(answer)}.", key="format:option", options=len(options)
         )
-    if not isinstance(answer, str) or answer.strip().upper() not in {o.upper() for o in options}:
+    if answer not in options:
         return Verdict(
-            "format", f"Answer one of {', '.join(map(repr, options))}, not {show(answer)}.", key="format:option"
+            "format",
+            f"Write it exactly as one of {listed}: the letter in quotes, as shown, with no spaces.",
+            key="format:case",
+            options=len(options),
         )
-    found = _misconception(answer.strip().upper(), misconceptions, lambda a, b: a == b)
+    found = _misconception(answer, misconceptions, lambda a, b: a == b)
     if found.kind == "misconception":
-        return found
-    return _miss(answer, hint, stronger or hint)
+        return Verdict(found.kind, found.message, found.hint, found.stronger, found.key, len(options))
+    missed = _miss(answer, hint, stronger or hint)
+    return Verdict(missed.kind, missed.message, missed.hint, missed.stronger, missed.key, len(options))
 
 
 def expect_member(
@@ -337,16 +533,16 @@ def expect_member(
     >>> expect_member(3, {3, 5}).kind, expect_member([3], {3, 5}).kind, expect_member(4, {3, 5}).kind
     ('right', 'format', 'miss')
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    good = set(allowed)
+    good = {int(x) for x in allowed}
     value = as_whole(answer)
     if value is None:
-        listed = _whole_list(answer)
-        if listed is not None and len(listed) == 1 and listed[0] in good:
-            return Verdict("format", f"Right idea: give one {what}, not a list.", key="format:list")
-        if isinstance(answer, str) and (t := _text_number(answer)) is not None and t in good:
-            return Verdict("format", "Right idea: give a number, not text (no quotes).", key="format:text")
+        if isinstance(answer, (list, tuple, set, frozenset)) and len(answer) == 1:
+            return Verdict("format", f"Give one {what}, not a list.", key="format:list")
+        if _text_number(answer) is not None:
+            return Verdict("format", "Give a number, not text (no quotes).", key="format:text")
         return Verdict("format", f"Give one whole number, not {show(answer)}.", key="format:not-a-number")
     if value in good:
         return right()
@@ -367,23 +563,24 @@ def expect_table(
     """A dict ``{n: "P" or "N"}`` filled in by hand: partial credit names the first wrong entry.
 
     ``given`` are entries filled in for the student: a table with nothing more is unanswered.
+    A small letter or a space is a format slip, right or wrong.
 
     >>> expect_table({1: "P", 2: "N"}, {1: "P", 2: "P"}).message
     '1 of 2 entries right. The first to look at again: 2.'
-    >>> expect_table({1: "p", 2: "P"}, {1: "P", 2: "P"}).kind
-    'format'
+    >>> expect_table({1: "p", 2: "P"}, {1: "P", 2: "P"}).kind, expect_table({1: "n", 2: "P"}, {1: "P", 2: "P"}).kind
+    ('format', 'format')
     """
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
-    if not isinstance(answer, Mapping):
+    if not isinstance(answer, dict):
         return Verdict("format", 'Give a dict such as {1: "P", 2: ...}.', key="format:not-a-dict")
     missing = [n for n in correct if is_unanswered(answer.get(n))]
     if set(correct) - set(missing) <= set(given):  # only the entries filled in for the student
         return unanswered()
     strange = [n for n in correct if n not in missing and answer.get(n) not in ("P", "N")]
     if strange:
-        lower = all(isinstance(answer[n], str) and answer[n].strip().upper() in ("P", "N") for n in strange)
-        if lower and all(answer[n].strip().upper() == correct[n] for n in strange):
+        if all(type(answer[n]) is str and answer[n].strip().upper() in ("P", "N") for n in strange):
             return Verdict("format", 'Write "P" and "N" as capital letters in quotes.', key="format:case")
         return Verdict("format", f'Each entry is "P" or "N"; look at {strange[0]}.', key="format:entry")
     wrong = [n for n in correct if n not in missing and answer[n] != correct[n]]
@@ -399,12 +596,26 @@ def expect_table(
     return Verdict(kind, message, hint if wrong else "", stronger or hint, f"table:{wrong[:1]}:{len(missing)}")
 
 
+def as_truth(said: object) -> bool | None:
+    """A rule's answer as True/False (``True``, ``1``, numpy's booleans), else None.
+
+    >>> as_truth(True), as_truth(0), as_truth("yes"), as_truth(2)
+    (True, False, None, None)
+    """
+    value = plain(said, 0)
+    if type(value) is bool:
+        return value
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    return None
+
+
 def first_difference(
     rule: Callable[[int], Any], truth: Callable[[int], bool], upto: int, start: int = 1
 ) -> tuple[int, bool, object] | None:
     """The first n (start .. upto) where ``rule(n)`` differs from ``truth(n)``: (n, truth, rule's value).
 
-    A rule that raises, or returns something other than True/False, differs there.
+    A rule that raises, or returns something other than True/False (a list, a numpy array), differs there.
 
     >>> first_difference(lambda n: n % 2 == 1, lambda n: n in (1, 3, 5, 8), 10)
     (7, False, True)
@@ -416,8 +627,9 @@ def first_difference(
             said: object = rule(n)
         except Exception as error:  # the student's function: report, never crash
             return n, truth(n), error
-        if not isinstance(said, bool) and said not in (0, 1):
-            return n, truth(n), said
-        if bool(said) != truth(n):
-            return n, truth(n), said
+        told = as_truth(said)
+        if told is None:
+            return n, truth(n), plain(said)
+        if told != truth(n):
+            return n, truth(n), told
     return None

@@ -7,11 +7,14 @@ The notebook makes one :class:`Lesson` from its parameters::
     lesson.guess("pattern", my_guess)  # a prediction, made before any data
     lesson.reveal("pattern")           # opens only after the guess
     lesson.test(my_rule)               # first counterexample, or "holds up to N"
-    lesson.solution(1, [512])          # teacher cell: verified always, shown after an attempt
+    lesson.solution(1)                 # teacher cell: the model answer (SPEC.model), shown after an attempt
+    lesson.locked("pattern", thunk)    # shows thunk()'s output only once the guess "pattern" is made
+    lesson.parsons("order")            # a Parsons problem: the proof's lines, put in order by keyboard
 
 Everything that decides is pure (:meth:`Lesson.verdict`, :meth:`Lesson.feedback`,
 :meth:`Lesson.test_lines`, :meth:`Lesson.reveal_text`); the methods above only
-print those lines or show a button.  What a student tried is remembered for the
+print those lines or show a button.  Every call that judges an answer (``check``,
+``verdict``, the Parsons widget) counts as an attempt.  What a student tried is remembered for the
 life of the kernel (:func:`memory`), so re-running the set-up cell forgets nothing
 and a repeated mistake gets a stronger hint.
 
@@ -26,14 +29,22 @@ True
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, spec
-from duel_lessons.teaching.feedback import Verdict, first_difference, is_unanswered, show
+from duel_lessons.teaching.feedback import (
+    STRICT,
+    Verdict,
+    as_truth,
+    first_difference,
+    is_unanswered,
+    plain,
+    show,
+    strict,
+)
 
 NOT_ANSWERED = "replace the ... with your answer and run the cell again."
 MAX_TEST = 10**6
@@ -48,8 +59,15 @@ HEADS = {
 }
 
 
-#: Set to "1" (the test suite does) to make a model solution that fails its check an error.
-STRICT_SOLUTIONS = "DUEL_LESSONS_STRICT_SOLUTIONS"
+#: Set to "1" (the test suite does) to make a model solution that fails its check, a check that raises,
+#: a misconception test or a reveal that breaks an error (in a classroom: a notice, and the lesson runs on).
+STRICT_SOLUTIONS = STRICT
+#: Two different wrong answers in a row to a choice among this many options or fewer get the stronger hint
+#: (cycling through the options is no way round it); for other checks, three.
+FEW_OPTIONS = 4
+CYCLE = 3
+_NO_MODEL = object()
+
 
 class Result:
     """Whether an answer was right: true or false, and invisible in a notebook.
@@ -76,7 +94,12 @@ class Attempts:
     """What a student has tried in one lesson (kept for the life of the kernel)."""
 
     mistakes: dict[str, list[str]] = field(default_factory=dict)
+    #: the checks with an attempt that was not a format slip (their model answers open)
     attempted: set[str] = field(default_factory=set)
+    #: every judged answer, by check (a loop over the options shows here)
+    judged: dict[str, int] = field(default_factory=dict)
+    #: the wrong answers since the last right one, by check (cycling escalates)
+    run: dict[str, list[str]] = field(default_factory=dict)
     guesses: dict[str, object] = field(default_factory=dict)
     tested: dict[str, object] = field(default_factory=dict)
 
@@ -110,11 +133,13 @@ def label(name: str) -> str:
     return f'Question "{name}"'
 
 
-def feedback_lines(name: str, verdict: Verdict, repeated: bool, title: str = "") -> list[str]:
-    """The lines printed for a verdict; ``repeated`` when the same mistake came back.
+def feedback_lines(name: str, verdict: Verdict, repeated: bool | str, title: str = "") -> list[str]:
+    """The lines printed for a verdict; ``repeated`` when the same mistake came back (``"cycle"``: several tried).
 
     >>> feedback_lines("1", Verdict("miss", "Your answer was 5.", "Try 2.", "Try 2 first."), True)
     ['❌ Exercise 1: not quite. Your answer was 5.', '💡 Stronger hint (same answer as before): Try 2 first.']
+    >>> feedback_lines("1", Verdict("miss", "", "Try 2.", "Try 2 first."), "cycle")[1]
+    '💡 Stronger hint (you have tried several answers): Try 2 first.'
     """
     if verdict.kind == "unanswered":
         return [f"{ICONS['unanswered']} Not answered yet ({title or label(name)}): {NOT_ANSWERED}"]
@@ -123,7 +148,8 @@ def feedback_lines(name: str, verdict: Verdict, repeated: bool, title: str = "")
     if verdict.kind == "right":
         return lines
     if repeated and verdict.stronger:
-        lines.append(f"💡 Stronger hint (same answer as before): {verdict.stronger}")
+        why = "you have tried several answers" if repeated == "cycle" else "same answer as before"
+        lines.append(f"💡 Stronger hint ({why}): {verdict.stronger}")
     elif verdict.hint:
         lines.append(f"💡 Hint: {verdict.hint}")
     return lines
@@ -164,17 +190,20 @@ class Lesson:
             raise LessonError(f"Lesson {self.number} has no check {key!r}. Its checks: {known}.")
         return self.spec.checks[key]
 
-    def verdict(self, name: int | str, answer: object) -> Verdict:
-        """The verdict of check ``name`` on ``answer`` (remembers nothing).
+    def judge(self, name: int | str, answer: object) -> Verdict:
+        """The verdict of check ``name`` on ``answer``, made a plain value first; remembers nothing.
 
-        A check that breaks on a strange answer gives a format verdict, never an error.
+        A check that breaks on a strange answer gives a format verdict in a classroom, and raises
+        under strict mode (``DUEL_LESSONS_STRICT_SOLUTIONS=1``, set by the test suite): a bug in the check.
         """
         check = self._check(name)
         try:
-            return check(answer, self.params)
+            return check(plain(answer), self.params)
         except LessonError:
             raise
         except Exception as error:  # the student's answer must never stop the lesson
+            if strict():
+                raise
             return Verdict(
                 "format",
                 f"That answer could not be checked ({type(error).__name__}).",
@@ -182,17 +211,42 @@ class Lesson:
                 key="format:error",
             )
 
-    def feedback(self, name: int | str, answer: object) -> list[str]:
-        """The feedback lines for an answer, remembering it (a repeat gets the stronger hint)."""
-        key = str(name)
-        verdict = self.verdict(key, answer)
-        if verdict.kind != "unanswered":
-            self.attempts.attempted.add(key)
-        seen = self.attempts.mistakes.setdefault(key, [])
+    def _record(self, key: str, verdict: Verdict) -> bool | str:
+        """Remember an attempt; return whether the stronger hint is due (``"cycle"`` for several different tries)."""
+        if verdict.kind == "unanswered":
+            return False
+        attempts = self.attempts
+        attempts.judged[key] = attempts.judged.get(key, 0) + 1
+        run = attempts.run.setdefault(key, [])
+        if verdict.kind == "right":
+            attempts.attempted.add(key)
+            run.clear()
+            return False
+        seen = attempts.mistakes.setdefault(key, [])
         repeated = bool(verdict.key) and verdict.key in seen
-        if verdict.kind not in ("right", "unanswered") and verdict.key:
-            seen.append(verdict.key)
-        return feedback_lines(key, verdict, repeated, self.spec.labels.get(key, ""))
+        seen.append(verdict.key)
+        if verdict.kind == "format":
+            return repeated
+        attempts.attempted.add(key)
+        run.append(verdict.key)
+        if repeated:
+            return True
+        different = len(set(run))
+        few = 0 < verdict.options <= FEW_OPTIONS
+        return "cycle" if different >= CYCLE or (few and different >= 2) else False
+
+    def verdict(self, name: int | str, answer: object) -> Verdict:
+        """The verdict of check ``name`` on ``answer``; it counts as an attempt (a loop over options shows)."""
+        verdict = self.judge(name, answer)
+        self._record(str(name), verdict)
+        return verdict
+
+    def feedback(self, name: int | str, answer: object) -> list[str]:
+        """The feedback lines for an answer, remembering it (a repeat or a cycle gets the stronger hint)."""
+        key = str(name)
+        verdict = self.judge(key, answer)
+        stronger = self._record(key, verdict)
+        return feedback_lines(key, verdict, stronger, self.spec.labels.get(key, ""))
 
     def truth(self, name: str | None = None) -> tuple[str, Callable[[int], bool]]:
         """The name and the function a conjecture is tested against (the lesson's only one by default)."""
@@ -204,8 +258,21 @@ class Lesson:
             raise LessonError(f"Lesson {self.number} tests no conjecture called {name!r}.")
         return name, self.spec.truths[name](self.params)
 
-    def test_lines(self, rule: object, upto: int | None = None, name: str | None = None) -> tuple[bool, list[str]]:
-        """Test a conjecture function against the truth for n = 1 .. upto: (holds, lines to print)."""
+    def _upto(self, upto: object) -> int | str:
+        """The range of a conjecture test, or the message refusing it ("abc", inf, nan, 10**5000, 0)."""
+        value = plain(self.params.get("upto", 100) if upto is None else upto)
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        if type(value) is not int or not 1 <= value <= MAX_TEST:
+            return f"🟡 Test from 1 to a whole number between 1 and {MAX_TEST:,}, not {show(value)}."
+        return value
+
+    def test_lines(self, rule: object, upto: object = None, name: str | None = None) -> tuple[bool, list[str]]:
+        """Test a conjecture function against the truth for n = 1 .. upto: (holds, lines to print).
+
+        Only a rule that gives True or False for every n tested, and not the same for all of them,
+        opens the reveal gated by the test (``return True`` opens nothing).
+        """
         if is_unanswered(rule):
             return False, ["⏳ Not answered yet (your rule): " + NOT_ANSWERED]
         if not callable(rule):
@@ -217,25 +284,47 @@ class Lesson:
                 return False, ["⏳ Not answered yet (your rule): " + NOT_ANSWERED]
         except Exception:  # reported below, at the n where it fails
             pass
-        upto = int(upto if upto is not None else self.params.get("upto", 100))
-        if not 1 <= upto <= MAX_TEST:
-            return False, [f"🟡 Test from 1 to a number between 1 and {MAX_TEST:,}, not {upto:,}."]
-        self.attempts.tested[name] = rule
+        limit = self._upto(upto)
+        if isinstance(limit, str):
+            return False, [limit]
         self.attempts.attempted.add(name)
-        found = first_difference(rule, truth, upto)
+        found = first_difference(rule, truth, limit)
         if found is None:
-            return True, [f"✅ Your rule holds for every n from 1 to {upto:,}. (Does that prove it for every n?)"]
-        n, really, said = found
-        if isinstance(said, Exception):
-            return False, [f"🟡 Your rule stopped with {type(said).__name__} at n = {n}: {said}"]
-        if not isinstance(said, bool) and said not in (0, 1):
-            return False, [f"🟡 Your rule should give True or False; for n = {n} it gave {show(said)}."]
-        agree = f" (It agrees for n = 1{f' to {n - 1}' if n > 2 else ''}.)" if n > 1 else ""
-        return False, [
-            f"❌ First counterexample: n = {n}. Your rule says {n} {yes if said else no}, "
-            f"but {n} {yes if really else no}.{agree}",
-            "Change your rule and test it again.",
-        ]
+            lines = [f"✅ Your rule holds for every n from 1 to {limit:,}. (Does that prove it for every n?)"]
+        else:
+            n, really, said = found
+            if isinstance(said, Exception):
+                return False, [f"🟡 Your rule stopped with {type(said).__name__} at n = {n}: {show(str(said))}"]
+            if as_truth(said) is None:
+                return False, [f"🟡 Your rule should give True or False; for n = {n} it gave {show(said)}."]
+            agree = f" (It agrees for n = 1{f' to {n - 1}' if n > 2 else ''}.)" if n > 1 else ""
+            lines = [
+                f"❌ First counterexample: n = {n}. Your rule says {n} {yes if said else no}, "
+                f"but {n} {yes if really else no}.{agree}",
+                "Change your rule and test it again.",
+            ]
+        if self._varies(rule, limit):
+            self.attempts.tested[name] = rule
+        else:
+            lines.append(
+                f"🔒 Your rule says the same for every n from 1 to {limit:,}, so it opens nothing: "
+                "write a rule that tells some numbers apart."
+            )
+        return found is None, lines
+
+    @staticmethod
+    def _varies(rule: Callable[[int], object], upto: int) -> bool:
+        """Whether ``rule`` gives True or False for every n in 1 .. upto, and not the same for all."""
+        seen: set[bool] = set()
+        for n in range(1, upto + 1):
+            try:
+                told = as_truth(rule(n))
+            except Exception:
+                return False
+            if told is None:
+                return False
+            seen.add(told)
+        return len(seen) == 2
 
     def reveal_text(self, name: str) -> str | None:
         """The reveal's text (markdown), or None while its guess is missing."""
@@ -245,7 +334,15 @@ class Lesson:
         made = self.attempts.tested if gate in self.spec.truths else self.attempts.guesses
         if gate not in made:
             return None
-        return self.spec.reveals[name](made[gate], self.params)
+        try:
+            return self.spec.reveals[name](made[gate], self.params)
+        except Exception as error:
+            if strict():
+                raise
+            return (
+                f"Your guess {show(made[gate])} could not be compared with the answer ({type(error).__name__}). "
+                "Make your guess again in the form its cell asks for, then run this cell again."
+            )
 
     # -- what the notebook calls -------------------------------------------------------------------
 
@@ -255,16 +352,33 @@ class Lesson:
         print("\n".join(lines))
         return Result(lines[0].startswith(ICONS["right"]))
 
+    def guess_problem(self, name: str, value: object) -> str | None:
+        """Why ``value`` is not a guess of the asked form (the lesson's ``SPEC.guess_form``), or None."""
+        form = self.spec.guess_forms.get(name)
+        if form is None:
+            return None
+        try:
+            return form(plain(value), self.params)
+        except Exception as error:
+            if strict():
+                raise
+            return f"That guess could not be read ({type(error).__name__}): look at the example in the cell."
+
     def guess(self, name: str, value: object) -> Result:
-        """Record a prediction made before the data."""
+        """Record a prediction made before the data; a guess of the wrong form is not noted and opens nothing."""
         if is_unanswered(value):
             print("⏳ Not answered yet (your guess): " + NOT_ANSWERED)
             return Result(False)
+        problem = self.guess_problem(name, value)
+        if problem:
+            print(f"🟡 Guess not noted: {problem}")
+            return Result(False)
+        value = plain(value)
         self.attempts.guesses[name] = value
         print(f"📝 Guess noted: {show(value)}. Keep it in mind; you will compare it with the answer later.")
         return Result(True)
 
-    def test(self, rule: object, upto: int | None = None, name: str | None = None) -> Result:
+    def test(self, rule: object, upto: object = None, name: str | None = None) -> Result:
         """Test a conjecture function n -> True/False; print the first counterexample or that it holds."""
         holds, lines = self.test_lines(rule, upto, name)
         print("\n".join(lines))
@@ -282,23 +396,48 @@ class Lesson:
 
         reveal_button(text)
 
-    def solution(self, name: int | str, model: object, why: str = "") -> None:
-        """Teacher cell: check ``model`` against its check; show it only after the student's attempt.
+    def locked(self, guess: str, thunk: Callable[[], object]) -> None:
+        """Show what ``thunk()`` shows (and its value) only once the guess ``guess`` is made; else a 🔒 line.
 
-        A model that fails its check raises LessonError under the test suite (the environment
-        variable ``DUEL_LESSONS_STRICT_SOLUTIONS=1``, set by the project's conftest), so a wrong
-        model solution fails the suite.  In a classroom it means a teacher changed a parameter
-        that the model was written for: a notice says so, and the lesson runs on.
+        For an output that answers a pending guess: a game record, a count, a closed form, a heatmap.
+        """
+        made = guess in self.attempts.guesses or (guess in self.spec.truths and guess in self.attempts.tested)
+        if not made:
+            what = "test your rule" if guess in self.spec.truths else "make your guess"
+            print(f"🔒 Locked: first {what} above (replace the ...), run it, then run this cell again.")
+            return
+        value = thunk()
+        if value is not None:
+            from IPython.display import display
+
+            display(value)
+
+    def model(self, name: int | str) -> tuple[object, str]:
+        """The model answer of check ``name`` and its reason, computed from the parameters (``SPEC.model``)."""
+        key = str(name)
+        if key not in self.spec.models:
+            raise LessonError(f"Lesson {self.number} has no model answer for {key!r}: add @SPEC.model({key!r}).")
+        return self.spec.models[key](self.params)
+
+    def solution(self, name: int | str, model: object = _NO_MODEL, why: str = "") -> None:
+        """Teacher cell: check the model answer against its check; show it only after the student's attempt.
+
+        The model answer is ``SPEC.model`` computed from the parameters (the old form ``solution(name,
+        model, why)`` still works).  It opens after an attempt that was not a format slip.  A model that
+        fails its check raises LessonError under the test suite (the environment variable
+        ``DUEL_LESSONS_STRICT_SOLUTIONS=1``, set by the project's conftest), so a wrong model solution
+        fails the suite.  In a classroom a notice says so, and the lesson runs on.
         """
         key = str(name)
-        verdict = self.verdict(key, model)
+        if model is _NO_MODEL:
+            model, why = self.model(key)
+        verdict = self.judge(key, model)
         title = self.spec.labels.get(key, label(key))
         what = title[0].lower() + title[1:]
         if not verdict.right:
-            if os.environ.get(STRICT_SOLUTIONS) == "1":
+            if strict():
                 raise LessonError(
-                    f"The model solution of {self.number}.{key} fails its own check ({verdict.kind}): "
-                    f"{verdict.message}"
+                    f"The model solution of {self.number}.{key} fails its own check ({verdict.kind}): {verdict.message}"
                 )
             print(
                 f"📖 The model answer for {what} was written for the lesson's original parameters, and the ones "
@@ -309,3 +448,18 @@ class Lesson:
             print(f"🔒 Try {what} first: the model answer opens after your first attempt.")
             return
         print(f"📖 Model answer for {what}: {show(model)}" + (f"\n   {why}" if why else ""))
+
+    def parsons(self, name: str) -> None:
+        """Show a Parsons problem: its lines with their labels, and a keyboard-usable widget that checks an order."""
+        if name not in self.spec.orderings:
+            known = ", ".join(sorted(self.spec.orderings)) or "none"
+            raise LessonError(f"Lesson {self.number} has no Parsons problem {name!r}. Its Parsons problems: {known}.")
+        problem = self.spec.orderings[name]
+        title = self.spec.labels.get(name, label(name))
+        print(f"{title}: the lines, shuffled (some may not belong in the proof):")
+        for x, text in problem.lines.items():
+            print(f"  {x}. {text}")
+        print(f'Put them in order below, or write lesson.check("{name}", ["A", ...]) with the labels in order.')
+        from duel_lessons.teaching.widgets import parsons_widget
+
+        parsons_widget(problem.lines, lambda order: self.feedback(name, order), title=title)

@@ -14,9 +14,20 @@ and registers its parts with decorators::
     @SPEC.truth("loses", yes="loses", no="wins")
     def loses(p: Params) -> Callable[[int], bool]: ...
 
+    @SPEC.model(1)                      # the teacher's model answer and its reason, from the parameters
+    def model_1(p: Params) -> tuple[object, str]: ...
+
+    @SPEC.guess_form("pattern")         # None when the guess has the asked form, else what form is wanted
+    def pattern_form(value: object, p: Params) -> str | None: ...
+
+    SPEC.discovers("pattern", r"\bodd\b", r"powers? of (2|two)")   # what gives the discovery away
+    SPEC.parsons("order", lines={...}, proof=[...], uses={...}, wrong={...}, label="The proof, in order")
+
 A check computes the right answer from the lesson's parameters ``p`` (the keyword
 arguments given to :class:`~duel_lessons.teaching.lesson.Lesson`), never from the
-notebook.  :func:`spec` finds a lesson's module by its number and imports it, so
+notebook.  ``offers`` names, per parameter, the values the notebook's ``# PARAMETERS`` cell
+offers a teacher besides its default: the suite runs every model answer through its check
+under each of them.  :func:`spec` finds a lesson's module by its number and imports it, so
 adding a module is all it takes to register a lesson.
 
 >>> sorted(available())[:2]
@@ -29,7 +40,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -40,6 +52,8 @@ Params = Mapping[str, Any]
 Check = Callable[[object, Params], Verdict]
 Reveal = Callable[[object, Params], str]
 Truth = Callable[[Params], Callable[[int], bool]]
+Model = Callable[[Params], tuple[object, str]]
+GuessForm = Callable[[object, Params], "str | None"]
 F = TypeVar("F")
 
 
@@ -51,8 +65,20 @@ class LessonError(DuelError):
 class LessonSpec:
     """Everything the package knows about one lesson's exercises.
 
-    ``needs`` names the parameters its checks read; ``prompts`` holds the
-    one-line question of each guess (shown when the guess is missing).
+    ``needs`` names the parameters its checks read; ``offers`` maps a parameter (the
+    keyword given to ``Lesson``) to the values besides its default that the notebook offers.
+
+    >>> s = LessonSpec("99", offers={"rules": ("factor-duel",)})
+    >>> @s.model(1)
+    ... def model_1(p): return [2, 3], "2 and 3 divide 6."
+    >>> s.models["1"]({})
+    ([2, 3], '2 and 3 divide 6.')
+    >>> s.discovers("big", "odd", "powers? of 2")
+    >>> s.spoilers["big"]
+    ('odd', 'powers? of 2')
+    >>> s.parsons("order", lines={"A": "a", "B": "b"}, proof=["A", "B"], label="The proof")
+    >>> s.checks["order"](["A", "B"], {}).kind, s.models["order"]({})[0]
+    ('right', ['A', 'B'])
     """
 
     lesson: str
@@ -63,6 +89,11 @@ class LessonSpec:
     truth_words: dict[str, tuple[str, str]] = field(default_factory=dict)
     gates: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
+    offers: Mapping[str, Sequence[object]] = field(default_factory=dict)
+    models: dict[str, Model] = field(default_factory=dict)
+    guess_forms: dict[str, GuessForm] = field(default_factory=dict)
+    spoilers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    orderings: dict[str, Parsons] = field(default_factory=dict)
 
     def check(self, name: int | str, label: str = "") -> Callable[[F], F]:
         """Register a check (exercise number or a name such as ``"proof-2"``), optionally with its label."""
@@ -94,6 +125,80 @@ class LessonSpec:
             return function
 
         return add
+
+    def model(self, name: int | str) -> Callable[[F], F]:
+        """Register the model answer of check ``name``: ``p -> (answer, reason)``, computed from the parameters."""
+
+        def add(function: F) -> F:
+            self.models[str(name)] = function  # type: ignore[assignment]
+            return function
+
+        return add
+
+    def guess_form(self, name: str) -> Callable[[F], F]:
+        """Register the form of guess ``name``: ``(value, p) -> None`` if it has the asked form, else a message."""
+
+        def add(function: F) -> F:
+            self.guess_forms[name] = function  # type: ignore[assignment]
+            return function
+
+        return add
+
+    def discovers(self, name: str, *patterns: str) -> None:
+        """Declare what the guess ``name`` discovers: regular expressions (case-insensitive) that give it away.
+
+        ``tests/test_spoilers.py`` fails if one matches anything a student sees before that guess is made.
+        """
+        for pattern in patterns:
+            re.compile(pattern, re.IGNORECASE)  # a broken pattern fails here, not in the test
+        self.spoilers[name] = self.spoilers.get(name, ()) + tuple(patterns)
+
+    def parsons(
+        self,
+        name: str,
+        *,
+        lines: Mapping[str, str],
+        proof: Sequence[str],
+        uses: Mapping[str, Collection[str]] | None = None,
+        wrong: Mapping[str, str] | None = None,
+        label: str = "",
+        why: str = "",
+    ) -> None:
+        """Register a Parsons problem: its check (:func:`~duel_lessons.teaching.proofs.expect_order`) and model answer.
+
+        The notebook shows it with ``lesson.parsons(name)`` and also accepts ``lesson.check(name, [...])``.
+        """
+        problem = Parsons(dict(lines), tuple(proof), {k: tuple(v) for k, v in (uses or {}).items()}, dict(wrong or {}))
+        for x in (*problem.proof, *problem.uses, *(d for v in problem.uses.values() for d in v), *problem.wrong):
+            if x not in problem.lines:
+                raise LessonError(f"Parsons problem {name!r}: {x!r} is not one of its lines.")
+        self.orderings[name] = problem
+
+        def check(answer: object, p: Params) -> Verdict:
+            from duel_lessons.teaching.proofs import expect_order
+
+            return expect_order(
+                answer, lines=problem.lines, proof=problem.proof, uses=problem.uses or None, wrong=problem.wrong
+            )
+
+        def model(p: Params) -> tuple[object, str]:
+            return list(problem.proof), why or " ".join(problem.lines[x] for x in problem.proof)
+
+        check.__name__ = model.__name__ = f"parsons_{name}"
+        self.checks[name] = check
+        self.models[name] = model
+        if label:
+            self.labels[name] = label
+
+
+@dataclass(frozen=True)
+class Parsons:
+    """A proof's lines by label, a right order, what each line uses, and why the wrong lines are wrong."""
+
+    lines: dict[str, str]
+    proof: tuple[str, ...]
+    uses: dict[str, tuple[str, ...]]
+    wrong: dict[str, str]
 
 
 _SPECS: dict[str, LessonSpec] = {}

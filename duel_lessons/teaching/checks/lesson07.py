@@ -132,9 +132,16 @@ def careless(guess: object, p: Params) -> str:
 def smallest_result(answer: object, p: Params) -> Verdict:
     """A whole number bigger than 1 is at least 2."""
     return expect_number(
-        answer, 2,
-        misconceptions=[Misconception("one", 1, "The result is bigger than 1, so it cannot be 1.",
-                                      "List the whole numbers bigger than 1, in order. Which comes first?")],
+        answer,
+        2,
+        misconceptions=[
+            Misconception(
+                "one",
+                1,
+                "The result is bigger than 1, so it cannot be 1.",
+                "List the whole numbers bigger than 1, in order. Which comes first?",
+            )
+        ],
         hint="Which is the smallest whole number that is bigger than 1?",
         stronger="Try N = 2 × 3: divide by 3. How small can the result of a move be?",
     )
@@ -144,14 +151,20 @@ def smallest_result(answer: object, p: Params) -> Verdict:
 def careful_first(answer: object, p: Params) -> Verdict:
     """If the careful player moves first, the careless player never gets a turn: 0."""
     return expect_number(
-        answer, 0, tolerance=1e-9,
-        misconceptions=[Misconception("half", 0.5, "Who wins in one move from a composite start? "
-                                                   "Does the careless player ever get a turn?",
-                                       "The careful player divides by N/p and leaves a prime p. Then both players "
-                                       "pass. Who moved last?")],
+        answer,
+        0,
+        tolerance=1e-9,
+        misconceptions=[
+            Misconception(
+                "half",
+                0.5,
+                "Who wins in one move from a composite start? Does the careless player ever get a turn?",
+                "The careful player divides by N/p and leaves a prime p. Then both players pass. Who moved last?",
+            )
+        ],
         hint="The careful player faces a composite number first. What does lesson 5 say happens?",
         stronger="The careful player never slips, and wins from a composite start in one move. How often does "
-                 "the careless player win then?",
+        "the careless player win then?",
     )
 
 
@@ -159,19 +172,30 @@ def careful_first(answer: object, p: Params) -> Verdict:
 def careless_first(answer: object, p: Params) -> Verdict:
     """If the careless player moves first, they win exactly when their first try is right: 1 - q = 0.75."""
     return expect_number(
-        answer, 0.75, tolerance=1e-9,
+        answer,
+        0.75,
+        tolerance=1e-9,
         misconceptions=[
-            Misconception("one", 1, "That is the ask-again rule. Under book 004, what happens after a "
-                                    "slip on the first turn?",
-                          "After a slip the careful player moves, from a composite number. Can the careless "
-                          "player still win then?"),
-            Misconception("q", 0.25, "0.25 is q, the chance of a slip. Does a slip on the first turn win or lose?",
-                          "A slip hands the careful player the turn, and the careful player never misses. "
-                          "So the careless player wins when the first try is NOT a slip."),
-            Misconception("average", 0.375, "That is the average over all games. This question is only about "
-                                            "the games the careless player starts.",
-                          "Only the careless player's first try matters in these games. What is the chance "
-                          "that it is right?"),
+            Misconception(
+                "one",
+                1,
+                "That is the ask-again rule. Under book 004, what happens after a slip on the first turn?",
+                "After a slip the careful player moves, from a composite number. Can the careless "
+                "player still win then?",
+            ),
+            Misconception(
+                "q",
+                0.25,
+                "0.25 is q, the chance of a slip. Does a slip on the first turn win or lose?",
+                "A slip hands the careful player the turn, and the careful player never misses. "
+                "So the careless player wins when the first try is NOT a slip.",
+            ),
+            Misconception(
+                "average",
+                0.375,
+                "That is the average over all games. This question is only about the games the careless player starts.",
+                "Only the careless player's first try matters in these games. What is the chance that it is right?",
+            ),
         ],
         hint="They win only if their very first try is right. What is the chance of that when q = 0.25?",
         stronger="A slip happens with chance q = 0.25. What is the chance of NO slip?",
@@ -191,18 +215,29 @@ def long_run(answer: object, p: Params) -> Verdict:
         return lambda a: abs(float(a) - x) < 1e-9 and abs(x - q) > 1e-9  # type: ignore[arg-type]
 
     return expect_number(
-        answer, q, tolerance=1e-9,
+        answer,
+        q,
+        tolerance=1e-9,
         misconceptions=[
-            Misconception("forward", near((1 - rate) / 2),
-                          "That puts EX_RATE into the formula (1 - q)/2 as if it were q. Here the win rate is "
-                          "given and q is unknown.",
-                          "Write (1 - q)/2 = EX_RATE and solve for q: first multiply both sides by 2."),
-            Misconception("no-halving", near(1 - rate),
-                          "That would be right if the careless player started every game. They start only half.",
-                          "The win rate is (1 - q)/2, not 1 - q. Solve (1 - q)/2 = EX_RATE."),
-            Misconception("no-slip", near(2 * rate),
-                          "That is 1 - q, the chance of NOT slipping. The question asks for q.",
-                          "You found 1 - q. Subtract it from 1."),
+            Misconception(
+                "forward",
+                near((1 - rate) / 2),
+                "That puts EX_RATE into the formula (1 - q)/2 as if it were q. Here the win rate is "
+                "given and q is unknown.",
+                "Write (1 - q)/2 = EX_RATE and solve for q: first multiply both sides by 2.",
+            ),
+            Misconception(
+                "no-halving",
+                near(1 - rate),
+                "That would be right if the careless player started every game. They start only half.",
+                "The win rate is (1 - q)/2, not 1 - q. Solve (1 - q)/2 = EX_RATE.",
+            ),
+            Misconception(
+                "no-slip",
+                near(2 * rate),
+                "That is 1 - q, the chance of NOT slipping. The question asks for q.",
+                "You found 1 - q. Subtract it from 1.",
+            ),
         ],
         hint="The long-run win rate is (1 - q)/2 (section 6). Which q makes it equal to EX_RATE?",
         stronger="Solve (1 - q)/2 = EX_RATE step by step: multiply both sides by 2, then find q.",
@@ -216,13 +251,18 @@ def count_p(answer: object, p: Params) -> Verdict:
     count = tabulate(get_rules(p["rules"]), upto).count_p()
     primes = int(sympy.primepi(upto))
     return expect_number(
-        answer, count,
-        misconceptions=[Misconception("forgot-one", primes if primes != count else -1,
-                                      "That counts the primes. Is there another number with no allowed divisor?",
-                                      "Look at the smallest number of all: which divisors does it allow?")],
+        answer,
+        count,
+        misconceptions=[
+            Misconception(
+                "forgot-one",
+                primes if primes != count else -1,
+                "That counts the primes. Is there another number with no allowed divisor?",
+                "Look at the smallest number of all: which divisors does it allow?",
+            )
+        ],
         hint="The P-positions are the numbers with no move. Which are they? Count them up to UPTO.",
-        stronger="Every composite number wins in one move. So count the numbers up to UPTO that are not "
-                 "composite.",
+        stronger="Every composite number wins in one move. So count the numbers up to UPTO that are not composite.",
     )
 
 
@@ -237,9 +277,10 @@ def refused_start(answer: object, p: Params) -> Verdict:
         except ValueError:
             refused.append(n)
     return expect_member(
-        answer, refused,
+        answer,
+        refused,
         hint="Which of them has no allowed divisor? Then nobody could ever move, and nobody would be "
-             "'the last player who moved'.",
+        "'the last player who moved'.",
         stronger="Write the divisors between 1 and N of 28, 29 and 30. One of the lists is empty.",
     )
 
@@ -258,18 +299,29 @@ def ask_again_exact(answer: object, p: Params) -> Verdict:
         except (ValueError, ZeroDivisionError):
             written = None
         if written == exact:
-            return Verdict("format", "Right idea to give a fraction: write it without quotes, like 3/5.",
-                           key="format:text-fraction")
+            return Verdict(
+                "format",
+                "Right idea to give a fraction: write it without quotes, like 3/5.",
+                key="format:text-fraction",
+            )
         value = float(written) if written is not None else answer
     return expect_number(
-        value, float(exact), tolerance=1e-9,
+        value,
+        float(exact),
+        tolerance=1e-9,
         misconceptions=[
-            Misconception("half", 0.5, "Exactly half only when the number of games is even. "
-                                       "Count the games the careless player starts.",
-                          "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?"),
-            Misconception("other-player", lambda a: abs(float(a) - (games // 2) / games) < 1e-9,
-                          "That is the share of the games the careful player starts.",
-                          "The careless player starts game 1, then every other game. Count those."),
+            Misconception(
+                "half",
+                0.5,
+                "Exactly half only when the number of games is even. Count the games the careless player starts.",
+                "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?",
+            ),
+            Misconception(
+                "other-player",
+                lambda a: abs(float(a) - (games // 2) / games) < 1e-9,
+                "That is the share of the games the careful player starts.",
+                "The careless player starts game 1, then every other game. Count those.",
+            ),
         ],
         hint="Under the ask-again rule the careless player wins exactly the games they start. How many is that?",
         stronger="The careless player starts games 1, 3, 5, ... How many of those are there among EX_GAMES games?",

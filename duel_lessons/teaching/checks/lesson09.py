@@ -59,7 +59,7 @@ def _nim_p(key: Heaps) -> bool:
 
 
 def nim_outcome(heaps: Sequence[int]) -> str:
-    """"P" if the player to move loses Nim from these heaps (the last to take wins), else "N"; by brute force."""
+    """ "P" if the player to move loses Nim from these heaps (the last to take wins), else "N"; by brute force."""
     return "P" if _nim_p(tuple(sorted(int(h) for h in heaps))) else "N"
 
 
@@ -83,7 +83,7 @@ def _sub_p(n: int, moves: tuple[int, ...]) -> bool:
 
 
 def subtraction_outcome(n: int, moves: Sequence[int]) -> str:
-    """"P" or "N" for one pile of n counters when a move takes one of ``moves`` counters (the last to take wins)."""
+    """ "P" or "N" for one pile of n counters when a move takes one of ``moves`` counters (the last to take wins)."""
     for k in range(n + 1):  # fill the cache from the bottom: no deep recursion
         _sub_p(k, tuple(moves))
     return "P" if _sub_p(n, tuple(moves)) else "N"
@@ -184,8 +184,10 @@ def subtract_reveal(rule: object, p: Params) -> str:
     losing = [n for n in range(1, upto + 1) if subtraction_outcome(n, moves) == "P"]
     text = f"Up to {upto}, the player to move loses from {losing}."
     if moves == tuple(range(1, period)):
-        text += (f" These are the multiples of {period}: whatever your opponent takes (k), take {period} − k, "
-                 f"and the pile stays a multiple of {period}.")
+        text += (
+            f" These are the multiples of {period}: whatever your opponent takes (k), take {period} − k, "
+            f"and the pile stays a multiple of {period}."
+        )
     return text
 
 
@@ -210,14 +212,20 @@ def mirror(answer: object, p: Params) -> Verdict:
     if sorted(heaps) == [3, 3]:
         return Verdict("right")
     if sorted(heaps) in ([0, 3], [1, 3], [2, 3]):
-        return Verdict("misconception", f"Your answer was {list(heaps)}.",
-                       "Copy your opponent: make the two heaps equal again.",
-                       "Your opponent took 2 from one heap. Take the same number from the other heap.",
-                       key="not-equal")
-    return Verdict("miss", f"Your answer was {list(heaps)}.", "After your opponent's move the heaps are [3, 5]. "
-                   "Which move makes them equal?",
-                   "Your opponent took 2 from heap 1. Copy: take 2 from heap 2. Which heaps are left?",
-                   key=f"miss:{heaps}")
+        return Verdict(
+            "misconception",
+            f"Your answer was {list(heaps)}.",
+            "Copy your opponent: make the two heaps equal again.",
+            "Your opponent took 2 from one heap. Take the same number from the other heap.",
+            key="not-equal",
+        )
+    return Verdict(
+        "miss",
+        f"Your answer was {list(heaps)}.",
+        "After your opponent's move the heaps are [3, 5]. Which move makes them equal?",
+        "Your opponent took 2 from heap 1. Copy: take 2 from heap 2. Which heaps are left?",
+        key=f"miss:{heaps}",
+    )
 
 
 @SPEC.check("nim-rule", label="Your Nim rule")
@@ -233,20 +241,24 @@ def nim_rule(answer: object, p: Params) -> Verdict:
         try:
             said = answer(a, b, c)
         except Exception as error:  # the student's function
-            return Verdict("format", f"Your rule stopped with {type(error).__name__} at heaps {[a, b, c]}.",
-                           key="format:error")
+            return Verdict(
+                "format", f"Your rule stopped with {type(error).__name__} at heaps {[a, b, c]}.", key="format:error"
+            )
         if said is ...:
             return unanswered()
         really = nim_outcome((a, b, c)) == "P"
         if bool(said) != really:
             word = "loses" if really else "wins"
-            return Verdict("miss", f"First counterexample: heaps {[a, b, c]}. The player to move {word} there, but "
-                           f"your rule says {'loses' if said else 'wins'}.",
-                           "Write the three heaps of each P-position in binary, one under the other, and count the "
-                           "1s in each column.",
-                           "Look at one column at a time in the P-positions above: how many 1s are in the fours "
-                           "column of each? In the twos? In the ones? (a & 4, a & 2 and a & 1 test a column.)",
-                           key=f"miss:{a},{b},{c}")
+            return Verdict(
+                "miss",
+                f"First counterexample: heaps {[a, b, c]}. The player to move {word} there, but "
+                f"your rule says {'loses' if said else 'wins'}.",
+                "Write the three heaps of each P-position in binary, one under the other, and count the "
+                "1s in each column.",
+                "Look at one column at a time in the P-positions above: how many 1s are in the fours "
+                "column of each? In the twos? In the ones? (a & 4, a & 2 and a & 1 test a column.)",
+                key=f"miss:{a},{b},{c}",
+            )
     return Verdict("right", f"Your rule is right for every position with heaps up to {upto}. Now: why?")
 
 
@@ -263,25 +275,35 @@ def _move_verdict(answer: object, heaps: Heaps, good: list[tuple[int, int]]) -> 
         return unanswered()
     pair = _heaps(answer)
     if pair is None or len(pair) != 2:
-        return Verdict("format", "Give a move as (heap, count), for example (2, 1): take 1 from heap 2.",
-                       key="format:pair")
+        return Verdict(
+            "format", "Give a move as (heap, count), for example (2, 1): take 1 from heap 2.", key="format:pair"
+        )
     move = (pair[0], pair[1])
     if move in good:
         return Verdict("right")
     if (move[0] + 1, move[1]) in good:
-        return Verdict("format", "Right move, but count the heaps from 1: the first heap is heap 1.",
-                       key="format:from-zero")
+        return Verdict(
+            "format", "Right move, but count the heaps from 1: the first heap is heap 1.", key="format:from-zero"
+        )
     if not good:
-        return Verdict("misconception", "There is no winning move here.", "Every column already has an even number "
-                       "of 1s: whatever you do, you spoil it.", key="p-position")
+        return Verdict(
+            "misconception",
+            "There is no winning move here.",
+            "Every column already has an even number of 1s: whatever you do, you spoil it.",
+            key="p-position",
+        )
     if move not in nim_moves(heaps):
         return Verdict("format", f"{move} is not a legal move from {list(heaps)}.", key="format:illegal")
     left = after(heaps, move)
-    return Verdict("miss", f"That leaves {list(left)}, and your opponent can win from there.",
-                   "Write the heaps in binary. Which heap has a 1 in the leftmost column whose count is odd? "
-                   "Change that heap so every column is even.",
-                   "Find the nim-sum s of the heaps (section 4's `^`). A heap h with h ^ s smaller than h can be "
-                   "reduced to h ^ s: take h - (h ^ s) counters from it.", key=f"miss:{move}")
+    return Verdict(
+        "miss",
+        f"That leaves {list(left)}, and your opponent can win from there.",
+        "Write the heaps in binary. Which heap has a 1 in the leftmost column whose count is odd? "
+        "Change that heap so every column is even.",
+        "Find the nim-sum s of the heaps (section 4's `^`). A heap h with h ^ s smaller than h can be "
+        "reduced to h ^ s: take h - (h ^ s) counters from it.",
+        key=f"miss:{move}",
+    )
 
 
 @SPEC.check("proof-3")
@@ -296,26 +318,37 @@ def largest_heap_flaw(answer: object, p: Params) -> Verdict:
         return Verdict("format", "Keep the heaps at most 20, so the check stays quick.", key="format:big")
     good = nim_winning_moves(heaps)
     if not good:
-        return Verdict("misconception", f"From {list(heaps)} there is no winning move at all (a P-position).",
-                       "The claim is about positions where you can win. Find one where the winning move is not in "
-                       "a largest heap.", key="p-position")
+        return Verdict(
+            "misconception",
+            f"From {list(heaps)} there is no winning move at all (a P-position).",
+            "The claim is about positions where you can win. Find one where the winning move is not in a largest heap.",
+            key="p-position",
+        )
     top = max(heaps)
     if all(heaps[h - 1] != top for h, _ in good):
         return Verdict("right", f"From {list(heaps)} the only winning moves are in a smaller heap.")
-    return Verdict("miss", f"From {list(heaps)} a largest heap does have a winning move.",
-                   "Try positions where two heaps are small and the largest has no 1 in the leftmost odd column.",
-                   "Aim for a nim-sum of 1: then only a heap with a 1 in the ones column (an odd heap) can balance. "
-                   "Make the largest heap even.", key=f"miss:{heaps}")
+    return Verdict(
+        "miss",
+        f"From {list(heaps)} a largest heap does have a winning move.",
+        "Try positions where two heaps are small and the largest has no 1 in the leftmost odd column.",
+        "Aim for a nim-sum of 1: then only a heap with a 1 in the ones column (an odd heap) can balance. "
+        "Make the largest heap even.",
+        key=f"miss:{heaps}",
+    )
 
 
 @SPEC.check(1)
 def p_or_n(answer: object, p: Params) -> Verdict:
     """P or N for the Nim position EX_NIM."""
     heaps = tuple(int(h) for h in p["ex_nim"])
-    return expect_choice(answer, nim_outcome(heaps), ("P", "N"),
-                         hint="Write each heap in binary, one under the other, and count the 1s in each column.",
-                         stronger="Use the columns 8, 4, 2, 1. A column with an odd number of 1s makes the "
-                                  "position unbalanced. Balanced = P.")
+    return expect_choice(
+        answer,
+        nim_outcome(heaps),
+        ("P", "N"),
+        hint="Write each heap in binary, one under the other, and count the 1s in each column.",
+        stronger="Use the columns 8, 4, 2, 1. A column with an odd number of 1s makes the "
+        "position unbalanced. Balanced = P.",
+    )
 
 
 @SPEC.check(2)
@@ -325,10 +358,10 @@ def all_winning_moves(answer: object, p: Params) -> Verdict:
     good = nim_winning_moves(heaps)
     if is_unanswered(answer):
         return unanswered()
-    if not isinstance(answer, (list, tuple, set)) or not all(_heaps(m) is not None and len(_heaps(m) or ()) == 2
-                                                             for m in answer):
-        return Verdict("format", "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)].",
-                       key="format:moves")
+    if not isinstance(answer, (list, tuple, set)) or not all(
+        _heaps(m) is not None and len(_heaps(m) or ()) == 2 for m in answer
+    ):
+        return Verdict("format", "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)].", key="format:moves")
     moves = {(int(m[0]), int(m[1])) for m in answer}
     if moves == set(good):
         return Verdict("right")
@@ -337,16 +370,23 @@ def all_winning_moves(answer: object, p: Params) -> Verdict:
     right = moves & set(good)
     if right:
         extra = sorted(moves - set(good))
-        return Verdict("partial", f"{len(right)} of the {len(good)} winning moves" +
-                       (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."),
-                       "Check every heap: can changing it make every binary column even?",
-                       "Compute the nim-sum s. Every heap h with h ^ s smaller than h gives a winning move: "
-                       "take h - (h ^ s) from it.",
-                       key=f"partial:{sorted(moves)}")
-    return Verdict("miss", "None of those moves wins.", "Find the nim-sum s of the heaps. A heap h can be changed to "
-                   "h ^ s if that is smaller than h.",
-                   "Write the heaps in binary. After a winning move every column has an even number of 1s: check "
-                   "each of your moves that way.", key=f"miss:{sorted(moves)}")
+        return Verdict(
+            "partial",
+            f"{len(right)} of the {len(good)} winning moves"
+            + (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."),
+            "Check every heap: can changing it make every binary column even?",
+            "Compute the nim-sum s. Every heap h with h ^ s smaller than h gives a winning move: "
+            "take h - (h ^ s) from it.",
+            key=f"partial:{sorted(moves)}",
+        )
+    return Verdict(
+        "miss",
+        "None of those moves wins.",
+        "Find the nim-sum s of the heaps. A heap h can be changed to h ^ s if that is smaller than h.",
+        "Write the heaps in binary. After a winning move every column has an even number of 1s: check "
+        "each of your moves that way.",
+        key=f"miss:{sorted(moves)}",
+    )
 
 
 @SPEC.check(3)
@@ -355,14 +395,21 @@ def subtraction_move(answer: object, p: Params) -> Verdict:
     moves = tuple(int(m) for m in p["sub_set"])
     n = int(p["ex_sub"])
     good = [m for m in moves if m <= n and subtraction_outcome(n - m, moves) == "P"] or [0]
-    return expect_number(answer, good[0],
-                         misconceptions=[Misconception("not-allowed", lambda a: a not in moves and a != 0,
-                                                       f"You may only take {list(moves)} counters.",
-                                                       f"Take one of {list(moves)}. Which of them leaves a losing "
-                                                       "pile size?")],
-                         hint="Which pile sizes lose for the player to move? Leave one of those.",
-                         stronger="Your rule from section 5 says which sizes lose. Try each allowed move from "
-                                  "EX_SUB and see which leaves a losing size.")
+    return expect_number(
+        answer,
+        good[0],
+        misconceptions=[
+            Misconception(
+                "not-allowed",
+                lambda a: a not in moves and a != 0,
+                f"You may only take {list(moves)} counters.",
+                f"Take one of {list(moves)}. Which of them leaves a losing pile size?",
+            )
+        ],
+        hint="Which pile sizes lose for the player to move? Leave one of those.",
+        stronger="Your rule from section 5 says which sizes lose. Try each allowed move from "
+        "EX_SUB and see which leaves a losing size.",
+    )
 
 
 @SPEC.check(4)
@@ -370,13 +417,19 @@ def other_subtraction(answer: object, p: Params) -> Verdict:
     """The losing pile sizes 1 .. 20 when a move takes 1, 3 or 4 counters."""
     losing = [n for n in range(1, 21) if subtraction_outcome(n, (1, 3, 4)) == "P"]
     multiples = [n for n in range(1, 21) if n % 4 == 0]
-    return expect_list(answer, losing, what="losing sizes",
-                       misconceptions=[Misconception("copy-rule", multiples,
-                                                     "Those lose when you may take 1, 2 or 3. Here the moves are "
-                                                     "1, 3 and 4: work up from 0 again.",
-                                                     "0 loses, 1 wins (take 1). Does 2 win? Its only move is to "
-                                                     "1. Carry on like that up to 20.")],
-                       hint="Fill in a table from 0 up: a size loses when every move leads to a winning size.",
-                       stronger="Write 0 to 20 in a row. 0 loses. For each size, look back 1, 3 and 4 places: if "
-                                "any of those loses, this size wins.")
-
+    return expect_list(
+        answer,
+        losing,
+        what="losing sizes",
+        misconceptions=[
+            Misconception(
+                "copy-rule",
+                multiples,
+                "Those lose when you may take 1, 2 or 3. Here the moves are 1, 3 and 4: work up from 0 again.",
+                "0 loses, 1 wins (take 1). Does 2 win? Its only move is to 1. Carry on like that up to 20.",
+            )
+        ],
+        hint="Fill in a table from 0 up: a size loses when every move leads to a winning size.",
+        stronger="Write 0 to 20 in a row. 0 loses. For each size, look back 1, 3 and 4 places: if "
+        "any of those loses, this size wins.",
+    )

@@ -44,10 +44,12 @@ def hand_over(guess: object, p: Params) -> str:
     items = list(guess) if isinstance(guess, (list, tuple, set)) else [guess]
     chosen = sorted({str(x).strip().upper() for x in items})
     right = [k for k in CHOICES if (k in chosen) == (k in losing)]
-    return (f"The player to move loses from **{', '.join(losing)}**; you picked {chosen or 'none'} and were right "
-            f"about {len(right)} of the 5.\n\n**The rule (Sprague–Grundy):** a sum is P exactly when the XOR of the "
-            "Grundy values of its parts is 0, just like Nim with heaps of those sizes. With two parts, XOR 0 means "
-            "equal values (lesson 10).")
+    return (
+        f"The player to move loses from **{', '.join(losing)}**; you picked {chosen or 'none'} and were right "
+        f"about {len(right)} of the 5.\n\n**The rule (Sprague–Grundy):** a sum is P exactly when the XOR of the "
+        "Grundy values of its parts is 0, just like Nim with heaps of those sizes. With two parts, XOR 0 means "
+        "equal values (lesson 10)."
+    )
 
 
 def _all_sums(rules: Rules, upto: int) -> list[tuple[int, ...]]:
@@ -68,33 +70,46 @@ def sum_rule(answer: object, p: Params) -> Verdict:
         try:
             said = answer(list(values))
         except Exception as error:  # the student's function
-            return Verdict("format", f"Your rule stopped with {type(error).__name__} for values {values}.",
-                           key="format:error")
+            return Verdict(
+                "format", f"Your rule stopped with {type(error).__name__} for values {values}.", key="format:error"
+            )
         if said is ...:
             return unanswered()
         really = brute(rules, parts) == "P"
         if bool(said) != really:
             sum_words = " + ".join(map(str, parts))
-            return Verdict("miss", f"First counterexample: {sum_words} (values {values}) is "
-                           f"{'P' if really else 'N'}, but your rule says {'P' if said else 'N'}.",
-                           "Write the values in binary, one under the other, as you did for Nim heaps.",
-                           "A duel with value g behaves like a Nim heap of g counters. What was the Nim rule?",
-                           key=f"miss:{parts}")
+            return Verdict(
+                "miss",
+                f"First counterexample: {sum_words} (values {values}) is "
+                f"{'P' if really else 'N'}, but your rule says {'P' if said else 'N'}.",
+                "Write the values in binary, one under the other, as you did for Nim heaps.",
+                "A duel with value g behaves like a Nim heap of g counters. What was the Nim rule?",
+                key=f"miss:{parts}",
+            )
     return Verdict("right", f"Your rule agrees with brute force on every sum of up to three numbers up to {upto}.")
 
 
 @SPEC.check("proof-1")
 def never_same(answer: object, p: Params) -> Verdict:
     """Step 1 uses: a move never reaches the same value."""
-    return expect_choice(answer, "b", ("a", "b", "c"),
-                         misconceptions=[Misconception("c", "C", "True, but the parts need not be odd. What must be "
-                                                                 "different after a move, for the XOR to change?",
-                                                                 "(c) is true, but a move in an even part is not "
-                                                                 "about odd numbers at all. Which fact says the "
-                                                                 "moved part's value is different afterwards?")],
-                         hint="For the XOR to change, the value of the part that moved must change.",
-                         stronger="XOR one number with two different values and you get two different results. "
-                                  "So which fact guarantees that the moved part's value is different?")
+    return expect_choice(
+        answer,
+        "b",
+        ("a", "b", "c"),
+        misconceptions=[
+            Misconception(
+                "c",
+                "C",
+                "True, but the parts need not be odd. What must be different after a move, for the XOR to change?",
+                "(c) is true, but a move in an even part is not "
+                "about odd numbers at all. Which fact says the "
+                "moved part's value is different afterwards?",
+            )
+        ],
+        hint="For the XOR to change, the value of the part that moved must change.",
+        stronger="XOR one number with two different values and you get two different results. "
+        "So which fact guarantees that the moved part's value is different?",
+    )
 
 
 @SPEC.check("proof-2")
@@ -103,11 +118,17 @@ def balance_twelve(answer: object, p: Params) -> Verdict:
     rules = rules_of(p)
     good = [12 - d for d in rules.divisors_of(12) if grundy_value(rules, 12 - d) == 0]
     return expect_member(
-        answer, good, what="number",
-        misconceptions=[Misconception("divisor", lambda a: a in [12 - n for n in good],
-                                      "That is the divisor you subtract. The question asks for the number you "
-                                      "move 12 to.",
-                                      "The answer is a number that 12 can become: 12 minus a divisor.")],
+        answer,
+        good,
+        what="number",
+        misconceptions=[
+            Misconception(
+                "divisor",
+                lambda a: a in [12 - n for n in good],
+                "That is the divisor you subtract. The question asks for the number you move 12 to.",
+                "The answer is a number that 12 can become: 12 minus a divisor.",
+            )
+        ],
         hint="The moves from 12 go to 10, 9, 8 and 6. Which of them have value 3 XOR 3 = 0?",
         stronger="Look up the values of 10, 9, 8 and 6 in section 1's list (odd numbers have value 0).",
     )
@@ -128,23 +149,32 @@ def even_sum_flaw(answer: object, p: Params) -> Verdict:
     values = [grundy_value(rules, n) for n in numbers]
     really = brute(rules, numbers) == "P"
     if (sum(values) % 2 == 0) != really:
-        return Verdict("right", f"Values {values}: the sum {sum(values)} is {'even' if sum(values) % 2 == 0 else 'odd'}"
-                                f", but the position is {'P' if really else 'N'}.")
-    return Verdict("miss", f"For {show(list(numbers))} the values are {values}, and the conjecture happens to be "
-                   "right there.", "Look for values whose ordinary sum is even but whose XOR is not 0.",
-                   "Two equal values cancel in the XOR but add up to an even number. Add a third part with an even, "
-                   "nonzero value, and find numbers with those values in section 1's list.",
-                   key=f"miss:{numbers}")
+        return Verdict(
+            "right",
+            f"Values {values}: the sum {sum(values)} is {'even' if sum(values) % 2 == 0 else 'odd'}"
+            f", but the position is {'P' if really else 'N'}.",
+        )
+    return Verdict(
+        "miss",
+        f"For {show(list(numbers))} the values are {values}, and the conjecture happens to be right there.",
+        "Look for values whose ordinary sum is even but whose XOR is not 0.",
+        "Two equal values cancel in the XOR but add up to an even number. Add a third part with an even, "
+        "nonzero value, and find numbers with those values in section 1's list.",
+        key=f"miss:{numbers}",
+    )
 
 
 @SPEC.check(1)
 def p_or_n(answer: object, p: Params) -> Verdict:
     """P or N for EX_SUM."""
     rules = rules_of(p)
-    return expect_choice(answer, brute(rules, [int(n) for n in p["ex_sum"]]), ("P", "N"),
-                         hint="Find the Grundy values, write them in binary, and XOR them.",
-                         stronger="Balanced (XOR 0) = P. Look the three values up with grundy_value, then compute "
-                                  "a ^ b ^ c.")
+    return expect_choice(
+        answer,
+        brute(rules, [int(n) for n in p["ex_sum"]]),
+        ("P", "N"),
+        hint="Find the Grundy values, write them in binary, and XOR them.",
+        stronger="Balanced (XOR 0) = P. Look the three values up with grundy_value, then compute a ^ b ^ c.",
+    )
 
 
 def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
@@ -177,23 +207,35 @@ def winning_moves(answer: object, p: Params) -> Verdict:
     if moves == good:
         return Verdict("right")
     if {(i - 1, d) for i, d in moves} == good:
-        return Verdict("format", "The right moves, but count the components from 0: the first number is "
-                                 "component 0.", key="format:from-one")
+        return Verdict(
+            "format",
+            "The right moves, but count the components from 0: the first number is component 0.",
+            key="format:from-one",
+        )
     right = moves & good
     missing = len(good - moves)
     extra = sorted(moves - good)
     if right:
         text = f"{len(right)} of the {len(good)} winning moves"
         text += f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."
-        return Verdict("partial", text, "Check each component: which value would make the XOR 0, and can that "
-                       "part reach a number with that value? It may be a LARGER value.",
-                       "For each part, list every move with grundy_value(rules, n - d) and keep the moves that make "
-                       "the XOR 0. Do it for all three parts.",
-                       key=f"partial:{missing}:{extra}")
-    return Verdict("miss", "None of those moves wins.", "Find the XOR s of the three values. For each part with "
-                   "value g, you need a move to a number with value g XOR s.",
-                   "Write the three values and s. For each part, which value makes the XOR 0? Then list that "
-                   "part's moves and their values.", key=f"miss:{sorted(moves)}")
+        return Verdict(
+            "partial",
+            text,
+            "Check each component: which value would make the XOR 0, and can that "
+            "part reach a number with that value? It may be a LARGER value.",
+            "For each part, list every move with grundy_value(rules, n - d) and keep the moves that make "
+            "the XOR 0. Do it for all three parts.",
+            key=f"partial:{missing}:{extra}",
+        )
+    return Verdict(
+        "miss",
+        "None of those moves wins.",
+        "Find the XOR s of the three values. For each part with "
+        "value g, you need a move to a number with value g XOR s.",
+        "Write the three values and s. For each part, which value makes the XOR 0? Then list that "
+        "part's moves and their values.",
+        key=f"miss:{sorted(moves)}",
+    )
 
 
 @SPEC.check(3)
@@ -202,14 +244,21 @@ def third_number(answer: object, p: Params) -> Verdict:
     rules = rules_of(p)
     pair = tuple(int(n) for n in p["ex_pair"])
     good = [n for n in range(1, 61) if brute(rules, (*pair, n)) == "P"]
-    return expect_member(answer, good, misconceptions=[
-        Misconception("equal-to-part", lambda a: a in pair, "Adding a copy of one part cancels that part only. "
-                                                            "What about the other one?",
-                                                            "The third part must cancel BOTH given parts: its value "
-                                                            "must be g(first) XOR g(second).")],
+    return expect_member(
+        answer,
+        good,
+        misconceptions=[
+            Misconception(
+                "equal-to-part",
+                lambda a: a in pair,
+                "Adding a copy of one part cancels that part only. What about the other one?",
+                "The third part must cancel BOTH given parts: its value must be g(first) XOR g(second).",
+            )
+        ],
         hint="XOR the values of the two given parts. Which n has exactly that value?",
         stronger="Compute g(a) ^ g(b) for EX_PAIR = [a, b], then look for an n up to 60 with "
-                 "grundy_value(rules, n) equal to it.")
+        "grundy_value(rules, n) equal to it.",
+    )
 
 
 @SPEC.reveal("box")
@@ -224,6 +273,8 @@ def box(guess: object, p: Params) -> str:
     except ValueError:
         guessed = ""
     zeros = sum(grundy_value(rules, n) == 0 for n in range(1, size + 1))
-    return (f"{guessed}the brute-force fraction is {count}/{size ** 2} = {fraction:.2f}. Of the {count} P-pairs, "
-            f"{zeros ** 2} pair two numbers of value 0 (the odd numbers, and 2, 8, ...); "
-            f"the other {count - zeros ** 2} pair two even numbers of the same nonzero value.")
+    return (
+        f"{guessed}the brute-force fraction is {count}/{size**2} = {fraction:.2f}. Of the {count} P-pairs, "
+        f"{zeros**2} pair two numbers of value 0 (the odd numbers, and 2, 8, ...); "
+        f"the other {count - zeros**2} pair two even numbers of the same nonzero value."
+    )
