@@ -23,8 +23,6 @@ from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
     as_whole,
-    expect_list,
-    expect_member,
     expect_number,
     first_difference,
     is_unanswered,
@@ -84,8 +82,11 @@ def _moves(rules: Rules, n: int) -> list[int]:
 @SPEC.guess_form("sums")
 def sums_form(value: object, p: Params) -> str | None:
     """Two letters, P or N: one for 4 + 4, one for 4 + 6."""
-    if (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(x, str) and x.strip().upper() in ("P", "N") for x in value)):
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(x, str) and x.strip().upper() in ("P", "N") for x in value)
+    ):
         return None
     return 'Give two letters in a list, one for 4 + 4 and one for 4 + 6, each "P" or "N": for example ["N", "P"].'
 
@@ -98,13 +99,20 @@ def sums(guess: object, p: Params) -> str:
     items = list(guess) if isinstance(guess, (list, tuple)) else [guess]
     said = [str(x).strip().upper() for x in items]
     score = sum(a == b for a, b in zip(said, truth, strict=False))
-    return (f"**4 + 4 is {truth[0]}, and 4 + 6 is {truth[1]}**, although 4 and 6 are both N on their own. "
-            f"Your guess {said} got {score} of 2. So the labels of the parts do not decide the sum.")
+    return (
+        f"**4 + 4 is {truth[0]}, and 4 + 6 is {truth[1]}**, although 4 and 6 are both N on their own. "
+        f"Your guess {said} got {score} of 2. So the labels of the parts do not decide the sum."
+    )
 
 
-SPEC.discovers("sums", r"4\s*\+\s*4\W{0,4}(is|=|:)\W{0,4}P\b", r"4\s*\+\s*6\W{0,4}(is|=|:)\W{0,4}N\b",
-               r"'N',\s*'N',\s*'P',\s*'N'", r"\bN\s*\+\s*N\W{0,4}(=|is|can)\W{0,4}(P\b|go either)",
-               r"labels? .{0,30}(not enough|do not decide|does not decide)")
+SPEC.discovers(
+    "sums",
+    r"4\s*\+\s*4\W{0,4}(is|=|:)\W{0,4}P\b",
+    r"4\s*\+\s*6\W{0,4}(is|=|:)\W{0,4}N\b",
+    r"'N',\s*'N',\s*'P',\s*'N'",
+    r"\bN\s*\+\s*N\W{0,4}(=|is|can)\W{0,4}(P\b|go either)",
+    r"labels? .{0,30}(not enough|do not decide|does not decide)",
+)
 
 
 # -- section 4: mex and the Grundy table -------------------------------------------------------------------------
@@ -121,8 +129,9 @@ def grundy_table(answer: object, p: Params) -> Verdict:
         return Verdict("format", "Give a dict such as {1: 0, 2: ...}.", key="format:dict")
     missing = [n for n in range(1, limit + 1) if is_unanswered(answer.get(n))]
     if any(isinstance(answer.get(n), str) for n in range(1, limit + 1)):
-        return Verdict("format", "Give each value as a whole number (0, 1, 2, ...), not a letter or text.",
-                       key="format:text")
+        return Verdict(
+            "format", "Give each value as a whole number (0, 1, 2, ...), not a letter or text.", key="format:text"
+        )
     wrong = [n for n in range(1, limit + 1) if n not in missing and as_whole(answer.get(n)) != grundy_value(rules, n)]
     done = limit - len(missing)
     if done == 0:
@@ -130,24 +139,35 @@ def grundy_table(answer: object, p: Params) -> Verdict:
     if not wrong and not missing:
         return Verdict("right", "Every value is right.")
     if not wrong:
-        return Verdict("partial", f"All {done} values so far are right. Still to fill in: {listing(missing)}.",
-                       key=f"partial:{len(missing)}")
+        return Verdict(
+            "partial",
+            f"All {done} values so far are right. Still to fill in: {listing(missing)}.",
+            key=f"partial:{len(missing)}",
+        )
     n = wrong[0]
     reach = sorted({grundy_value(rules, m) for m in _moves(rules, n)})
-    hint = (f"For {n}: list the values of the numbers it moves to (use your own values for them), then take the "
-            "smallest whole number that is missing.")
+    hint = (
+        f"For {n}: list the values of the numbers it moves to (use your own values for them), then take the "
+        "smallest whole number that is missing."
+    )
     stronger = f"The values {n} can reach are {reach}. Which is the smallest whole number not among them?"
-    return Verdict("partial" if done - len(wrong) else "miss",
-                   f"{done - len(wrong)} of {limit} values right. The first to look at again: {n}.",
-                   hint, stronger, key=f"table:{n}")
+    return Verdict(
+        "partial" if done - len(wrong) else "miss",
+        f"{done - len(wrong)} of {limit} values right. The first to look at again: {n}.",
+        hint,
+        stronger,
+        key=f"table:{n}",
+    )
 
 
 @SPEC.model("grundy-table")
 def model_table(p: Params) -> tuple[object, str]:
     """g(1) .. g(HAND_LIMIT)."""
     rules = rules_of(p)
-    return ({n: grundy_value(rules, n) for n in range(1, int(p["hand_limit"]) + 1)},
-            "From the bottom up: each value is the mex of the values of the numbers it moves to.")
+    return (
+        {n: grundy_value(rules, n) for n in range(1, int(p["hand_limit"]) + 1)},
+        "From the bottom up: each value is the mex of the values of the numbers it moves to.",
+    )
 
 
 @SPEC.check(1)
@@ -157,11 +177,16 @@ def mex_of(answer: object, p: Params) -> Verdict:
     right = mex(values)
     above = max(values, default=-1) + 1
     return expect_number(
-        answer, right,
-        misconceptions=[Misconception("max-plus-one", above if above != right else -1,
-                                      "That is one more than the largest. The mex is the SMALLEST missing "
-                                      "whole number, starting from 0.",
-                                      "Is 0 in the set? Is 1? Is 2? Stop at the first answer 'no'.")],
+        answer,
+        right,
+        misconceptions=[
+            Misconception(
+                "max-plus-one",
+                above if above != right else -1,
+                "That is one more than the largest. The mex is the SMALLEST missing whole number, starting from 0.",
+                "Is 0 in the set? Is 1? Is 2? Stop at the first answer 'no'.",
+            )
+        ],
         hint="Go through 0, 1, 2, 3, ... and stop at the first one that is not in the set.",
         stronger="Write 0, 1, 2, 3, 4 in a row and cross out the numbers in EX_SET. Which is the first left?",
     )
@@ -173,8 +198,11 @@ def model_1(p: Params) -> tuple[object, str]:
     values = sorted({int(v) for v in p["ex_set"]})
     m = mex(values)
     below = [v for v in range(m)]
-    return m, (f"{listing(below)} {'is' if len(below) == 1 else 'are'} in the set, {m} is not." if below
-               else "0 is not in the set.")
+    return m, (
+        f"{listing(below)} {'is' if len(below) == 1 else 'are'} in the set, {m} is not."
+        if below
+        else "0 is not in the set."
+    )
 
 
 @SPEC.check(2)
@@ -186,20 +214,26 @@ def grundy_of(answer: object, p: Params) -> Verdict:
     right = grundy_value(rules, n)
     biggest = max(reach, default=-1)
     return expect_number(
-        answer, right,
+        answer,
+        right,
         misconceptions=[
-            Misconception("max", biggest if biggest != right else -1,
-                          "That is the largest reachable value. The mex is the smallest value NOT reached.",
-                          "Is 0 reached? 1? 2? ... The first value that is not reached is g."),
-            Misconception("max-plus-one", biggest + 1 if biggest + 1 != right else -1,
-                          "That is one more than the largest reachable value. The mex is the SMALLEST value that "
-                          "no move reaches.",
-                          "Go through 0, 1, 2, ... and stop at the first value that no move reaches."),
+            Misconception(
+                "max",
+                biggest if biggest != right else -1,
+                "That is the largest reachable value. The mex is the smallest value NOT reached.",
+                "Is 0 reached? 1? 2? ... The first value that is not reached is g.",
+            ),
+            Misconception(
+                "max-plus-one",
+                biggest + 1 if biggest + 1 != right else -1,
+                "That is one more than the largest reachable value. The mex is the SMALLEST value that "
+                "no move reaches.",
+                "Go through 0, 1, 2, ... and stop at the first value that no move reaches.",
+            ),
         ],
         hint="Look up the value of each number it moves to in your table, then go through 0, 1, 2, ... to find the "
-             "first one missing.",
-        stronger="Write 0, 1, 2, 3, 4, 5 in a row and cross out every value a move reaches. Which is the first "
-                 "left?",
+        "first one missing.",
+        stronger="Write 0, 1, 2, 3, 4, 5 in a row and cross out every value a move reaches. Which is the first left?",
     )
 
 
@@ -213,8 +247,9 @@ def model_2(p: Params) -> tuple[object, str]:
     g = grundy_value(rules, n)
     if not moves:
         return g, f"{n} has no move: mex{{}} = 0."
-    return g, (f"{n} moves to {listing(moves)}, with values {listing(values)}; the smallest whole number missing is "
-               f"{g}.")
+    return g, (
+        f"{n} moves to {listing(moves)}, with values {listing(values)}; the smallest whole number missing is {g}."
+    )
 
 
 # -- section 5: partners of PARTNER --------------------------------------------------------------------------------
@@ -230,8 +265,11 @@ def _partner_truth(p: Params) -> Callable[[int], bool]:
 def partner_form(value: object, p: Params) -> str | None:
     """A list of numbers from 13 to 30 (at least one)."""
     lo, hi = GUESS_RANGE[0], GUESS_RANGE[-1]
-    if (isinstance(value, (list, tuple)) and value
-            and all(as_whole(x) is not None and lo <= int(x) <= hi for x in value)):
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(as_whole(x) is not None and lo <= int(x) <= hi for x in value)
+    ):
         return None
     return f"Give a list of the numbers from {lo} to {hi} you think work (at least one), for example [14, 27]."
 
@@ -248,18 +286,29 @@ def partner_reveal(rule: object, p: Params) -> str:
     rules = rules_of(p)
     partner = int(p["partner"])
     g = grundy_value(rules, partner)
-    text = (f"**{partner} + n is P exactly when g(n) = g({partner}) = {g}.** Two duels behave like two Nim heaps "
-            "of sizes g(a) and g(b): P exactly when they are equal.")
+    text = (
+        f"**{partner} + n is P exactly when g(n) = g({partner}) = {g}.** Two duels behave like two Nim heaps "
+        "of sizes g(a) and g(b): P exactly when they are equal."
+    )
     if callable(rule):
         found = first_difference(rule, _partner_truth(p), PARTNER_UPTO)
-        text += (f" Your last rule agrees up to {PARTNER_UPTO}." if found is None
-                 else f" Your last rule first differs at n = {found[0]}.")
+        text += (
+            f" Your last rule agrees up to {PARTNER_UPTO}."
+            if found is None
+            else f" Your last rule first differs at n = {found[0]}."
+        )
     return text
 
 
-SPEC.discovers("partner", r"g\s*\(\s*n\s*\)\s*=\s*g\s*\(\s*(12|partner)", r"equal (grundy )?values",
-               r"same (grundy )?values?\b", r"values? (are|is) (the )?(equal|same)",
-               r"exactly when (they are|the values are) equal", r"behaves? like (a|two) nim heaps?")
+SPEC.discovers(
+    "partner",
+    r"g\s*\(\s*n\s*\)\s*=\s*g\s*\(\s*(12|partner)",
+    r"equal (grundy )?values",
+    r"same (grundy )?values?\b",
+    r"values? (are|is) (the )?(equal|same)",
+    r"exactly when (they are|the values are) equal",
+    r"behaves? like (a|two) nim heaps?",
+)
 
 
 # -- the proof for two parts -----------------------------------------------------------------------------------
@@ -280,11 +329,14 @@ def move_can_raise(answer: object, p: Params) -> Verdict:
     """The smallest n with value at least 1 from which a move reaches a larger value."""
     rules = rules_of(p)
     return expect_counterexample(
-        answer, fails=lambda n: _raises(rules, n), smallest=_first_raise(rules), limit=HUNT_LIMIT,
+        answer,
+        fails=lambda n: _raises(rules, n),
+        smallest=_first_raise(rules),
+        limit=HUNT_LIMIT,
         claim="its value is 0, or every move from it reaches a smaller value",
         hint="For each n, compare g(n) with the values of the numbers n moves to. Skip the n with value 0.",
         stronger="Write a loop over n with grundy_value: for each n with g(n) at least 1, look at every move "
-                 "n - d and compare grundy_value(rules, n - d) with g(n). Stop at the first n where one is larger.",
+        "n - d and compare grundy_value(rules, n - d) with g(n). Stop at the first n where one is larger.",
     )
 
 
@@ -303,23 +355,23 @@ SPEC.parsons(
     label="The copying proof, in order",
     lines={
         "A": "If g(a′) > g(b): a′ can move to a number with value g(b), because every value below g(a′) is "
-             "reachable from a′. Play that move.",
+        "reachable from a′. Play that move.",
         "B": "Every move makes a + b smaller, so the game ends after a finite number of moves.",
         "C": "Start: g(a) = g(b), and your opponent is to move.",
         "D": "Subtract in b the same divisor your opponent subtracted in a.",
         "E": "Either way the two values are equal again, and your opponent is to move.",
         "F": "Your opponent moves in one part, say a → a′. By the mex rule, g(a′) ≠ g(a): no move reaches the "
-             "value of the number it starts from.",
+        "value of the number it starts from.",
         "G": "So it is your opponent who is left without a move: a + b is a P-position.",
         "H": "If g(a′) < g(b): b can move to a number with value g(a′), because every value below g(b) is "
-             "reachable from b. Play that move.",
+        "reachable from b. Play that move.",
         "I": "A move always makes a value smaller, so g(a′) < g(b), and you copy it in b.",
     },
     proof=["C", "F", "H", "A", "E", "B", "G"],
     uses={"F": ["C"], "H": ["F"], "A": ["F"], "E": ["H", "A"], "G": ["E", "B"]},
     wrong={
         "D": "Copying the divisor does not copy the value: in 12 + 20, after 20 → 10, you cannot even subtract "
-             "10 from 12.",
+        "10 from 12.",
         "I": "Look at your answer to proof question 1: a move can also reach a larger value.",
     },
 )
@@ -356,43 +408,66 @@ def pair_move(answer: object, p: Params) -> Verdict:
         if said not in ("P", "N"):
             return Verdict("format", 'Give a move as (number, divisor), like (10, 5), or "P".', key="format:text")
         if said == "P" and not good:
-            return Verdict("right", "No move wins: the values are equal.") if answer == "P" else \
-                Verdict("format", 'Right idea: write it exactly as "P".', key="format:case")
+            return (
+                Verdict("right", "No move wins: the values are equal.")
+                if answer == "P"
+                else Verdict("format", 'Right idea: write it exactly as "P".', key="format:case")
+            )
         if said == "P":
-            return Verdict("misconception", f"Your answer was {answer!r}.",
-                           "Compare the two Grundy values. Are they equal?",
-                           "Two parts make a P-position exactly when their values are equal. Compute both values.",
-                           key="p-when-n")
+            return Verdict(
+                "misconception",
+                f"Your answer was {answer!r}.",
+                "Compare the two Grundy values. Are they equal?",
+                "Two parts make a P-position exactly when their values are equal. Compute both values.",
+                key="p-when-n",
+            )
         if good:
-            return Verdict("partial", "Yes, the player to move wins here. Now give a winning move as "
-                                      "(number, divisor).",
-                           "Which part do you change, and which value must it get?",
-                           "The part you change must end with the other part's value.", key="n-without-move")
-        return Verdict("miss", f"Your answer was {answer!r}.", "Compare the two Grundy values.",
-                       "Two parts make a P-position exactly when their values are equal.", key="n-when-p")
-    if not (isinstance(answer, (list, tuple)) and len(answer) == 2
-            and all(as_whole(x) is not None for x in answer)):
+            return Verdict(
+                "partial",
+                "Yes, the player to move wins here. Now give a winning move as (number, divisor).",
+                "Which part do you change, and which value must it get?",
+                "The part you change must end with the other part's value.",
+                key="n-without-move",
+            )
+        return Verdict(
+            "miss",
+            f"Your answer was {answer!r}.",
+            "Compare the two Grundy values.",
+            "Two parts make a P-position exactly when their values are equal.",
+            key="n-when-p",
+        )
+    if not (isinstance(answer, (list, tuple)) and len(answer) == 2 and all(as_whole(x) is not None for x in answer)):
         return Verdict("format", 'Give a move as a pair (number, divisor), like (10, 5), or "P".', key="format:pair")
     n, d = (int(x) for x in answer)
     if n not in (a, b):
         if d in (a, b) and n in rules.divisors_of(d):
-            return Verdict("format", "The number comes first, then the divisor: (number, divisor).",
-                           key="format:order")
+            return Verdict("format", "The number comes first, then the divisor: (number, divisor).", key="format:order")
         return Verdict("format", f"The number you change is one of the two parts, {a} or {b}.", key="format:part")
     if d not in rules.divisors_of(n):
-        return Verdict("miss", f"{d} is not a divisor you may subtract from {n}.",
-                       f"List the moves of {n} first.", "Use a divisor from GameState(rules, n).legal_moves.",
-                       key=f"illegal:{n}:{d}")
+        return Verdict(
+            "miss",
+            f"{d} is not a divisor you may subtract from {n}.",
+            f"List the moves of {n} first.",
+            "Use a divisor from GameState(rules, n).legal_moves.",
+            key=f"illegal:{n}:{d}",
+        )
     if (n, d) in good:
         return Verdict("right")
     if not good:
-        return Verdict("misconception", f"After {n} - {d} your opponent can win: there is no winning move here.",
-                       "Compare the two Grundy values first.", "Equal values: the player to move loses. Answer "
-                       '"P".', key="move-when-p")
-    return Verdict("miss", f"After {n} - {d} = {n - d} the two values are not equal, so your opponent can win.",
-                   "Which part do you change, and which value must it get?",
-                   "Compute both values. The part you change must move to a number with the other part's value.",
-                   key=f"miss:{n}:{d}")
+        return Verdict(
+            "misconception",
+            f"After {n} - {d} your opponent can win: there is no winning move here.",
+            "Compare the two Grundy values first.",
+            'Equal values: the player to move loses. Answer "P".',
+            key="move-when-p",
+        )
+    return Verdict(
+        "miss",
+        f"After {n} - {d} = {n - d} the two values are not equal, so your opponent can win.",
+        "Which part do you change, and which value must it get?",
+        "Compute both values. The part you change must move to a number with the other part's value.",
+        key=f"miss:{n}:{d}",
+    )
 
 
 @SPEC.model(3)
@@ -406,5 +481,7 @@ def model_3(p: Params) -> tuple[object, str]:
         return "P", f"g({a}) = g({b}) = {ga}: equal values, so no move wins."
     n, d = good[0]
     other = gb if n == a else ga
-    return (n, d), (f"g({a}) = {ga} and g({b}) = {gb}. {n} - {d} = {n - d} has value {other}, the other part's "
-                    "value, so the two values are equal again.")
+    return (n, d), (
+        f"g({a}) = {ga} and g({b}) = {gb}. {n} - {d} = {n - d} has value {other}, the other part's "
+        "value, so the two values are equal again."
+    )

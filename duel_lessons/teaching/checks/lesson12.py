@@ -35,8 +35,13 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.feedback import Misconception, Verdict, expect_number, is_unanswered, unanswered
 
-SPEC = register(LessonSpec("12", needs=("rules", "starts", "seed", "start_range", "check_upto"),
-                           offers={"rules": ("division-duel", "number-factor")}))
+SPEC = register(
+    LessonSpec(
+        "12",
+        needs=("rules", "starts", "seed", "start_range", "check_upto"),
+        offers={"rules": ("division-duel", "number-factor")},
+    )
+)
 
 Bot = Callable[[GameState], int]
 ME = "Your bot"
@@ -97,8 +102,10 @@ def _unwritten(bot: object) -> bool:
     if not isinstance(bot, types.FunctionType):
         return False
     code = bot.__code__
-    return any(code.co_code == e.__code__.co_code and code.co_consts == e.__code__.co_consts
-               for e in (_empty, _empty_with_docstring))
+    return any(
+        code.co_code == e.__code__.co_code and code.co_consts == e.__code__.co_consts
+        for e in (_empty, _empty_with_docstring)
+    )
 
 
 @dataclass(frozen=True)
@@ -130,28 +137,42 @@ def _first_forfeit(games: list[GameRecord]) -> GameRecord | None:
 
 def _forfeit_verdict(game: GameRecord) -> Verdict:
     reason = game.forfeit or ""
-    where = (f"From the start {game.start}, after the moves {list(game.moves)}" if game.moves
-             else f"From the start {game.start}")
+    where = (
+        f"From the start {game.start}, after the moves {list(game.moves)}"
+        if game.moves
+        else f"From the start {game.start}"
+    )
     if reason.startswith(("returned None", "returned Ellipsis")):
-        return Verdict("format", f"{where}, your bot {reason}.",
-                       "A bot must end with `return` and a divisor. Does every path through your function "
-                       "reach a `return`?",
-                       "Read your function line by line for one number, say 16: which line returns, and what?",
-                       key="format:no-return")
+        return Verdict(
+            "format",
+            f"{where}, your bot {reason}.",
+            "A bot must end with `return` and a divisor. Does every path through your function reach a `return`?",
+            "Read your function line by line for one number, say 16: which line returns, and what?",
+            key="format:no-return",
+        )
     if "disqualified" in reason or "time limit" in reason or "no answer" in reason:
-        return Verdict("miss", f"{where}, your bot forfeited: {reason}",
-                       "Your bot took too long: is there a loop that never ends?",
-                       "A `while` loop must change something each time round, so that it stops. Try your bot by hand "
-                       "on one number first.", key="forfeit:time")
-    return Verdict("miss", f"{where}, your bot forfeited: {reason}",
-                   "Look at the number your bot faced there. What is in state.legal_moves? What did your bot return?",
-                   "A bot must return one of state.legal_moves every time. Test it by hand: "
-                   "my_bot(new_game(rules, n)) for the number where it failed.", key=f"forfeit:{game.start}")
+        return Verdict(
+            "miss",
+            f"{where}, your bot forfeited: {reason}",
+            "Your bot took too long: is there a loop that never ends?",
+            "A `while` loop must change something each time round, so that it stops. Try your bot by hand "
+            "on one number first.",
+            key="forfeit:time",
+        )
+    return Verdict(
+        "miss",
+        f"{where}, your bot forfeited: {reason}",
+        "Look at the number your bot faced there. What is in state.legal_moves? What did your bot return?",
+        "A bot must return one of state.legal_moves every time. Test it by hand: "
+        "my_bot(new_game(rules, n)) for the number where it failed.",
+        key=f"forfeit:{game.start}",
+    )
 
 
 def _not_a_bot(name: str) -> Verdict:
-    return Verdict("format", f"Give the bot itself, the function name without brackets: {name}.",
-                   key="format:not-a-function")
+    return Verdict(
+        "format", f"Give the bot itself, the function name without brackets: {name}.", key="format:not-a-function"
+    )
 
 
 def _plays_like_perfect(games: list[GameRecord], rules: Rules) -> int:
@@ -190,16 +211,22 @@ def fixed_even(answer: object, p: Params) -> Verdict:
         even = [d for d in position.state.legal_moves if d % 2 == 0]
         if even and position.move != even[-1]:
             n = position.state.number
-            return Verdict("misconception",
-                           f"Your bot never forfeits, but it does not play like Buggy even: from {n} it played "
-                           f"{position.move}, and {n} has even divisors.",
-                           "Fix only the crash: where Buggy even has an even divisor to play, play what it plays.",
-                           "Keep Buggy even's line for the numbers that have an even divisor, and add a second case "
-                           "for the numbers that have none.", key="not-buggy-even")
+            return Verdict(
+                "misconception",
+                f"Your bot never forfeits, but it does not play like Buggy even: from {n} it played "
+                f"{position.move}, and {n} has even divisors.",
+                "Fix only the crash: where Buggy even has an even divisor to play, play what it plays.",
+                "Keep Buggy even's line for the numbers that have an even divisor, and add a second case "
+                "for the numbers that have none.",
+                key="not-buggy-even",
+            )
     won = sum(g.winner == ME for g in games if "Greedy" in g.players)
     played = sum("Greedy" in g.players for g in games)
-    return Verdict("right", f"No forfeit in {len(games)} games, and it plays Buggy even's move wherever Buggy even "
-                            f"has one. Against Greedy it won {won} of {played}.")
+    return Verdict(
+        "right",
+        f"No forfeit in {len(games)} games, and it plays Buggy even's move wherever Buggy even "
+        f"has one. Against Greedy it won {won} of {played}.",
+    )
 
 
 @SPEC.check(3)
@@ -220,26 +247,35 @@ def beats_largest_odd(answer: object, p: Params) -> Verdict:
     score = f"Your bot won {won} and lost {lost} of {len(games)} games against Largest odd."
     same = _plays_like_perfect(games, rules) if won > lost else 0
     if same >= SAME_AS_PERFECT:
-        return Verdict("misconception",
-                       f"{score} But in all {same} positions it met, it played exactly the move of the package's "
-                       "own Perfect player (make_player(\"perfect\")), which reads the whole table of P- and "
-                       "N-positions. Handing that in is using the package's bot, not writing yours: well found, "
-                       "but the exercise is a strategy of your own.",
-                       "Write the rule yourself, from lesson 4: which numbers do you want to hand over, and which "
-                       "move hands one over?",
-                       "Start from largest_odd and change only what it does where it goes wrong.",
-                       key="package-perfect")
+        return Verdict(
+            "misconception",
+            f"{score} But in all {same} positions it met, it played exactly the move of the package's "
+            'own Perfect player (make_player("perfect")), which reads the whole table of P- and '
+            "N-positions. Handing that in is using the package's bot, not writing yours: well found, "
+            "but the exercise is a strategy of your own.",
+            "Write the rule yourself, from lesson 4: which numbers do you want to hand over, and which "
+            "move hands one over?",
+            "Start from largest_odd and change only what it does where it goes wrong.",
+            key="package-perfect",
+        )
     if won > lost:
         return Verdict("right", score)
     if won == lost:
-        return Verdict("partial", score + " A draw is not a win.",
-                       "Largest odd plays perfectly except from some numbers. Play it from 2, 4, 8, 16, ... "
-                       "and look for a move it misses.",
-                       "Compare Largest odd's move with every legal move from 16: which one hands over a losing "
-                       "number?", key="draw")
-    return Verdict("miss", score, "Start from Largest odd's idea: from an even number, leave an odd one when you "
-                   "can.", "Begin with largest_odd's code; then look for the numbers where it goes wrong.",
-                   key=f"lost:{won}")
+        return Verdict(
+            "partial",
+            score + " A draw is not a win.",
+            "Largest odd plays perfectly except from some numbers. Play it from 2, 4, 8, 16, ... "
+            "and look for a move it misses.",
+            "Compare Largest odd's move with every legal move from 16: which one hands over a losing number?",
+            key="draw",
+        )
+    return Verdict(
+        "miss",
+        score,
+        "Start from Largest odd's idea: from an even number, leave an odd one when you can.",
+        "Begin with largest_odd's code; then look for the numbers where it goes wrong.",
+        key=f"lost:{won}",
+    )
 
 
 def _largest_odd_or_largest(state: GameState) -> int:
@@ -262,20 +298,27 @@ def twins_first_wins(answer: object, p: Params) -> Verdict:
     starts, n_starts = _n_starts(p)
     count = len(n_starts)
     return expect_number(
-        answer, 2 * count,
+        answer,
+        2 * count,
         misconceptions=[
-            Misconception("once", count if count else -1, "Each start is played twice: once with each twin "
-                                                           "moving first.",
-                          "Count the N-starts, then remember: each start gives two twin games, and in both the "
-                          "first player wins."),
-            Misconception("p-starts", 2 * (len(starts) - count) if len(starts) != 2 * count else -1,
-                          "Those are the starts where the first player LOSES (P-positions).",
-                          "From a P-start the first player loses. Count the other starts, the N-starts."),
+            Misconception(
+                "once",
+                count if count else -1,
+                "Each start is played twice: once with each twin moving first.",
+                "Count the N-starts, then remember: each start gives two twin games, and in both the "
+                "first player wins.",
+            ),
+            Misconception(
+                "p-starts",
+                2 * (len(starts) - count) if len(starts) != 2 * count else -1,
+                "Those are the starts where the first player LOSES (P-positions).",
+                "From a P-start the first player loses. Count the other starts, the N-starts.",
+            ),
         ],
         hint="Who wins between two perfect players depends only on the start. From which starts does the player "
-             "to move win?",
+        "to move win?",
         stronger="Go through the start numbers one by one and label each P or N (lesson 4). Then think about how "
-                 "often each start is played.",
+        "often each start is played.",
     )
 
 
@@ -283,18 +326,30 @@ def twins_first_wins(answer: object, p: Params) -> Verdict:
 def league(guess: object, p: Params) -> str:
     """The top of the section-3 league against the guessed winner."""
     rules = rules_of(p)
-    entrants: dict[str, Entrant] = {"Smallest": smallest, "Largest odd": largest_odd, "Random": "random",
-                                    "Greedy": "greedy", "Perfect": "perfect", "Perfect twin": "perfect"}
-    result = round_robin(entrants, rules, starts=int(p["starts"]), seed=int(p["seed"]),
-                         start_range=(int(p["start_range"][0]), int(p["start_range"][1])))
+    entrants: dict[str, Entrant] = {
+        "Smallest": smallest,
+        "Largest odd": largest_odd,
+        "Random": "random",
+        "Greedy": "greedy",
+        "Perfect": "perfect",
+        "Perfect twin": "perfect",
+    }
+    result = round_robin(
+        entrants,
+        rules,
+        starts=int(p["starts"]),
+        seed=int(p["seed"]),
+        start_range=(int(p["start_range"][0]), int(p["start_range"][1])),
+    )
     table = result.table()
     best = table[0].won
     top = [s.name for s in table if s.won == best]
     said = str(guess).strip()
-    verdict = ("Your guess is at the top." if said.lower() in {t.lower() for t in top}
-               else f"You guessed {said!r}.")
-    return (f"**Top of the league: {listing(top)}, with {best} wins.** {verdict} Look at how close Largest odd "
-            "comes to Perfect: section 4 explains why nobody wins every game.")
+    verdict = "Your guess is at the top." if said.lower() in {t.lower() for t in top} else f"You guessed {said!r}."
+    return (
+        f"**Top of the league: {", ".join(top)}, with {best} wins.** {verdict} Look at how close Largest odd "
+        "comes to Perfect: section 4 explains why nobody wins every game."
+    )
 
 
 # -- models, guess forms and discoveries ---------------------------------------------------------------------------
@@ -304,15 +359,19 @@ def league(guess: object, p: Params) -> str:
 def model_1(p: Params) -> tuple[object, str]:
     """Twice the N-starts of the draw."""
     starts, n_starts = _n_starts(p)
-    return 2 * len(n_starts), (f"The N-starts among {listing(starts)} are {listing(n_starts)}: from each, the player "
-                               "to move wins, and each start is played twice (each twin moving first once).")
+    return 2 * len(n_starts), (
+        f"The N-starts among {listing(starts)} are {listing(n_starts)}: from each, the player "
+        "to move wins, and each start is played twice (each twin moving first once)."
+    )
 
 
 @SPEC.model(2)
 def model_2(p: Params) -> tuple[object, str]:
     """Buggy even with a fallback."""
-    return (lambda state: max([d for d in state.legal_moves if d % 2 == 0] or [state.legal_moves[0]]),
-            "When there is no even divisor, play a legal move (here the smallest) instead of calling max on nothing.")
+    return (
+        lambda state: max([d for d in state.legal_moves if d % 2 == 0] or [state.legal_moves[0]]),
+        "When there is no even divisor, play a legal move (here the smallest) instead of calling max on nothing.",
+    )
 
 
 def _hand_over_p(state: GameState) -> int:
@@ -326,11 +385,16 @@ def _hand_over_p(state: GameState) -> int:
 def model_3(p: Params) -> tuple[object, str]:
     """Largest odd, mended where it goes wrong (Divisor Duel), or a bot that hands over P-positions."""
     if rules_of(p).name == "divisor-duel":
-        return (_largest_odd_or_largest,
-                "Leave an odd number when you can (lesson 4); from a power of 2 halve it: 16 - 8 = 8 and "
-                "64 - 32 = 32 win, where Largest odd plays 2.")
-    return (_hand_over_p, "Hand your opponent a P-position whenever some move does (the largest such divisor), "
-                          "else play the largest divisor.")
+        return (
+            _largest_odd_or_largest,
+            "Leave an odd number when you can (lesson 4); from a power of 2 halve it: 16 - 8 = 8 and "
+            "64 - 32 = 32 win, where Largest odd plays 2.",
+        )
+    return (
+        _hand_over_p,
+        "Hand your opponent a P-position whenever some move does (the largest such divisor), "
+        "else play the largest divisor.",
+    )
 
 
 def _one_of(value: object, options: tuple[str, ...], example: str) -> str | None:
@@ -357,11 +421,18 @@ def game(guess: object, p: Params) -> str:
     rules = rules_of(p)
     record = round_robin({"Smallest": smallest, "Largest odd": largest_odd}, rules, starts=[60]).games[0]
     said = str(guess).strip().lower()
-    return (f"**{record.winner} won** (moves {list(record.moves)}). "
-            + ("Your guess was right." if said == record.winner.lower() else f"You guessed {str(guess).strip()!r}."))
+    return f"**{record.winner} won** (moves {list(record.moves)}). " + (
+        "Your guess was right." if said == record.winner.lower() else f"You guessed {str(guess).strip()!r}."
+    )
 
 
-SPEC.discovers("game", r"winner:?\W*largest odd", r"largest odd (wins|won)", r"smallest (loses|lost)",
-               r"almost perfect")
-SPEC.discovers("league", r"perfect(\s+and\s+perfect twin)?\s+(finish(es)?|come|comes|end|ends|is|are)\s+(at\s+the\s+)?"
-                         r"(top|first)", r"top of the league:\W*perfect", r"nobody beats perfect")
+SPEC.discovers(
+    "game", r"winner:?\W*largest odd", r"largest odd (wins|won)", r"smallest (loses|lost)", r"almost perfect"
+)
+SPEC.discovers(
+    "league",
+    r"perfect(\s+and\s+perfect twin)?\s+(finish(es)?|come|comes|end|ends|is|are)\s+(at\s+the\s+)?"
+    r"(top|first)",
+    r"top of the league:\W*perfect",
+    r"nobody beats perfect",
+)
