@@ -345,9 +345,10 @@ def league(guess: object, p: Params) -> str:
     best = table[0].won
     top = [s.name for s in table if s.won == best]
     said = str(guess).strip()
+    names = ", ".join(top)
     verdict = "Your guess is at the top." if said.lower() in {t.lower() for t in top} else f"You guessed {said!r}."
     return (
-        f"**Top of the league: {", ".join(top)}, with {best} wins.** {verdict} Look at how close Largest odd "
+        f"**Top of the league: {names}, with {best} wins.** {verdict} Look at how close Largest odd "
         "comes to Perfect: section 4 explains why nobody wins every game."
     )
 
