@@ -207,3 +207,7 @@ def test_no_worked_example_is_exercise_1s_answer() -> None:
     text = "\n".join(source(c) for c in student_cells("10-"))
     assert "mex{0, 1, 2, 4}" not in text.replace("EX_SET", "")
     assert "from duel_lessons.teaching.checks" not in text
+
+
+def test_the_exit_ticket() -> None:
+    assert moves(28) == [26, 24, 21, 14] and [G[m] for m in moves(28)] == [1, 4, 0, 1] and G[28] == 2

@@ -155,3 +155,11 @@ def test_the_student_copy_tells_nothing_before_it_asks() -> None:
     assert spoilers_before_reveal("12-", "12") == []
     text = "\n".join(source(c) for c in student_cells("12-"))
     assert "make_player" not in text and "teaching.checks" not in text
+
+
+def test_the_exit_ticket_answer_passes_exercise_2() -> None:
+    def bot(state: GameState) -> int:
+        even = [d for d in state.legal_moves if d % 2 == 0]
+        return even[-1] if even else state.legal_moves[0]
+
+    assert check("2", bot).kind == "right"
