@@ -1,7 +1,8 @@
-"""Every lesson's model solutions pass their own checks; check cells give nothing away; Run All answers nothing.
+"""Every lesson's model answers pass their own checks, under its parameters and every value it offers.
 
-These tests read every numbered notebook; every lesson checks its exercises with
-``duel_lessons.teaching.Lesson``.
+Also: check cells give nothing away, Run All answers nothing, and the answer key is computed from
+``SPEC.model`` with the notebook's parameters.  A lesson's parameters are read from its tagged
+``# PARAMETERS`` cell without running it (``duel_lessons.teaching.parameters``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from student_runs import run_student_copy
 
-from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching import Lesson
+from duel_lessons.teaching.checks import LessonSpec, spec
 from duel_lessons.teaching.lesson import forget
+from duel_lessons.teaching.parameters import lesson_arguments, parameters_cell
 from duel_lessons.teaching.student_copies import is_removed, student_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,14 +159,8 @@ FEEDBACK_CALLS = ("lesson.check(", "lesson.guess(", "lesson.test(", "lesson.reve
 
 
 @pytest.mark.parametrize("path", lessons(converted_only=True))
-def test_run_all_of_a_student_copy_answers_nothing(path: Path, tmp_path: Path) -> None:
-    import nbclient
-    import nbformat
-
-    copy = nbformat.reads(json.dumps(student_notebook(load(path))), as_version=4)  # type: ignore[no-untyped-call]
-    nbclient.NotebookClient(
-        copy, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
-    ).execute()
+def test_run_all_of_a_student_copy_answers_nothing(path: Path) -> None:
+    copy = run_student_copy(path)
     asked = 0
     for cell in copy.cells:
         if cell.cell_type != "code" or not any(call in cell.source for call in FEEDBACK_CALLS):
@@ -174,13 +172,176 @@ def test_run_all_of_a_student_copy_answers_nothing(path: Path, tmp_path: Path) -
     assert asked >= 4, f"{path.name}: only {asked} exercises, guesses or tests"
 
 
-def test_model_solutions_are_folded_away_in_the_teacher_edition() -> None:
-    """A self-learner opening the teacher edition sees no model answer until they unfold it."""
-    shown = [
-        f"{path.name}: {source(cell).splitlines()[0]}"
-        for path in LESSONS
-        for cell in load(path)["cells"]
-        if "solution" in cell["metadata"].get("tags", [])
-        and not cell["metadata"].get("jupyter", {}).get("source_hidden")
+# -- model answers from SPEC.model, under every offered parameter ----------------------------------
+
+#: A parameter line's offered values: quoted strings in its comment ("# or "factor-duel"").
+QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
+
+
+def offered_in_comments(notebook: dict[str, Any]) -> dict[str, set[str]]:
+    """Per notebook parameter holding text, the other texts its comment offers (``# or "factor-duel"``)."""
+    offered: dict[str, set[str]] = {}
+    for line in source(dict(parameters_cell(notebook["cells"]))).splitlines():
+        code, _, comment = line.partition("#")
+        name, equals, value = code.partition("=")
+        if not equals or not comment:
+            continue
+        try:
+            default = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(default, str):
+            offered[name.strip()] = {v for v in QUOTED.findall(comment) if v != default}
+    return offered
+
+
+def variants(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The lesson's keyword arguments as its notebook sets them, then with each value that SPEC.offers."""
+    cells = load(path)["cells"]
+    number, arguments = lesson_arguments(cells)
+    found = [("the notebook's parameters", arguments)]
+    for key, values in spec(number).offers.items():
+        for value in values:
+            found.append((f"{key}={value!r}", lesson_arguments(cells, {key: value})[1]))
+    return found
+
+
+@pytest.mark.parametrize("path", lessons())
+def test_every_check_has_a_model_answer_and_its_solution_cell_only_names_it(path: Path) -> None:
+    notebook = load(path)
+    number, _ = lesson_arguments(notebook["cells"])
+    lesson_spec = spec(number)
+    missing = sorted(set(lesson_spec.checks) - set(lesson_spec.models))
+    assert not missing, (
+        f"{path.name}: checks without a model answer {missing}: add @SPEC.model(name) in "
+        f"duel_lessons/teaching/checks/lesson{number}.py, computing (answer, reason) from the parameters"
+    )
+    literal = [
+        source(cell).strip().splitlines()[-1]
+        for cell in notebook["cells"]
+        if "solution" in cell.get("metadata", {}).get("tags", [])
+        and not re.fullmatch(r"(#[^\n]*\n)*lesson\.solution\((\d+|\"[^\"]+\"|'[^']+')\)", source(cell).strip())
     ]
-    assert shown == []
+    assert not literal, f"{path.name}: a solution cell is just lesson.solution(name), no literal answer: {literal}"
+
+
+def model_failures(number: str, settings: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Each model answer (SPEC.model) that does not pass its own check, or gives no reason, under each setting."""
+    failures = []
+    for what, arguments in settings:
+        forget()
+        lesson = Lesson(number, **arguments)
+        for name in lesson.spec.models:
+            model, why = lesson.model(name)
+            verdict = lesson.judge(name, model)
+            if not verdict.right:
+                failures.append(f"{name} under {what}: {verdict.kind} {verdict.message}")
+            if not (isinstance(why, str) and why.strip()):
+                failures.append(f"{name} under {what}: the model answer gives no reason")
+    return failures
+
+
+@pytest.mark.parametrize("path", lessons())
+def test_every_model_answer_passes_its_check_under_every_offered_parameter(path: Path) -> None:
+    number, _ = lesson_arguments(load(path)["cells"])
+    failures = model_failures(number, variants(path))
+    assert not failures, f"{path.name}: " + "; ".join(failures)
+
+
+@pytest.mark.parametrize("path", lessons())
+def test_every_choice_a_parameters_cell_offers_is_in_offers(path: Path) -> None:
+    notebook = load(path)
+    number, _arguments = lesson_arguments(notebook["cells"])
+    offers = spec(number).offers
+    call = {str(k.arg): ast.unparse(k.value) for k in _lesson_keywords(notebook)}
+    missing = []
+    for name, values in offered_in_comments(notebook).items():
+        keys = [k for k, v in call.items() if v == name]
+        if not keys:
+            continue  # a parameter the checks never see (the computer's level): no model answer depends on it
+        declared = {str(v) for k in keys for v in offers.get(k, offers.get(name, ()))}
+        missing += [f"{keys[0]}={v!r}" for v in sorted(values - declared)]
+    assert not missing, (
+        f"{path.name}: its # PARAMETERS cell offers {missing}, which LessonSpec(offers=...) does not list: "
+        "list them (the suite then checks every model answer under them) or stop offering them"
+    )
+
+
+def _lesson_keywords(notebook: dict[str, Any]) -> list[ast.keyword]:
+    from duel_lessons.teaching.parameters import lesson_call
+
+    return [k for k in lesson_call(notebook["cells"]).keywords if k.arg]
+
+
+def test_offered_values_are_read_from_the_comments() -> None:
+    cell = {
+        "cell_type": "code",
+        "metadata": {"tags": ["parameters"]},
+        "source": '# PARAMETERS\nRULES = "divisor-duel"  # or "factor-duel", \'number-factor\'\nUPTO = 100  # "x"',
+    }
+    assert offered_in_comments({"cells": [cell]}) == {"RULES": {"factor-duel", "number-factor"}}
+
+
+@pytest.fixture
+def fake_lesson(monkeypatch: pytest.MonkeyPatch) -> LessonSpec:
+    """Lesson "97", registered for one test: exercise 1 asks for twice the start."""
+    from duel_lessons.teaching import checks
+    from duel_lessons.teaching.feedback import expect_number
+
+    fake = LessonSpec("97", needs=("start",), offers={"start": (48,)})
+
+    @fake.check(1)
+    def twice(answer: object, p: Any) -> Any:
+        return expect_number(answer, 2 * p["start"], hint="Double it.", stronger="Add the start to itself.")
+
+    monkeypatch.setitem(checks._SPECS, "97", fake)
+    return fake
+
+
+def fake_notebook(start: int) -> dict[str, Any]:
+    def code(text: str, tags: tuple[str, ...] = ()) -> dict[str, Any]:
+        return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": text, "outputs": [],
+                "execution_count": None}  # fmt: skip
+
+    return {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "# Lesson 97: doubling?"},
+            code(f"# PARAMETERS\nSTART = {start}  # the start", ("parameters",)),
+            code("from duel_lessons.teaching import Lesson\nlesson = Lesson('97', start=START)"),
+            code("# Exercise 1: twice START?\nanswer_1 = ..."),
+            code("lesson.check(1, answer_1)"),
+            code("# Teacher's model answer\nlesson.solution(1)", ("solution",)),
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def test_a_model_answer_that_fails_under_an_offered_parameter_is_caught(fake_lesson: LessonSpec) -> None:
+    """A model answer written for the default parameters, not computed from them, fails under another."""
+    fake_lesson.models["1"] = lambda p: (120, "twice 60")
+    assert model_failures("97", [("default", {"start": 60})]) == []
+    assert model_failures("97", [("start=48", {"start": 48})]) == ["1 under start=48: miss Your answer was 120."]
+    fake_lesson.models["1"] = lambda p: (2 * p["start"], "")
+    assert model_failures("97", [("default", {"start": 60})]) == ["1 under default: the model answer gives no reason"]
+
+
+def test_the_answer_key_is_computed_from_the_notebooks_parameters(fake_lesson: LessonSpec, tmp_path: Path) -> None:
+    """An adapted lesson's key is right for it: lesson.solution(name) shows SPEC.model at its parameters."""
+    from duel_lessons.teaching.student_copies import answer_key
+
+    fake_lesson.models["1"] = lambda p: (2 * p["start"], f"twice {p['start']}")
+    for start, shown in ((60, "`120`"), (48, "`96`")):
+        (tmp_path / "97-doubling.ipynb").write_text(json.dumps(fake_notebook(start)), encoding="utf-8")
+        key = answer_key(tmp_path)
+        assert f"Exercise 1, model answer:** {shown}\n\ntwice {start}" in key, key
+        assert "# Exercise 1: twice START?" in key and "lesson.solution" not in key
+
+
+def test_a_lesson_without_a_model_answer_is_named(fake_lesson: LessonSpec, tmp_path: Path) -> None:
+    from duel_lessons.teaching.student_copies import CopyError, answer_key
+
+    (tmp_path / "97-doubling.ipynb").write_text(json.dumps(fake_notebook(60)), encoding="utf-8")
+    with pytest.raises(CopyError, match=r"97-doubling.ipynb: the model answer of '1' cannot be computed.*SPEC.model"):
+        answer_key(tmp_path)

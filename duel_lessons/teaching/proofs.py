@@ -231,8 +231,10 @@ def _value(node: ast.expr, case: Mapping[str, int]) -> Fraction:
     elif isinstance(node.op, ast.Div):
         result = left / right_
     else:
-        if right_.denominator != 1 or abs(right_) > MAX_BITS:
-            raise ExpressionError("An exponent there is not a small whole number.")
+        if right_.denominator != 1:
+            raise ExpressionError("An exponent there is not a whole number.")
+        if abs(right_) > MAX_BITS:
+            raise ExpressionError("An exponent there is too big to work out.")
         if (
             left.numerator.bit_length() * abs(right_) > MAX_BITS
             or left.denominator.bit_length() * abs(right_) > MAX_BITS
@@ -269,7 +271,14 @@ def _sympy(node: ast.expr, symbols: Mapping[str, Any]) -> Any:
         raise ExpressionError(f"Keep exponents to whole numbers up to {MAX_EXPONENT} (or a letter).")
     if not right_.is_number and any(p.is_Pow for p in sympy.preorder_traversal(right_)):
         raise ExpressionError("A power of a power is more than this step needs.")
-    return sympy.Pow(left, right_)
+    if left.is_Rational and right_.is_Integer:
+        bits = max(int(left.p).bit_length(), int(left.q).bit_length()) * abs(int(right_))
+        if bits > MAX_BITS:
+            raise ExpressionError("That power is too big to work out.")
+    power = sympy.Pow(left, right_)
+    if power.is_Pow and power.exp.is_number and abs(power.exp) > MAX_EXPONENT:  # (x**64)**64 is x**4096
+        raise ExpressionError(f"Keep exponents to whole numbers up to {MAX_EXPONENT} (or a letter).")
+    return power
 
 
 def parse_expression(text: str, names: Sequence[str]) -> Any:

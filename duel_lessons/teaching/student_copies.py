@@ -345,15 +345,63 @@ def _title(notebook: Mapping[str, Any], fallback: str) -> str:
     return fallback
 
 
+def _model_text(cells: list[Any], solution: str, path: Path) -> str:
+    """A solution cell as the answer key shows it: ``lesson.solution(name)`` becomes its model answer.
+
+    The model answer (``SPEC.model``) is computed with the notebook's own parameters, read without
+    running it, so the key of an adapted lesson is right for it.  A cell in the old form
+    (``lesson.solution(1, [512], why=...)``) or any other code is shown as it is.
+    """
+    import ast
+
+    try:
+        tree = ast.parse(solution)
+    except SyntaxError:
+        return f"```python\n{solution}\n```"
+    calls = [
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and ast.unparse(node.value.func) == "lesson.solution"
+        and len(node.value.args) == 1
+        and not node.value.keywords
+        and isinstance(node.value.args[0], ast.Constant)
+    ]
+    if len(calls) != 1:
+        return f"```python\n{solution}\n```"
+    from duel_lessons.teaching.feedback import show
+    from duel_lessons.teaching.lesson import Lesson, label
+    from duel_lessons.teaching.parameters import ParametersError, lesson_arguments
+
+    name = str(calls[0].args[0].value)  # type: ignore[attr-defined]
+    try:
+        number, arguments = lesson_arguments(cells)
+        lesson = Lesson(number, **arguments)
+        model, why = lesson.model(name)
+    except (ParametersError, DuelError) as error:
+        raise CopyError(f"{path}: the model answer of {name!r} cannot be computed: {error}") from None
+    title = lesson.spec.labels.get(name, label(name))
+    text = f"**{title}, model answer:** `{show(model)}`"
+    problem = lesson.spec.orderings.get(name)
+    if problem is not None and isinstance(model, list):
+        text += "\n\n" + "\n".join(f"{i}. ({x}) {problem.lines[x]}" for i, x in enumerate(model, 1))
+    return text + (f"\n\n{why}" if why else "")
+
+
 def answer_key(src: Path | str) -> str:
-    """Markdown listing every exercise of the lessons in ``src`` with its solution cell."""
+    """Markdown listing every exercise of the lessons in ``src`` with its model answer.
+
+    A solution cell ``lesson.solution(name)`` is shown as the model answer computed from the lesson's
+    parameters (``SPEC.model``); other solution cells are shown as code.
+    """
     src = Path(src)
     notebooks = _lessons(src, "[0-9][0-9]-*.ipynb")
     lessons = [(path, read_notebook(path).cells) for path in notebooks]  # all valid before any output
     parts = [
         KEY_TITLE,
         "",
-        f"{KEY_INTRO}; the answers hold for each lesson's default parameters.",
+        f"{KEY_INTRO}; the answers are computed from each lesson's parameters.",
     ]
     for path, cells in lessons:
         parts += ["", f"## {path.stem}: {_title({'cells': cells}, path.stem)}"]
@@ -364,7 +412,7 @@ def answer_key(src: Path | str) -> str:
             if question.startswith("lesson.check(") and i > 1:  # answer cell, check cell, solution cell
                 question = _source(cells[i - 2]).strip()
             solution = _source(cell).strip()
-            parts += ["", "```python", question, "```", "", "```python", solution, "```"]
+            parts += ["", "```python", question, "```", "", _model_text(cells, solution, path)]
     return "\n".join(parts) + "\n"
 
 
