@@ -142,7 +142,7 @@ def sum_rule(answer: object, p: Params) -> Verdict:
     return Verdict("right", f"Your rule agrees with brute force on every sum of up to three numbers up to {upto}.")
 
 
-def _xor_rule(values: list[int]) -> bool:
+def my_sum_rule(values: list[int]) -> bool:
     """The model sum rule: the XOR of the values is 0."""
     return _xor(list(values)) == 0
 
@@ -151,7 +151,7 @@ def _xor_rule(values: list[int]) -> bool:
 def model_sum_rule(p: Params) -> tuple[object, str]:
     """The XOR rule."""
     return (
-        _xor_rule,
+        my_sum_rule,
         "def my_sum_rule(values): return the XOR of the values (a ^ b ^ ...) == 0; every binary column "
         "of the values has an even number of 1s.",
     )

@@ -192,7 +192,7 @@ def buggy_even(state: GameState) -> int:
 
 
 @SPEC.check(2)
-def fixed_even(answer: object, p: Params) -> Verdict:
+def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
     """Plays like Buggy even (the largest even divisor whenever there is one) and never forfeits.
 
     Against Greedy and Largest odd, from every start up to CHECK_UPTO, both colours.
@@ -278,8 +278,8 @@ def beats_largest_odd(answer: object, p: Params) -> Verdict:
     )
 
 
-def _largest_odd_or_largest(state: GameState) -> int:
-    """The model bot: the largest odd divisor, else the largest divisor (halving a power of 2)."""
+def my_bot(state: GameState) -> int:
+    """The model answer to exercise 3: the largest odd divisor, else the largest divisor (halving a power of 2)."""
     odd = [d for d in state.legal_moves if d % 2 == 1]
     return odd[-1] if odd else state.legal_moves[-1]
 
@@ -366,16 +366,22 @@ def model_1(p: Params) -> tuple[object, str]:
     )
 
 
+def fixed_even(state: GameState) -> int:
+    """The model answer to exercise 2: Buggy even, with a legal move where there is no even divisor."""
+    even = [d for d in state.legal_moves if d % 2 == 0]
+    return even[-1] if even else state.legal_moves[0]
+
+
 @SPEC.model(2)
 def model_2(p: Params) -> tuple[object, str]:
     """Buggy even with a fallback."""
-    return (
-        lambda state: max([d for d in state.legal_moves if d % 2 == 0] or [state.legal_moves[0]]),
-        "When there is no even divisor, play a legal move (here the smallest) instead of calling max on nothing.",
+    return fixed_even, (
+        "even = [d for d in state.legal_moves if d % 2 == 0]; return even[-1] if even else state.legal_moves[0]. "
+        "When there is no even divisor, play a legal move (here the smallest) instead of calling max on nothing."
     )
 
 
-def _hand_over_p(state: GameState) -> int:
+def hand_over_p(state: GameState) -> int:
     """A bot that hands over a P-position when it can (the largest such divisor), else plays the largest divisor."""
     from duel_lessons.solving.oracle import oracle
 
@@ -387,12 +393,13 @@ def model_3(p: Params) -> tuple[object, str]:
     """Largest odd, mended where it goes wrong (Divisor Duel), or a bot that hands over P-positions."""
     if rules_of(p).name == "divisor-duel":
         return (
-            _largest_odd_or_largest,
-            "Leave an odd number when you can (lesson 4); from a power of 2 halve it: 16 - 8 = 8 and "
-            "64 - 32 = 32 win, where Largest odd plays 2.",
+            my_bot,
+            "odd = [d for d in state.legal_moves if d % 2 == 1]; return odd[-1] if odd else "
+            "state.legal_moves[-1]. Leave an odd number when you can (lesson 4); from a power of 2 halve it: "
+            "16 - 8 = 8 and 64 - 32 = 32 win, where Largest odd plays 2.",
         )
     return (
-        _hand_over_p,
+        hand_over_p,
         "Hand your opponent a P-position whenever some move does (the largest such divisor), "
         "else play the largest divisor.",
     )
