@@ -195,7 +195,8 @@ def buggy_even(state: GameState) -> int:
 def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
     """Plays like Buggy even (the largest even divisor whenever there is one) and never forfeits.
 
-    Against Greedy and Largest odd, from every start up to CHECK_UPTO, both colours.
+    Against Greedy (the package's player, so the student's bot is the check's only worker process), from every
+    start up to CHECK_UPTO, both colours: the bot's own move is asked from every start it moves first from.
     """
     rules = rules_of(p)
     if _unwritten(answer):
@@ -203,7 +204,7 @@ def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
     if not callable(answer):
         return _not_a_bot("fixed_even")
     upto = int(p["check_upto"])
-    games = games_against(answer, {"Greedy": "greedy", "Largest odd": largest_odd}, rules, upto)
+    games = games_against(answer, {"Greedy": "greedy"}, rules, upto)
     bad = _first_forfeit(games)
     if bad is not None:
         return _forfeit_verdict(bad)
@@ -220,12 +221,12 @@ def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
                 "for the numbers that have none.",
                 key="not-buggy-even",
             )
-    won = sum(g.winner == ME for g in games if "Greedy" in g.players)
-    played = sum("Greedy" in g.players for g in games)
+    won = sum(g.winner == ME for g in games)
+    played = len(games)
     return Verdict(
         "right",
-        f"No forfeit in {len(games)} games, and it plays Buggy even's move wherever Buggy even "
-        f"has one. Against Greedy it won {won} of {played}.",
+        f"No forfeit in {played} games against Greedy, and it plays Buggy even's move wherever Buggy even "
+        f"has one. It won {won} of them.",
     )
 
 
