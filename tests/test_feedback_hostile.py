@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from duel_lessons.teaching.feedback import (
     plain,
     show,
 )
-from duel_lessons.teaching.lesson import forget
+from duel_lessons.teaching.lesson import MAX_MESSAGE, forget
 from duel_lessons.teaching.parameters import lesson_arguments
 
 
@@ -306,3 +307,170 @@ def test_a_model_answer_opens_only_after_an_attempt_that_was_not_a_format_slip(
     quiz.check("pick", "C")
     quiz.solution("pick")
     assert "📖 Model answer for question \"pick\": 'B'\n   Line 2 says so." in capsys.readouterr().out
+
+
+# -- issue 21: lesson calls accept or refuse every value with a message, in bounded time -------------
+
+HUGE = 10**5000
+ODD_VALUES: list[object] = [
+    [2**20000],
+    2**20000,
+    HUGE,
+    [HUGE, -HUGE],
+    [1000, None],
+    "9" * 5000,
+    float("inf"),
+    float("nan"),
+    [float("nan")],
+    "dunno",
+    {1: HUGE},
+    itertools.count(),
+]
+
+
+@pytest.fixture
+def guessing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Lesson]:
+    """Lesson "92": a guess "big" (a list of numbers) whose reveal reads it as lesson 04's did."""
+    from duel_lessons.teaching import checks
+
+    fake = LessonSpec("92")
+
+    @fake.reveal("big")
+    def big(guess: object, p: Any) -> str:
+        return "You chose " + ", ".join(str(int(n)) for n in guess)  # type: ignore[attr-defined]
+
+    @fake.truth("loses", yes="loses", no="wins")
+    def loses(p: Any) -> Any:
+        return lambda n: n % 2 == 1
+
+    monkeypatch.setitem(checks._SPECS, "92", fake)
+    forget("92")
+    yield Lesson("92")
+    forget("92")
+
+
+def test_a_huge_guess_is_noted_in_words_not_digits(guessing: Lesson, capsys: pytest.CaptureFixture[str]) -> None:
+    assert guessing.guess("big", [2**20000])
+    out = capsys.readouterr().out
+    assert "a number with about 6,021 digits" in out and len(out) < 300
+
+
+def test_a_reveal_that_cannot_read_a_guess_says_so_in_class_and_raises_in_the_suite(
+    guessing: Lesson, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    guessing.guess("big", [1000, None])
+    monkeypatch.delenv("DUEL_LESSONS_STRICT_SOLUTIONS", raising=False)
+    for _ in range(2):  # every later reveal too
+        text = guessing.reveal_text("big")
+        assert text is not None and "could not be compared" in text and "TypeError" in text
+    monkeypatch.setenv("DUEL_LESSONS_STRICT_SOLUTIONS", "1")
+    with pytest.raises(TypeError):
+        guessing.reveal_text("big")
+
+
+def test_a_guess_form_refuses_a_guess_before_it_is_noted(guessing: Lesson, capsys: pytest.CaptureFixture[str]) -> None:
+    @guessing.spec.guess_form("big")
+    def big_form(value: object, p: Any) -> str | None:
+        ok = isinstance(value, list) and value and all(type(n) is int and 1 <= n <= 10**4 for n in value)
+        return None if ok else "give a list of the numbers above, such as [999, 1024]."
+
+    for value in ([1000, None], [2**20000], "dunno", [], HUGE):
+        assert not guessing.guess("big", value)
+        assert "🟡 Guess not noted: give a list of the numbers above" in capsys.readouterr().out
+        assert guessing.reveal_text("big") is None
+    assert guessing.guess("big", [1000, 1024])
+    assert guessing.reveal_text("big") == "You chose 1000, 1024"
+
+
+@pytest.mark.parametrize(
+    "upto", ["abc", float("inf"), float("nan"), HUGE, 0, -5, 10**6 + 1, [100], 2.5], ids=lambda v: show(v)[:20]
+)
+def test_a_test_range_that_is_not_a_whole_number_in_range_is_refused(guessing: Lesson, upto: object) -> None:
+    holds, lines = guessing.test_lines(lambda n: n % 2 == 1, upto=upto)
+    assert not holds and len(lines) == 1 and lines[0].startswith("🟡 Test from 1 to a whole number")
+    assert len(lines[0]) < 300
+    assert "loses" not in guessing.attempts.tested
+
+
+def test_a_rule_that_returns_arrays_or_other_values_is_told_to_give_true_or_false(guessing: Lesson) -> None:
+    import numpy as np
+
+    for rule in (lambda n: np.array([n % 2 == 1]), lambda n: np.zeros(3), lambda n: "yes", lambda n: [True]):
+        holds, lines = guessing.test_lines(rule, upto=10)
+        assert not holds and "should give True or False; for n = 1" in lines[0]
+    holds, _ = guessing.test_lines(lambda n: np.bool_(n % 2 == 1), upto=10)  # numpy's booleans are fine
+    assert holds
+
+
+def test_a_constant_rule_opens_nothing(guessing: Lesson) -> None:
+    holds, lines = guessing.test_lines(lambda n: True, upto=20)
+    assert not holds and "opens nothing" in lines[-1]
+    assert guessing.reveal_text("loses") is None if "loses" in guessing.spec.reveals else True
+    assert "loses" not in guessing.attempts.tested
+    guessing.test_lines(lambda n: n % 2 == 1 or n == 4, upto=20)
+    assert "loses" in guessing.attempts.tested
+
+
+@pytest.mark.parametrize(("number", "arguments"), lesson_settings())
+def test_every_check_and_guess_of_a_lesson_survives_odd_values(
+    number: str, arguments: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under the suite's strict mode: a check, a guess form or a reveal that raises is a bug to fix."""
+    forget()
+    lesson = Lesson(number, **arguments)
+    for name in lesson.spec.checks:
+        for value in ODD_VALUES:
+            verdict = lesson.judge(name, value)
+            assert not verdict.right and len(verdict.message) <= MAX_MESSAGE, (name, show(value), verdict)
+    guesses = {gate for gate in lesson.spec.gates.values() if gate not in lesson.spec.truths}
+    broken = []
+    for guess in guesses:
+        for value in ODD_VALUES:
+            lesson.guess(guess, value)
+            for reveal, gate in lesson.spec.gates.items():
+                if gate != guess:
+                    continue
+                try:
+                    lesson.reveal_text(reveal)  # the guess was refused by its form, or the reveal reads it
+                except Exception as error:
+                    broken.append(f"reveal {reveal!r} after guess({guess!r}, {show(value)}): {error!r}")
+    assert not broken, (
+        f"lesson {number}: a guess of the wrong form reached its reveal; refuse it with @SPEC.guess_form(name) "
+        "in its checks module:\n" + "\n".join(broken[:6])
+    )
+    assert len(capsys.readouterr().out) < 2000 * (len(guesses) + 1) * len(ODD_VALUES)
+    forget()
+
+
+def slips(model: object) -> list[object]:
+    """Format slips of a model answer: another case, spaces, quotes, a lone number for a list ..."""
+    if isinstance(model, Fraction):
+        return [str(model), float(model)]
+    if isinstance(model, str):
+        return [model.lower(), model.swapcase(), f" {model} ", f"'{model}'"]
+    if isinstance(model, int) and not isinstance(model, bool):
+        return [str(model), [model], f"{model}%"]
+    if isinstance(model, list) and len(model) == 1:
+        return [model[0], str(model[0])]
+    if isinstance(model, list):
+        return [str(model), [str(x) for x in model]]
+    return []
+
+
+@pytest.mark.parametrize(("number", "arguments"), lesson_settings())
+def test_a_format_slip_of_the_model_answer_does_not_confirm_it(number: str, arguments: dict[str, Any]) -> None:
+    """ "Right idea: write it as ..." for the right answer only would tell a student they had it."""
+    forget()
+    lesson = Lesson(number, **arguments)
+    told = []
+    for name in lesson.spec.models:
+        model, _ = lesson.model(name)
+        for slip in slips(model):
+            if slip == model:
+                continue
+            verdict = lesson.judge(name, slip)
+            words = f"{verdict.message} {verdict.hint}".lower()
+            if not verdict.right and ("right idea" in words or "correct" in words):
+                told.append(f"{name}: {show(slip)} -> {verdict.kind}: {verdict.message}")
+    assert not told, f"lesson {number}: a format slip confirms the answer:\n" + "\n".join(told)
+    forget()

@@ -178,6 +178,17 @@ def test_run_all_of_a_student_copy_answers_nothing(path: Path) -> None:
 QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
 
 
+#: A solution cell: comment lines, then lesson.solution(<name>) alone (a comment may follow it).
+SOLUTION_CELL = re.compile(r"""(\s*#[^\n]*\n)*\s*lesson\.solution\((\d+|"[^"\n]+"|'[^'\n]+')\)\s*(#[^\n]*)?""")
+
+
+def test_a_solution_cell_names_its_model_answer_only() -> None:
+    assert SOLUTION_CELL.fullmatch("# Teacher's model answer\nlesson.solution(2)   # tagged solution")
+    assert SOLUTION_CELL.fullmatch('lesson.solution("proof-1")')
+    assert not SOLUTION_CELL.fullmatch('lesson.solution(2, "P", why="128 = 2**7")')
+    assert not SOLUTION_CELL.fullmatch("lesson.solution(2)\nprint(512)")
+
+
 def offered_in_comments(notebook: dict[str, Any]) -> dict[str, set[str]]:
     """Per notebook parameter holding text, the other texts its comment offers (``# or "factor-duel"``)."""
     offered: dict[str, set[str]] = {}
@@ -219,8 +230,7 @@ def test_every_check_has_a_model_answer_and_its_solution_cell_only_names_it(path
     literal = [
         source(cell).strip().splitlines()[-1]
         for cell in notebook["cells"]
-        if "solution" in cell.get("metadata", {}).get("tags", [])
-        and not re.fullmatch(r"(#[^\n]*\n)*lesson\.solution\((\d+|\"[^\"]+\"|'[^']+')\)", source(cell).strip())
+        if "solution" in cell.get("metadata", {}).get("tags", []) and not SOLUTION_CELL.fullmatch(source(cell).strip())
     ]
     assert not literal, f"{path.name}: a solution cell is just lesson.solution(name), no literal answer: {literal}"
 

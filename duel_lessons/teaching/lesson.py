@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -67,6 +67,23 @@ STRICT_SOLUTIONS = STRICT
 FEW_OPTIONS = 4
 CYCLE = 3
 _NO_MODEL = object()
+
+
+#: The longest message, hint or stronger hint printed (a check that quotes a huge answer is cut short).
+MAX_MESSAGE = 1000
+
+
+def _bounded(verdict: Verdict) -> Verdict:
+    """``verdict`` with its texts cut to MAX_MESSAGE characters.
+
+    >>> len(_bounded(Verdict("miss", "x" * 5000)).message)
+    1000
+    """
+
+    def cut(text: str) -> str:
+        return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+    return replace(verdict, message=cut(verdict.message), hint=cut(verdict.hint), stronger=cut(verdict.stronger))
 
 
 class Result:
@@ -191,6 +208,10 @@ class Lesson:
         return self.spec.checks[key]
 
     def judge(self, name: int | str, answer: object) -> Verdict:
+        """The verdict of check ``name`` on ``answer``; like :meth:`verdict`, it counts as an attempt."""
+        return self.verdict(name, answer)
+
+    def _judge(self, name: int | str, answer: object) -> Verdict:
         """The verdict of check ``name`` on ``answer``, made a plain value first; remembers nothing.
 
         A check that breaks on a strange answer gives a format verdict in a classroom, and raises
@@ -198,7 +219,7 @@ class Lesson:
         """
         check = self._check(name)
         try:
-            return check(plain(answer), self.params)
+            return _bounded(check(plain(answer), self.params))
         except LessonError:
             raise
         except Exception as error:  # the student's answer must never stop the lesson
@@ -237,14 +258,14 @@ class Lesson:
 
     def verdict(self, name: int | str, answer: object) -> Verdict:
         """The verdict of check ``name`` on ``answer``; it counts as an attempt (a loop over options shows)."""
-        verdict = self.judge(name, answer)
+        verdict = self._judge(name, answer)
         self._record(str(name), verdict)
         return verdict
 
     def feedback(self, name: int | str, answer: object) -> list[str]:
         """The feedback lines for an answer, remembering it (a repeat or a cycle gets the stronger hint)."""
         key = str(name)
-        verdict = self.judge(key, answer)
+        verdict = self._judge(key, answer)
         stronger = self._record(key, verdict)
         return feedback_lines(key, verdict, stronger, self.spec.labels.get(key, ""))
 
@@ -413,8 +434,18 @@ class Lesson:
             display(value)
 
     def model(self, name: int | str) -> tuple[object, str]:
-        """The model answer of check ``name`` and its reason, computed from the parameters (``SPEC.model``)."""
+        """The model answer of check ``name`` and its reason, computed from the parameters (``SPEC.model``).
+
+        Like :meth:`solution`, it opens only after an attempt that was not a format slip (always under
+        strict mode, for the tests).
+        """
         key = str(name)
+        if not strict() and key not in self.attempts.attempted:
+            title = self.spec.labels.get(key, label(key))
+            raise LessonError(f"Try {title[0].lower() + title[1:]} first: the model answer opens after your attempt.")
+        return self._model(key)
+
+    def _model(self, key: str) -> tuple[object, str]:
         if key not in self.spec.models:
             raise LessonError(f"Lesson {self.number} has no model answer for {key!r}: add @SPEC.model({key!r}).")
         return self.spec.models[key](self.params)
@@ -430,8 +461,8 @@ class Lesson:
         """
         key = str(name)
         if model is _NO_MODEL:
-            model, why = self.model(key)
-        verdict = self.judge(key, model)
+            model, why = self._model(key)
+        verdict = self._judge(key, model)
         title = self.spec.labels.get(key, label(key))
         what = title[0].lower() + title[1:]
         if not verdict.right:

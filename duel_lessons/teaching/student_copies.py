@@ -378,7 +378,9 @@ def _model_text(cells: list[Any], solution: str, path: Path) -> str:
     try:
         number, arguments = lesson_arguments(cells)
         lesson = Lesson(number, **arguments)
-        model, why = lesson.model(name)
+        if name not in lesson.spec.models:
+            raise DuelError(f"Lesson {number} has no model answer for {name!r}: add @SPEC.model({name!r}).")
+        model, why = lesson.spec.models[name](lesson.params)
     except (ParametersError, DuelError) as error:
         raise CopyError(f"{path}: the model answer of {name!r} cannot be computed: {error}") from None
     title = lesson.spec.labels.get(name, label(name))
