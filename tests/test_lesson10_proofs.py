@@ -211,3 +211,42 @@ def test_no_worked_example_is_exercise_1s_answer() -> None:
 
 def test_the_exit_ticket() -> None:
     assert moves(28) == [26, 24, 21, 14] and [G[m] for m in moves(28)] == [1, 4, 0, 1] and G[28] == 2
+
+
+def test_exercise_3_is_beyond_brute_force_and_judged_by_equal_values() -> None:
+    # The notebook's pair: a loop over the notebook's brute force does not answer it (review rev4).
+    params = {**P, "ex_pair": [1000, 1536]}
+    g = my_grundy(1536)
+    assert (g[1000], g[1536]) == (3, 7)
+    winning = sorted(
+        [(1000, 1000 - m) for m in moves(1000) if g[m] == g[1536]]
+        + [(1536, 1536 - m) for m in moves(1536) if g[m] == g[1000]]
+    )
+    assert winning == [(1000, 40), (1536, 8), (1536, 24)]  # 1000 -> 960 RAISES the value from 3 to 7
+    for move in winning:
+        assert check("3", move, params).kind == "right", move
+    assert check("3", (1000, 8), params).kind == "miss"
+    assert check("3", "P", params).kind == "misconception"
+
+
+@pytest.mark.parametrize("answer", ["p", "n", " p "])
+def test_exercise_3_a_case_slip_is_named_and_confirms_nothing(answer: str) -> None:
+    for params in (P, {**P, "ex_pair": [6, 16]}):  # N, then P
+        verdict = check("3", answer, params)
+        assert verdict.kind == "format" and "capital" in verdict.message, (answer, params)
+
+
+def test_guessing_every_partner_is_no_prediction() -> None:
+    assert SPEC.guess_forms["partner"](list(range(13, 31)), P) is not None
+    assert SPEC.guess_forms["partner"](list(range(13, 30)), P) is None
+
+
+def test_a_partner_rule_that_asks_brute_force_is_named_in_the_reveal() -> None:
+    def brute(numbers: tuple[int, ...]) -> str:
+        return "P"
+
+    def copies(n: int) -> bool:
+        return brute((12, n)) == "P"
+
+    assert "asks `brute` itself" in SPEC.reveals["partner"](copies, P)
+    assert "asks `brute`" not in SPEC.reveals["partner"](lambda n: n % 2 == 0, P)

@@ -168,3 +168,71 @@ def test_the_student_copy_tells_nothing_before_it_asks() -> None:
     assert spoilers_before_reveal("11-", "11") == []
     text = "\n".join(source(c) for c in student_cells("11-"))
     assert "teaching.checks" not in text
+
+
+def test_exercise_2_example_is_beyond_brute_force_and_judged_by_the_xor() -> None:
+    # The notebook's EXAMPLE: a loop over the notebook's brute force does not answer it (review rev4).
+    params = {**P, "example": [120, 180, 300]}
+    start = (120, 180, 300)
+    values = [g(n) for n in start]
+    s = reduce(xor, values)
+    assert (values, s) == ([4, 2, 2], 4)
+    moves = [(i, d) for i, n in enumerate(start) for d in DIVISOR_DUEL.divisors_of(n) if g(n - d) == values[i] ^ s]
+    assert sorted(moves) == [(0, 3), (0, 5), (0, 15), (1, 20), (2, 12)]  # in every component, as the prose says
+    assert check("2", moves, params).kind == "right"
+    assert check("2", moves[:3], params).kind == "partial"
+    assert check("2", [(i + 1, d) for i, d in moves], params).kind == "format"
+
+
+def looks_up_brute_force(values: list[int]) -> bool:
+    """A lazy rule: a number for each value, then brute force on those numbers (no rule at all)."""
+    first = {}
+    for n in range(1, 300):
+        first.setdefault(g(n), n)
+    return lost(tuple(sorted(first[v] for v in values)))
+
+
+def only_three_parts(values: list[int]) -> bool:
+    padded = [*values, 0, 0][:3]
+    return padded[0] == padded[1] ^ padded[2] if len(values) <= 3 else True
+
+
+def loops(values: list[int]) -> bool:
+    while True:
+        pass
+
+
+def reads_the_checks_variables(values: list[int]) -> bool:
+    import sys
+
+    frame = sys._getframe(1)
+    while frame is not None and "parts" not in frame.f_locals:
+        frame = frame.f_back
+    return frame is not None and lost(tuple(frame.f_locals["parts"]))
+
+
+class Liar:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __bool__(self) -> bool:
+        raise SystemExit
+
+
+@pytest.mark.parametrize(
+    ("rule", "kind", "says"),
+    [
+        (looks_up_brute_force, "format", "no answer"),  # runs out of time on the bigger sums
+        (only_three_parts, "miss", "bigger one"),
+        (loops, "format", "time limit"),
+        (reads_the_checks_variables, "miss", "counterexample"),
+        (lambda values: Liar(), "format", "something else"),
+        (lambda values: 1 / 0, "format", "ZeroDivisionError"),
+    ],
+)
+def test_sum_rule_lazy_and_hostile_rules_run_bounded_and_pass_nothing(rule: object, kind: str, says: str) -> None:
+    verdict = check("sum-rule", rule, {**P, "triple_upto": 12})
+    assert verdict.kind == kind and says in verdict.message, verdict.message

@@ -1,6 +1,7 @@
 """Checks for lesson 10, "Is 'winning' enough to know who wins two duels at once?" (sums, mex, Grundy values).
 
-Sums are decided here by brute force (trying every move), independently of the Grundy values they are compared with.
+Sums are decided here by brute force (trying every move), independently of the Grundy values they are compared with,
+except in exercise 3, after the proof: its pair is beyond brute force, and its winning moves are those to equal values.
 
 >>> p = {"rules": "divisor-duel", "hand_limit": 12, "partner": 12, "ex_set": [0, 1, 2, 4], "ex_g": 14,
 ...      "ex_pair": [10, 16]}
@@ -269,9 +270,13 @@ def partner_form(value: object, p: Params) -> str | None:
         isinstance(value, (list, tuple))
         and value
         and all(as_whole(x) is not None and lo <= int(x) <= hi for x in value)
+        and {int(x) for x in value} != set(GUESS_RANGE)  # every number is no prediction
     ):
         return None
-    return f"Give a list of the numbers from {lo} to {hi} you think work (at least one), for example [14, 27]."
+    return (
+        f"Give a list of the numbers from {lo} to {hi} you think work (at least one, not all of them), "
+        "for example [14, 27]."
+    )
 
 
 @SPEC.truth("partner", yes="makes a P-sum", no="makes an N-sum")
@@ -290,7 +295,13 @@ def partner_reveal(rule: object, p: Params) -> str:
         f"**{partner} + n is P exactly when g(n) = g({partner}) = {g}.** Two duels behave like two Nim heaps "
         "of sizes g(a) and g(b): P exactly when they are equal."
     )
-    if callable(rule):
+    code = getattr(rule, "__code__", None)
+    if callable(rule) and "brute" in (*getattr(code, "co_names", ()), *getattr(code, "co_freevars", ())):
+        text += (
+            " Your last rule asks `brute` itself: it copies the data instead of predicting it, so it proves "
+            "nothing. Try one that uses grundy_value only."
+        )
+    elif callable(rule):
         found = first_difference(rule, _partner_truth(p), PARTNER_UPTO)
         text += (
             f" Your last rule agrees up to {PARTNER_UPTO}."
@@ -386,11 +397,12 @@ def _pair(p: Params) -> tuple[int, int]:
 
 
 def _winning_pair_moves(rules: Rules, a: int, b: int) -> list[tuple[int, int]]:
-    """Every winning move from a + b as (the number changed, the divisor subtracted), by brute force."""
+    """Every winning move from a + b as (the number changed, the divisor subtracted): to equal values, the rule proved
+    in section 5 (EX_PAIR is beyond brute force, so that a loop over the notebook's ``brute`` does not answer it)."""
     moves = []
     for n, other in ((a, b), (b, a)):
         for d in rules.divisors_of(n):
-            if brute(rules, (rules.result(n, d), other)) == "P" and (n, d) not in moves:
+            if grundy_value(rules, rules.result(n, d)) == grundy_value(rules, other) and (n, d) not in moves:
                 moves.append((n, d))
     return moves
 
@@ -407,12 +419,12 @@ def pair_move(answer: object, p: Params) -> Verdict:
         said = answer.strip().upper()
         if said not in ("P", "N"):
             return Verdict("format", 'Give a move as (number, divisor), like (10, 5), or "P".', key="format:text")
-        if said == "P" and not good:
-            return (
-                Verdict("right", "No move wins: the values are equal.")
-                if answer == "P"
-                else Verdict("format", 'Right idea: write it exactly as "P".', key="format:case")
+        if answer.strip() != said:  # a case slip is named whatever the answer, so that it confirms nothing
+            return Verdict(
+                "format", 'Write the letter as a capital, "P", or give a move as (number, divisor).', key="format:case"
             )
+        if said == "P" and not good:
+            return Verdict("right", "No move wins: the values are equal.")
         if said == "P":
             return Verdict(
                 "misconception",

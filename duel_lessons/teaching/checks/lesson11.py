@@ -1,8 +1,9 @@
 """Checks for lesson 11, "Who wins a sum of duels?" (the XOR rule, its proof, winning moves, counting).
 
 Before the rule is revealed, sums are decided by brute force (lesson 10's ``brute``), never by the XOR rule the
-students are asked to find. Exercise 1 asks about numbers far beyond brute force, after the rule is proved: its
-check uses the XOR of the Grundy values.
+students are asked to find. Exercises 1 and 2 ask about numbers far beyond brute force, after the rule is proved
+(so a loop over the notebook's ``brute`` does not answer them): their checks use the XOR of the Grundy values, and
+so do the bigger sums the sum-rule check adds after every small one.
 
 >>> p = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [100, 360, 840],
 ...      "small_box": 20}
@@ -16,11 +17,15 @@ check uses the XOR of the Grundy values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import reduce
 from itertools import combinations_with_replacement
 from operator import xor
 
+from duel_lessons.engine.errors import DuelError
+from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.engine.rules import Rules
+from duel_lessons.play.sandbox import Forfeit, Sandbox
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of
@@ -103,43 +108,151 @@ def _all_sums(upto: int) -> list[tuple[int, ...]]:
     return [t for k in (1, 2, 3) for t in combinations_with_replacement(range(1, upto + 1), k)]
 
 
+#: CPU seconds the student's rule may spend on one list of values, in its own process (a generous wall-clock
+#: backstop is added by the sandbox): a rule that loops is stopped and named, it never hangs the notebook.
+RULE_TIME = 2.0
+#: After every small sum, the rule must also be right for these lists of larger values, with more parts: sums whose
+#: numbers (the smallest with these values: 24, 64, 96, 256 for values 4 to 7 in Divisor Duel) are too big for brute
+#: force, so a rule that looks each list up by brute force (values -> numbers -> ``brute``) runs out of time. They are
+#: judged by the XOR of the values, the rule proved in section 4 (the P-sums among them come first).
+BIG_LISTS = ((5, 6, 3), (7, 4, 3), (6, 5, 7, 4), (7, 7), (5, 6, 7), (4, 5, 6, 7, 1), (6, 6, 4), (7, 6, 5, 4, 4))
+#: Where BIG_LISTS start among the lists the rule's process is asked about (after every small sum's values).
+BIG_BASE = 1000
+#: What the rule's process reports for one list of values (the rule's own value never leaves its process).
+_SAID_FALSE, _SAID_TRUE, _SAID_OTHER, _SAID_NOTHING = 0, 1, 2, 3
+
+
+def _rule_as_bot(rule: Callable[[list[int]], object], lists: list[tuple[int, ...]]) -> Callable[[GameState], int]:
+    """The student's rule, asked through the bot sandbox: the "position" number 2 + k stands for ``lists[k]``.
+
+    Everything the rule returns is judged inside its own process (a liar's ``__eq__`` or ``__bool__`` runs there,
+    under the time limit); only 0 (False), 1 (True), 2 (not a bool) or 3 (still ``...``) comes back.
+    """
+
+    def ask(state: GameState) -> int:
+        said = rule(list(lists[state.number - 2]))
+        if said is ...:
+            return _SAID_NOTHING
+        if type(said) is bool:
+            return int(said)
+        if type(said) is int and said in (0, 1):
+            return said
+        return _SAID_OTHER
+
+    return ask
+
+
 @SPEC.check("sum-rule", label="Your sum rule")
 def sum_rule(answer: object, p: Params) -> Verdict:
-    """A function of the list of Grundy values, True exactly for P-sums (brute force, up to three parts)."""
+    """A function of the list of Grundy values, True exactly for P-sums (brute force, up to three parts).
+
+    The rule runs in its own process with a time limit (the bot sandbox of lesson 12), so a rule that loops, crashes
+    the process, returns a strange object or reads the check's variables cannot hang or fool the check.
+    """
     if is_unanswered(answer):
         return unanswered()
     if not callable(answer):
         return Verdict("format", "Give a function of a list of values, such as my_sum_rule.", key="format:function")
     rules = rules_of(p)
     upto = int(p["triple_upto"])
-    for parts in _all_sums(upto):
-        values = _values(rules, parts)
-        try:
-            said = answer(list(values))
-        except Exception as error:  # the student's function
-            return Verdict(
-                "format", f"Your rule stopped with {type(error).__name__} for values {values}.", key="format:error"
-            )
-        if said is ...:
-            return unanswered()
-        if type(said) is not bool and said not in (0, 1):
-            return Verdict(
-                "format",
-                f"Your rule should give True or False; for values {values} it gave {said!r}.",
-                key="format:not-bool",
-            )
-        really = brute(rules, parts) == "P"
-        if bool(said) != really:
-            sum_words = " + ".join(map(str, parts))
-            return Verdict(
-                "miss",
-                f"First counterexample: {sum_words} (values {values}) is "
-                f"{'P' if really else 'N'}, but your rule says {'P' if said else 'N'}.",
-                "Write the values in binary, one under the other, as you did for Nim heaps.",
-                "A duel with value g behaves like a Nim heap of g counters. What was the Nim rule?",
-                key=f"miss:{parts}",
-            )
-    return Verdict("right", f"Your rule agrees with brute force on every sum of up to three numbers up to {upto}.")
+    sums = _all_sums(upto)
+    lists: list[tuple[int, ...]] = []
+    for parts in sums:
+        values = tuple(_values(rules, parts))
+        if values not in lists:
+            lists.append(values)
+    lists = lists[:BIG_BASE] + [()] * (BIG_BASE - len(lists)) + list(BIG_LISTS)
+    told: dict[tuple[int, ...], int] = {}
+    try:
+        with Sandbox(_rule_as_bot(answer, lists), rules, time_limit=RULE_TIME, max_strikes=1) as sandbox:
+            for parts in sums:
+                values = tuple(_values(rules, parts))
+                if values not in told:
+                    try:
+                        told[values] = sandbox.ask(new_game(rules, 2 + lists.index(values)))
+                    except Forfeit as stopped:
+                        return Verdict(
+                            "format",
+                            f"For values {list(values)} your rule gave no answer: it {stopped.reason}.",
+                            "Your rule must return True or False for every list of values, quickly: no endless loop.",
+                            key="format:error",
+                        )
+                said = told[values]
+                if said == _SAID_NOTHING:
+                    return unanswered()
+                if said == _SAID_OTHER:
+                    return Verdict(
+                        "format",
+                        f"Your rule should give True or False; for values {list(values)} it gave something else.",
+                        key="format:not-bool",
+                    )
+                really = brute(rules, parts) == "P"
+                if bool(said) != really:
+                    sum_words = " + ".join(map(str, parts))
+                    return Verdict(
+                        "miss",
+                        f"First counterexample: {sum_words} (values {list(values)}) is "
+                        f"{'P' if really else 'N'}, but your rule says {'P' if said else 'N'}.",
+                        "Write the values in binary, one under the other, as you did for Nim heaps.",
+                        "A duel with value g behaves like a Nim heap of g counters. What was the Nim rule?",
+                        key=f"miss:{parts}",
+                    )
+            for big in BIG_LISTS:
+                said = _ask_big(sandbox, rules, big)
+                if isinstance(said, Verdict):
+                    return said
+                really = _xor(list(big)) == 0
+                if bool(said) != really:
+                    return Verdict(
+                        "miss",
+                        f"It holds on every sum of up to three numbers up to {upto}, but not on a bigger one: a sum "
+                        f"whose parts have the values {list(big)} ({' + '.join(map(str, _smallest_with(rules, big)))}"
+                        f", for example, far too big for brute force) is {'P' if really else 'N'}, but your rule "
+                        f"says {'P' if said else 'N'}.",
+                        "Does your rule work for any number of parts, and for values bigger than 3?",
+                        "Write the values in binary, one under the other, as you did for Nim heaps. What was the "
+                        "Nim rule?",
+                        key=f"miss-big:{big}",
+                    )
+    except DuelError as error:  # no process could be started for it (where functions cannot be sent to one)
+        return Verdict("format", f"Your rule could not be run: {error}", key="format:process")
+    return Verdict(
+        "right",
+        f"Your rule agrees with brute force on every sum of up to three numbers up to {upto}, and on "
+        f"{len(BIG_LISTS)} bigger sums (up to {max(map(len, BIG_LISTS))} parts, values up to "
+        f"{max(map(max, BIG_LISTS))}).",
+    )
+
+
+def _smallest_with(rules: Rules, values: tuple[int, ...]) -> list[int]:
+    """For each value, the smallest number that has it (searched up to FLAW_LIMIT; "?" not expected)."""
+    found: dict[int, int] = {}
+    for n in range(1, FLAW_LIMIT + 1):
+        found.setdefault(grundy_value(rules, n), n)
+        if all(v in found for v in values):
+            break
+    return [found.get(v, 0) for v in values]
+
+
+def _ask_big(sandbox: Sandbox, rules: Rules, values: tuple[int, ...]) -> int | Verdict:
+    """The rule's answer for one of BIG_LISTS (asked as list number len(small lists) + k), or the verdict on it."""
+    try:
+        said = sandbox.ask(new_game(rules, 2 + BIG_BASE + BIG_LISTS.index(values)))
+    except Forfeit as stopped:
+        return Verdict(
+            "format",
+            f"For values {list(values)} your rule gave no answer: it {stopped.reason}. (A rule that looks each "
+            "sum up by brute force runs out of time on big sums: find a rule that uses the values only.)",
+            "Your rule must return True or False for every list of values, quickly: no endless loop, no brute force.",
+            key="format:error-big",
+        )
+    if said in (_SAID_OTHER, _SAID_NOTHING):
+        return Verdict(
+            "format",
+            f"Your rule should give True or False; for values {list(values)} it gave something else.",
+            key="format:not-bool",
+        )
+    return said
 
 
 def my_sum_rule(values: list[int]) -> bool:
@@ -272,13 +385,16 @@ def model_1(p: Params) -> tuple[object, str]:
 
 
 def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
-    moves = set()
-    for i, n in enumerate(numbers):
-        for d in rules.divisors_of(n):
-            rest = numbers[:i] + (rules.result(n, d),) + numbers[i + 1 :]
-            if brute(rules, rest) == "P":
-                moves.add((i, d))
-    return moves
+    """Every winning move (component, divisor): those that make the XOR of the values 0 (the rule proved in section 4;
+    EXAMPLE is beyond brute force, so that a loop over lesson 10's ``brute`` does not answer exercise 2)."""
+    values = _values(rules, numbers)
+    s = _xor(values)
+    return {
+        (i, d)
+        for i, n in enumerate(numbers)
+        for d in rules.divisors_of(n)
+        if s and grundy_value(rules, rules.result(n, d)) == values[i] ^ s
+    }
 
 
 def _legal(rules: Rules, numbers: tuple[int, ...], move: tuple[int, int]) -> bool:
