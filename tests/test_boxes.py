@@ -111,7 +111,7 @@ def test_count_box_against_brute_force(books, data) -> None:
         hi = data.draw(st.integers(lo - 1, 70))
         step = data.draw(st.integers(1, 3))
         axes.append(range(lo, hi + 1, step))
-    counted = count_box(books, axes)
+    counted = count_box(books, axes, every_number=True)  # every position, not only legal starts
     assert counted.total == len(list(itertools.product(*axes)))
     assert counted.p_positions == brute_box(books, axes)
     assert counted.p_positions + counted.n_positions == counted.total
@@ -158,3 +158,23 @@ def test_grundy_values_agree_with_the_table_where_the_game_ends() -> None:
     """One convention: Factor Duel's 1 (reaching it loses) has the table's value 1 in sums too."""
     assert grundy_histogram(FACTOR_DUEL, range(1, 2)) == [0, 1]
     assert grundy_histogram(FACTOR_DUEL, range(2, 3)) == [1]  # 2 is prime: the game is over, value 0
+
+
+@pytest.mark.parametrize("rules", SUM_BOOKS, ids=lambda r: r.name)
+def test_count_box_refuses_exactly_what_new_sum_refuses(rules) -> None:
+    """Issue 18: count_box took 1 in Factor Duel while new_sum refused it; both now judge each start alike."""
+    from duel_lessons.play.sums import new_sum
+
+    for n in range(1, 40):
+        try:
+            new_sum([n, n], rules)
+            legal = True
+        except DuelError:
+            legal = False
+        try:
+            count_box(rules, [[n], range(n, n + 1)])
+            counted = True
+        except DuelError:
+            counted = False
+        assert counted == legal, (rules.name, n)
+    assert count_box(rules, [range(1, 4)], every_number=True).total == 3

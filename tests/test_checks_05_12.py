@@ -79,8 +79,6 @@ def test_an_unwritten_bot_is_unanswered() -> None:
         ("05", "1", {"rules": "division-duel", "start": 60, "upto": 100, "ex_start": 36, "ex_omega": 720,
                      "ex_power": 1024, "ex_length": 5}, [12], [12, 18]),
         ("06", "3", {"rules": "factor-duel", "start": 100, "upto": 100, "ex_number": 91}, [5, 25], [1, 5, 25]),
-        ("10", "3", {"rules": "divisor-duel", "hand_limit": 12, "partner": 12, "ex_set": [0, 1, 3], "ex_g": 24,
-                     "ex_pair": [6, 16]}, [20, 36, 40], [20, 48]),
     ],
 )
 def test_hints_never_contain_the_answer(lesson: str, name: str, params: dict[str, object], wrong: list[int],

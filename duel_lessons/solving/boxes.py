@@ -207,12 +207,67 @@ class BoxCount:
         )
 
 
-def count_box(rules: Rules | str | Sequence[Rules | str], box: Sequence[Iterable[int]]) -> BoxCount:
+#: How many numbers of an axis are checked one by one against a start rule such as "composite only".
+START_SCAN = 5_000
+#: The longest listed axis that is checked against such a start rule.
+START_LIST_LIMIT = 100_000
+
+
+def start_problem(rules: Rules, numbers: range | Sequence[int], axis: int = 0) -> str | None:
+    """Why some number of an axis cannot start a game of ``rules`` (as :func:`~duel_lessons.play.sums.new_sum`
+    refuses it), or None.
+
+    The smallest number is always checked; a rule such as "composite only" is checked number by number on a
+    listed axis and on the first ``START_SCAN`` numbers of a range (a range of step 1 that long always holds
+    a prime: no gap between primes below 10**18 is that wide).
+
+    >>> from duel_lessons.engine.rules import get_rules
+    >>> start_problem(get_rules("factor-duel"), range(1, 10))
+    'Axis 1 holds 1: 1 is too small to start Factor Duel. Factor Duel starts from a number greater than 2 (book 003).'
+    >>> start_problem(get_rules("factor-duel"), range(3, 10)) is None
+    True
+    """
+    if not len(numbers):
+        return None
+    lowest = numbers[0] if isinstance(numbers, range) else min(numbers)
+    if lowest < 1 or (isinstance(numbers, range) and numbers.step < 1):
+        return None  # refused when the axis is counted, with its own message
+    checks = [int(lowest)]
+    if rules.composite_start or rules.when_stuck == "pass":
+        if isinstance(numbers, range):
+            checks += list(numbers[:START_SCAN])
+        elif len(numbers) > START_LIST_LIMIT:
+            return (
+                f"Axis {axis + 1} lists {len(numbers):,} numbers: {rules.title} has a start rule "
+                f"({rules.start_rule}), checked on at most {START_LIST_LIMIT:,} listed numbers."
+            )
+        else:
+            checks += sorted({int(n) for n in numbers})
+    for n in checks:
+        problem = rules.start_problem(n)
+        if problem is not None:
+            return f"Axis {axis + 1} holds {n}: {problem}"
+    return None
+
+
+def count_box(
+    rules: Rules | str | Sequence[Rules | str], box: Sequence[Iterable[int]], *, every_number: bool = False
+) -> BoxCount:
     """Count the P- and N-positions of every sum in a box, by Grundy values (see the module docstring).
 
     ``rules`` is one rule set for every component or one per component; ``box`` is one collection of
-    starts per component (a ``range`` for huge axes).  Every number is counted (start rules such as
-    "composite only" are not applied).
+    starts per component (a ``range`` for huge axes).  Like :func:`~duel_lessons.play.sums.new_sum`, it
+    refuses a number that cannot start its game (1 and 2 in Factor Duel, a prime in Division Duel) with a
+    DuelError naming it; ``every_number=True`` counts every positive number instead, as a position that a
+    game can reach.
+
+    >>> count_box("factor-duel", [range(1, 5)] * 2)
+    Traceback (most recent call last):
+    ...
+    duel_lessons.engine.errors.DuelError: Axis 1 holds 1: 1 is too small to start Factor Duel. Factor Duel \
+starts from a number greater than 2 (book 003).
+    >>> count_box("factor-duel", [range(1, 5)] * 2, every_number=True).total
+    16
     """
     choices: Sequence[Rules | str] = [rules] * len(box) if isinstance(rules, (str, Rules)) else rules
     books = [sum_rules(r) for r in choices]
@@ -223,6 +278,10 @@ def count_box(rules: Rules | str | Sequence[Rules | str], box: Sequence[Iterable
     for i, (book, numbers) in enumerate(zip(books, box, strict=True)):
         if not isinstance(numbers, range):
             numbers = tuple(int(n) for n in _as_range(numbers, i))
+        if not every_number:
+            problem = start_problem(book, numbers, i)
+            if problem is not None:
+                raise DuelError(problem)
         axes.append(numbers)
         histograms.append(grundy_histogram(book, numbers, i))
     return BoxCount(tuple(books), tuple(axes), tuple(xor_distribution(histograms)))

@@ -71,7 +71,7 @@ class SumBoard:
         self.status_html = w.HTML().add_class("sum-status")
         self.message = w.HTML().add_class("sum-message")
         self.guard = Guard()
-        self.hint_button = w.Button(description="Hint", tooltip="The XOR rule for this position, in words")
+        self.hint_button = w.Button(description="Hint", tooltip="A hint for this position, in words")
         self.hint_button.add_class("sum-hint").add_class("dg-guarded")
         self.hints = hints
         self.hint_button.layout.display = None if hints else "none"  # a teacher's switch: lessons 10-11 hide it

@@ -1,14 +1,14 @@
 """Checks for lesson 10, "Is 'winning' enough to know who wins two duels at once?" (sums, mex, Grundy values).
 
-Sums are decided here by brute force (trying every move), independently of the Grundy values they are compared with.
+Sums are decided here by brute force (trying every move), independently of the Grundy values they are compared with,
+except in exercise 3, after the proof: its pair is beyond brute force, and its winning moves are those to equal values.
 
->>> p = {"rules": "divisor-duel", "hand_limit": 12, "partner": 12, "ex_set": [0, 1, 3], "ex_g": 24, "ex_pair": [6, 16]}
->>> SPEC.checks["3"]([20, 36, 40, 48], p).message
-'2 of your 4 numbers are right, but 36, 40 are not one of them.'
->>> SPEC.checks["3"]([36, 40], p).kind
-'misconception'
->>> SPEC.checks["3"]([20, 48], p).kind
-'right'
+>>> p = {"rules": "divisor-duel", "hand_limit": 12, "partner": 12, "ex_set": [0, 1, 2, 4], "ex_g": 14,
+...      "ex_pair": [10, 16]}
+>>> SPEC.checks["3"]((16, 2), p).kind, SPEC.checks["3"]("P", p).kind
+('right', 'misconception')
+>>> SPEC.checks["proof-1"](14, p).kind, SPEC.checks["proof-1"](18, p).kind
+('right', 'partial')
 """
 
 from __future__ import annotations
@@ -24,19 +24,20 @@ from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
     as_whole,
-    expect_choice,
-    expect_list,
-    expect_member,
     expect_number,
     first_difference,
     is_unanswered,
     unanswered,
 )
+from duel_lessons.teaching.proofs import expect_counterexample
 
 SPEC = register(LessonSpec("10", needs=("rules", "hand_limit", "partner", "ex_set", "ex_g", "ex_pair")))
 
 PARTNER_UPTO = 60
-EX3_RANGE = range(13, 51)
+#: The numbers n the "partner" guess is about (PARTNER + n for n in this range).
+GUESS_RANGE = range(13, 31)
+#: How far the counterexample hunt of proof question 1 looks.
+HUNT_LIMIT = 1000
 
 
 def mex(values: Iterable[int]) -> int:
@@ -72,6 +73,25 @@ def _brute_p(rules: Rules, numbers: tuple[int, ...]) -> bool:
     return True
 
 
+def _moves(rules: Rules, n: int) -> list[int]:
+    return [rules.result(n, d) for d in rules.divisors_of(n)]
+
+
+# -- section 2: the guess about 4 + 4 and 4 + 6 ------------------------------------------------------------------
+
+
+@SPEC.guess_form("sums")
+def sums_form(value: object, p: Params) -> str | None:
+    """Two letters, P or N: one for 4 + 4, one for 4 + 6."""
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(x, str) and x.strip().upper() in ("P", "N") for x in value)
+    ):
+        return None
+    return 'Give two letters in a list, one for 4 + 4 and one for 4 + 6, each "P" or "N": for example ["N", "P"].'
+
+
 @SPEC.reveal("sums")
 def sums(guess: object, p: Params) -> str:
     """4 + 4 and 4 + 6 against the guess."""
@@ -84,6 +104,19 @@ def sums(guess: object, p: Params) -> str:
         f"**4 + 4 is {truth[0]}, and 4 + 6 is {truth[1]}**, although 4 and 6 are both N on their own. "
         f"Your guess {said} got {score} of 2. So the labels of the parts do not decide the sum."
     )
+
+
+SPEC.discovers(
+    "sums",
+    r"4\s*\+\s*4\W{0,4}(is|=|:)\W{0,4}P\b",
+    r"4\s*\+\s*6\W{0,4}(is|=|:)\W{0,4}N\b",
+    r"'N',\s*'N',\s*'P',\s*'N'",
+    r"\bN\s*\+\s*N\W{0,4}(=|is|can)\W{0,4}(P\b|go either)",
+    r"labels? .{0,30}(not enough|do not decide|does not decide)",
+)
+
+
+# -- section 4: mex and the Grundy table -------------------------------------------------------------------------
 
 
 @SPEC.check("grundy-table", label="Your Grundy table")
@@ -113,7 +146,7 @@ def grundy_table(answer: object, p: Params) -> Verdict:
             key=f"partial:{len(missing)}",
         )
     n = wrong[0]
-    reach = sorted({grundy_value(rules, rules.result(n, d)) for d in rules.divisors_of(n)})
+    reach = sorted({grundy_value(rules, m) for m in _moves(rules, n)})
     hint = (
         f"For {n}: list the values of the numbers it moves to (use your own values for them), then take the "
         "smallest whole number that is missing."
@@ -128,72 +161,13 @@ def grundy_table(answer: object, p: Params) -> Verdict:
     )
 
 
-def _partner_truth(p: Params) -> Callable[[int], bool]:
+@SPEC.model("grundy-table")
+def model_table(p: Params) -> tuple[object, str]:
+    """g(1) .. g(HAND_LIMIT)."""
     rules = rules_of(p)
-    partner = int(p["partner"])
-    return lambda n: brute(rules, (partner, n)) == "P"
-
-
-@SPEC.truth("partner", yes="makes a P-sum", no="makes an N-sum")
-def partner_truth(p: Params) -> Callable[[int], bool]:
-    """Whether PARTNER + n is a P-position, by brute force."""
-    return _partner_truth(p)
-
-
-@SPEC.reveal("partner")
-def partner_reveal(rule: object, p: Params) -> str:
-    """The rule for two parts, compared with the student's last tested rule."""
-    rules = rules_of(p)
-    partner = int(p["partner"])
-    g = grundy_value(rules, partner)
-    text = (
-        f"**{partner} + n is P exactly when g(n) = g({partner}) = {g}.** Two duels behave like two Nim heaps "
-        "of sizes g(a) and g(b): P exactly when they are equal."
-    )
-    if callable(rule):
-        found = first_difference(rule, _partner_truth(p), PARTNER_UPTO)
-        text += (
-            f" Your last rule agrees up to {PARTNER_UPTO}."
-            if found is None
-            else f" Your last rule first differs at n = {found[0]}."
-        )
-    return text
-
-
-@SPEC.check("proof-1")
-def same_value(answer: object, p: Params) -> Verdict:
-    """A move never keeps the Grundy value of a part."""
-    return expect_choice(
-        answer,
-        "no",
-        ("yes", "no"),
-        hint="g(n) is the smallest value that NO move reaches. Can a move reach g(n) itself?",
-        stronger="Take 12, with g(12) = mex{1, 0, 0, 2} = 3. Its moves reach the values 1, 0, 0 "
-        "and 2. Is 3 among them? Could it ever be, for any n?",
-    )
-
-
-@SPEC.check("proof-2")
-def copy_move(answer: object, p: Params) -> Verdict:
-    """In 12 + 20 after 20 → 10 (value 1): the divisor of 12 that reaches value 1."""
-    rules = rules_of(p)
-    target = grundy_value(rules, 10)
-    good = [d for d in rules.divisors_of(12) if grundy_value(rules, 12 - d) == target]
-    return expect_member(
-        answer,
-        good,
-        what="divisor",
-        misconceptions=[
-            Misconception(
-                "not-divisor",
-                lambda a: isinstance(a, int) and a not in rules.divisors_of(12),
-                "That is not a divisor you may subtract from 12: use 2, 3, 4 or 6.",
-                "The divisors you may subtract from 12 are 2, 3, 4 and 6. Which one leaves a number of value 1?",
-            )
-        ],
-        hint="Copying means making the two values equal again. Which value must the 12 part get? Which move "
-        "of 12 reaches it?",
-        stronger="The moves of 12 go to 10, 9, 8 and 6. Which of them has value 1 (your Grundy table)?",
+    return (
+        {n: grundy_value(rules, n) for n in range(1, int(p["hand_limit"]) + 1)},
+        "From the bottom up: each value is the mex of the values of the numbers it moves to.",
     )
 
 
@@ -219,12 +193,25 @@ def mex_of(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    """mex(EX_SET) with its reason."""
+    values = sorted({int(v) for v in p["ex_set"]})
+    m = mex(values)
+    below = [v for v in range(m)]
+    return m, (
+        f"{listing(below)} {'is' if len(below) == 1 else 'are'} in the set, {m} is not."
+        if below
+        else "0 is not in the set."
+    )
+
+
 @SPEC.check(2)
 def grundy_of(answer: object, p: Params) -> Verdict:
     """g(EX_G)."""
     rules = rules_of(p)
     n = int(p["ex_g"])
-    reach = [grundy_value(rules, rules.result(n, d)) for d in rules.divisors_of(n)]
+    reach = [grundy_value(rules, m) for m in _moves(rules, n)]
     right = grundy_value(rules, n)
     biggest = max(reach, default=-1)
     return expect_number(
@@ -236,54 +223,277 @@ def grundy_of(answer: object, p: Params) -> Verdict:
                 biggest if biggest != right else -1,
                 "That is the largest reachable value. The mex is the smallest value NOT reached.",
                 "Is 0 reached? 1? 2? ... The first value that is not reached is g.",
-            )
+            ),
+            Misconception(
+                "max-plus-one",
+                biggest + 1 if biggest + 1 != right else -1,
+                "That is one more than the largest reachable value. The mex is the SMALLEST value that "
+                "no move reaches.",
+                "Go through 0, 1, 2, ... and stop at the first value that no move reaches.",
+            ),
         ],
-        hint="List the values the moves reach, then go through 0, 1, 2, ... to find the first one missing.",
+        hint="Look up the value of each number it moves to in your table, then go through 0, 1, 2, ... to find the "
+        "first one missing.",
         stronger="Write 0, 1, 2, 3, 4, 5 in a row and cross out every value a move reaches. Which is the first left?",
     )
 
 
-@SPEC.check(3)
-def partners(answer: object, p: Params) -> Verdict:
-    """Every n from 13 to 50 with PARTNER + n a P-position."""
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    """g(EX_G) with its reason."""
     rules = rules_of(p)
-    truth = _partner_truth(p)
-    right = [n for n in EX3_RANGE if truth(n)]
-    g = grundy_value(rules, int(p["partner"]))
-
-    def wrong_values(a: object) -> bool:
-        listed = a if isinstance(a, (list, tuple, set)) else []
-        return any(as_whole(x) is not None and grundy_value(rules, int(x)) != g for x in listed if 1 <= int(x) <= 60)
-
-    return expect_list(
-        answer,
-        right,
-        what="numbers",
-        misconceptions=[
-            Misconception(
-                "wrong-value",
-                lambda a: wrong_values(a) and not set(right) <= set(a),
-                "Some of your numbers do not have the same Grundy value as PARTNER. Compute "
-                "g(n) for each of them with the mex rule or grundy_value.",
-                "Check each number of your list with grundy_value(rules, n): keep only those "
-                "with the value of PARTNER.",
-            )
-        ],
-        hint="PARTNER + n is P exactly when g(n) = g(PARTNER). Which n from 13 to 50 have that value?",
-        stronger="Compute grundy_value(rules, n) for every n from 13 to 50 (a loop) and compare with g(PARTNER).",
+    n = int(p["ex_g"])
+    moves = _moves(rules, n)
+    values = [grundy_value(rules, m) for m in moves]
+    g = grundy_value(rules, n)
+    if not moves:
+        return g, f"{n} has no move: mex{{}} = 0."
+    return g, (
+        f"{n} moves to {listing(moves)}, with values {listing(values)}; the smallest whole number missing is {g}."
     )
 
 
-@SPEC.check(4)
-def pair(answer: object, p: Params) -> Verdict:
-    """P or N for the sum EX_PAIR."""
+# -- section 5: partners of PARTNER --------------------------------------------------------------------------------
+
+
+def _partner_truth(p: Params) -> Callable[[int], bool]:
     rules = rules_of(p)
-    right = brute(rules, [int(n) for n in p["ex_pair"]])
-    return expect_choice(
+    partner = int(p["partner"])
+    return lambda n: brute(rules, (partner, n)) == "P"
+
+
+@SPEC.guess_form("partner")
+def partner_form(value: object, p: Params) -> str | None:
+    """A list of numbers from 13 to 30 (at least one)."""
+    lo, hi = GUESS_RANGE[0], GUESS_RANGE[-1]
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(as_whole(x) is not None and lo <= int(x) <= hi for x in value)
+        and {int(x) for x in value} != set(GUESS_RANGE)  # every number is no prediction
+    ):
+        return None
+    return (
+        f"Give a list of the numbers from {lo} to {hi} you think work (at least one, not all of them), "
+        "for example [14, 27]."
+    )
+
+
+@SPEC.truth("partner", yes="makes a P-sum", no="makes an N-sum")
+def partner_truth(p: Params) -> Callable[[int], bool]:
+    """Whether PARTNER + n is a P-position, by brute force."""
+    return _partner_truth(p)
+
+
+@SPEC.reveal("partner")
+def partner_reveal(rule: object, p: Params) -> str:
+    """The rule for two parts, compared with the student's last tested rule."""
+    rules = rules_of(p)
+    partner = int(p["partner"])
+    g = grundy_value(rules, partner)
+    text = (
+        f"**{partner} + n is P exactly when g(n) = g({partner}) = {g}.** Two duels behave like two Nim heaps "
+        "of sizes g(a) and g(b): P exactly when they are equal."
+    )
+    code = getattr(rule, "__code__", None)
+    if callable(rule) and "brute" in (*getattr(code, "co_names", ()), *getattr(code, "co_freevars", ())):
+        text += (
+            " Your last rule asks `brute` itself: it copies the data instead of predicting it, so it proves "
+            "nothing. Try one that uses grundy_value only."
+        )
+    elif callable(rule):
+        found = first_difference(rule, _partner_truth(p), PARTNER_UPTO)
+        text += (
+            f" Your last rule agrees up to {PARTNER_UPTO}."
+            if found is None
+            else f" Your last rule first differs at n = {found[0]}."
+        )
+    return text
+
+
+SPEC.discovers(
+    "partner",
+    r"g\s*\(\s*n\s*\)\s*=\s*g\s*\(\s*(12|partner)",
+    r"equal (grundy )?values",
+    r"same (grundy )?values?\b",
+    r"values? (are|is) (the )?(equal|same)",
+    r"exactly when (they are|the values are) equal",
+    r"behaves? like (a|two) nim heaps?",
+)
+
+
+# -- the proof for two parts -----------------------------------------------------------------------------------
+
+
+def _raises(rules: Rules, n: int) -> bool:
+    """Whether n has value at least 1 and some move from n reaches a LARGER value."""
+    g = grundy_value(rules, n)
+    return g >= 1 and any(grundy_value(rules, m) > g for m in _moves(rules, n))
+
+
+def _first_raise(rules: Rules) -> int:
+    return next(n for n in range(1, HUNT_LIMIT + 1) if _raises(rules, n))
+
+
+@SPEC.check("proof-1")
+def move_can_raise(answer: object, p: Params) -> Verdict:
+    """The smallest n with value at least 1 from which a move reaches a larger value."""
+    rules = rules_of(p)
+    return expect_counterexample(
         answer,
-        right,
-        ("P", "N"),
-        hint="Compare the Grundy values of the two parts.",
-        stronger="Two parts make a P-position exactly when their Grundy values are equal "
-        "(section 5). Find both values with grundy_value.",
+        fails=lambda n: _raises(rules, n),
+        smallest=_first_raise(rules),
+        limit=HUNT_LIMIT,
+        claim="its value is 0, or every move from it reaches a smaller value",
+        hint="For each n, compare g(n) with the values of the numbers n moves to. Skip the n with value 0.",
+        stronger="Write a loop over n with grundy_value: for each n with g(n) at least 1, look at every move "
+        "n - d and compare grundy_value(rules, n - d) with g(n). Stop at the first n where one is larger.",
+    )
+
+
+@SPEC.model("proof-1")
+def model_proof_1(p: Params) -> tuple[object, str]:
+    """The first number with a raising move, and the move."""
+    rules = rules_of(p)
+    n = _first_raise(rules)
+    g = grundy_value(rules, n)
+    m = next(m for m in _moves(rules, n) if grundy_value(rules, m) > g)
+    return n, f"g({n}) = {g}, but {n} → {m} reaches the larger value g({m}) = {grundy_value(rules, m)}."
+
+
+SPEC.parsons(
+    "order",
+    label="The copying proof, in order",
+    lines={
+        "A": "If g(a′) > g(b): a′ can move to a number with value g(b), because every value below g(a′) is "
+        "reachable from a′. Play that move.",
+        "B": "Every move makes a + b smaller, so the game ends after a finite number of moves.",
+        "C": "Start: g(a) = g(b), and your opponent is to move.",
+        "D": "Subtract in b the same divisor your opponent subtracted in a.",
+        "E": "Either way the two values are equal again, and your opponent is to move.",
+        "F": "Your opponent moves in one part, say a → a′. By the mex rule, g(a′) ≠ g(a): no move reaches the "
+        "value of the number it starts from.",
+        "G": "So it is your opponent who is left without a move: a + b is a P-position.",
+        "H": "If g(a′) < g(b): b can move to a number with value g(a′), because every value below g(b) is "
+        "reachable from b. Play that move.",
+        "I": "A move always makes a value smaller, so g(a′) < g(b), and you copy it in b.",
+    },
+    proof=["C", "F", "H", "A", "E", "B", "G"],
+    uses={"F": ["C"], "H": ["F"], "A": ["F"], "E": ["H", "A"], "G": ["E", "B"]},
+    wrong={
+        "D": "Copying the divisor does not copy the value: in 12 + 20, after 20 → 10, you cannot even subtract "
+        "10 from 12.",
+        "I": "Look at your answer to proof question 1: a move can also reach a larger value.",
+    },
+)
+
+
+# -- exercise 3 -----------------------------------------------------------------------------------------------
+
+
+def _pair(p: Params) -> tuple[int, int]:
+    a, b = (int(n) for n in p["ex_pair"])
+    return a, b
+
+
+def _winning_pair_moves(rules: Rules, a: int, b: int) -> list[tuple[int, int]]:
+    """Every winning move from a + b as (the number changed, the divisor subtracted): to equal values, the rule proved
+    in section 5 (EX_PAIR is beyond brute force, so that a loop over the notebook's ``brute`` does not answer it)."""
+    moves = []
+    for n, other in ((a, b), (b, a)):
+        for d in rules.divisors_of(n):
+            if grundy_value(rules, rules.result(n, d)) == grundy_value(rules, other) and (n, d) not in moves:
+                moves.append((n, d))
+    return moves
+
+
+@SPEC.check(3)
+def pair_move(answer: object, p: Params) -> Verdict:
+    """From EX_PAIR: a winning move (number, divisor), or "P" if there is none."""
+    if is_unanswered(answer):
+        return unanswered()
+    rules = rules_of(p)
+    a, b = _pair(p)
+    good = _winning_pair_moves(rules, a, b)
+    if isinstance(answer, str):
+        said = answer.strip().upper()
+        if said not in ("P", "N"):
+            return Verdict("format", 'Give a move as (number, divisor), like (10, 5), or "P".', key="format:text")
+        if answer.strip() != said:  # a case slip is named whatever the answer, so that it confirms nothing
+            return Verdict(
+                "format", 'Write the letter as a capital, "P", or give a move as (number, divisor).', key="format:case"
+            )
+        if said == "P" and not good:
+            return Verdict("right", "No move wins: the values are equal.")
+        if said == "P":
+            return Verdict(
+                "misconception",
+                f"Your answer was {answer!r}.",
+                "Compare the two Grundy values. Are they equal?",
+                "Two parts make a P-position exactly when their values are equal. Compute both values.",
+                key="p-when-n",
+            )
+        if good:
+            return Verdict(
+                "partial",
+                "Yes, the player to move wins here. Now give a winning move as (number, divisor).",
+                "Which part do you change, and which value must it get?",
+                "The part you change must end with the other part's value.",
+                key="n-without-move",
+            )
+        return Verdict(
+            "miss",
+            f"Your answer was {answer!r}.",
+            "Compare the two Grundy values.",
+            "Two parts make a P-position exactly when their values are equal.",
+            key="n-when-p",
+        )
+    if not (isinstance(answer, (list, tuple)) and len(answer) == 2 and all(as_whole(x) is not None for x in answer)):
+        return Verdict("format", 'Give a move as a pair (number, divisor), like (10, 5), or "P".', key="format:pair")
+    n, d = (int(x) for x in answer)
+    if n not in (a, b):
+        if d in (a, b) and n in rules.divisors_of(d):
+            return Verdict("format", "The number comes first, then the divisor: (number, divisor).", key="format:order")
+        return Verdict("format", f"The number you change is one of the two parts, {a} or {b}.", key="format:part")
+    if d not in rules.divisors_of(n):
+        return Verdict(
+            "miss",
+            f"{d} is not a divisor you may subtract from {n}.",
+            f"List the moves of {n} first.",
+            "Use a divisor from GameState(rules, n).legal_moves.",
+            key=f"illegal:{n}:{d}",
+        )
+    if (n, d) in good:
+        return Verdict("right")
+    if not good:
+        return Verdict(
+            "misconception",
+            f"After {n} - {d} your opponent can win: there is no winning move here.",
+            "Compare the two Grundy values first.",
+            'Equal values: the player to move loses. Answer "P".',
+            key="move-when-p",
+        )
+    return Verdict(
+        "miss",
+        f"After {n} - {d} = {n - d} the two values are not equal, so your opponent can win.",
+        "Which part do you change, and which value must it get?",
+        "Compute both values. The part you change must move to a number with the other part's value.",
+        key=f"miss:{n}:{d}",
+    )
+
+
+@SPEC.model(3)
+def model_3(p: Params) -> tuple[object, str]:
+    """A winning move from EX_PAIR, or "P"."""
+    rules = rules_of(p)
+    a, b = _pair(p)
+    ga, gb = grundy_value(rules, a), grundy_value(rules, b)
+    good = _winning_pair_moves(rules, a, b)
+    if not good:
+        return "P", f"g({a}) = g({b}) = {ga}: equal values, so no move wins."
+    n, d = good[0]
+    other = gb if n == a else ga
+    return (n, d), (
+        f"g({a}) = {ga} and g({b}) = {gb}. {n} - {d} = {n - d} has value {other}, the other part's "
+        "value, so the two values are equal again."
     )

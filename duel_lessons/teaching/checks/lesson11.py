@@ -1,39 +1,76 @@
 """Checks for lesson 11, "Who wins a sum of duels?" (the XOR rule, its proof, winning moves, counting).
 
-Sums are decided by brute force (lesson 10's ``brute``), never by the XOR rule the students are asked to find.
+Before the rule is revealed, sums are decided by brute force (lesson 10's ``brute``), never by the XOR rule the
+students are asked to find. Exercises 1 and 2 ask about numbers far beyond brute force, after the rule is proved
+(so a loop over the notebook's ``brute`` does not answer them): their checks use the XOR of the Grundy values, and
+so do the bigger sums the sum-rule check adds after every small one.
 
->>> p = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [6, 10, 12],
-...      "ex_pair": [4, 6], "small_box": 20}
+>>> p = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [100, 360, 840],
+...      "small_box": 20}
 >>> SPEC.checks["2"]([(1, 3), (1, 4), (2, 2), (3, 2)], p).kind
 'format'
 >>> SPEC.checks["sum-rule"](lambda v: sum(v) % 2 == 0, p).kind
 'miss'
+>>> SPEC.checks["proof-1"]((3, 4), p).kind, SPEC.checks["proof-1"]((2, 4), p).kind
+('right', 'partial')
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import reduce
 from itertools import combinations_with_replacement
+from operator import xor
 
+from duel_lessons.engine.errors import DuelError
+from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.engine.rules import Rules
+from duel_lessons.play.sandbox import Forfeit, Sandbox
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import rules_of
+from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.checks.lesson10 import brute
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
     as_whole,
     expect_choice,
-    expect_member,
     is_unanswered,
-    show,
+    plain,
     unanswered,
 )
+from duel_lessons.teaching.proofs import expect_step
 
-SPEC = register(LessonSpec("11", needs=("rules", "triple_upto", "example", "ex_sum", "ex_pair", "small_box")))
+SPEC = register(LessonSpec("11", needs=("rules", "triple_upto", "example", "ex_sum", "small_box")))
 
 CHOICES = {"A": (4, 4, 4), "B": (4, 6, 12), "C": (6, 6, 24), "D": (12, 18, 30), "E": (10, 16, 20)}
-FLAW_LIMIT = 60
+#: The two equal parts of the flawed step-2 proof (proof question 1): the sum FLAW_PAIR + n.
+FLAW_PAIR = (24, 24)
+FLAW_STEPS = 4
+FLAW_LIMIT = 1000
+
+
+def _values(rules: Rules, numbers: tuple[int, ...] | list[int]) -> list[int]:
+    return [grundy_value(rules, n) for n in numbers]
+
+
+def _xor(values: list[int]) -> int:
+    return reduce(xor, values, 0)
+
+
+# -- the guess and the conjecture ----------------------------------------------------------------------------------
+
+
+@SPEC.guess_form("hand-over")
+def hand_over_form(value: object, p: Params) -> str | None:
+    """A list of letters from A to E (at least one)."""
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(x, str) and x.strip().upper() in CHOICES for x in value)
+    ):
+        return None
+    return 'Give a list of the letters A to E you would hand over (at least one), for example ["A", "C"].'
 
 
 @SPEC.reveal("hand-over")
@@ -52,148 +89,328 @@ def hand_over(guess: object, p: Params) -> str:
     )
 
 
-def _all_sums(rules: Rules, upto: int) -> list[tuple[int, ...]]:
+SPEC.discovers(
+    "hand-over",
+    r"\bxor\b",
+    r"⊕",
+    r"\^",
+    r"nim[- ]?sum",
+    r"exclusive or",
+    r"behaves? like (a|two) nim heaps?",
+    r"nim heaps? of",
+    r"even number of 1s",
+    r"sprague",
+    r"\bbalanced\b",
+)
+
+
+def _all_sums(upto: int) -> list[tuple[int, ...]]:
     return [t for k in (1, 2, 3) for t in combinations_with_replacement(range(1, upto + 1), k)]
+
+
+#: CPU seconds the student's rule may spend on one list of values, in its own process (a generous wall-clock
+#: backstop is added by the sandbox): a rule that loops is stopped and named, it never hangs the notebook.
+RULE_TIME = 2.0
+#: After every small sum, the rule must also be right for these lists of larger values, with more parts: sums whose
+#: numbers (the smallest with these values: 24, 64, 96, 256 for values 4 to 7 in Divisor Duel) are too big for brute
+#: force, so a rule that looks each list up by brute force (values -> numbers -> ``brute``) runs out of time. They are
+#: judged by the XOR of the values, the rule proved in section 4 (the P-sums among them come first).
+BIG_LISTS = ((5, 6, 3), (7, 4, 3), (6, 5, 7, 4), (7, 7), (5, 6, 7), (4, 5, 6, 7, 1), (6, 6, 4), (7, 6, 5, 4, 4))
+#: Where BIG_LISTS start among the lists the rule's process is asked about (after every small sum's values).
+BIG_BASE = 1000
+#: What the rule's process reports for one list of values (the rule's own value never leaves its process).
+_SAID_FALSE, _SAID_TRUE, _SAID_OTHER, _SAID_NOTHING = 0, 1, 2, 3
+
+
+def _rule_as_bot(rule: Callable[[list[int]], object], lists: list[tuple[int, ...]]) -> Callable[[GameState], int]:
+    """The student's rule, asked through the bot sandbox: the "position" number 2 + k stands for ``lists[k]``.
+
+    Everything the rule returns is judged inside its own process (a liar's ``__eq__`` or ``__bool__`` runs there,
+    under the time limit); only 0 (False), 1 (True), 2 (not a bool) or 3 (still ``...``) comes back.
+    """
+
+    def ask(state: GameState) -> int:
+        said = rule(list(lists[state.number - 2]))
+        if said is ...:
+            return _SAID_NOTHING
+        if type(said) is bool:
+            return int(said)
+        if type(said) is int and said in (0, 1):
+            return said
+        return _SAID_OTHER
+
+    return ask
 
 
 @SPEC.check("sum-rule", label="Your sum rule")
 def sum_rule(answer: object, p: Params) -> Verdict:
-    """A function of the list of Grundy values, True exactly for P-sums (brute force, up to three parts)."""
+    """A function of the list of Grundy values, True exactly for P-sums (brute force, up to three parts).
+
+    The rule runs in its own process with a time limit (the bot sandbox of lesson 12), so a rule that loops, crashes
+    the process, returns a strange object or reads the check's variables cannot hang or fool the check.
+    """
     if is_unanswered(answer):
         return unanswered()
     if not callable(answer):
         return Verdict("format", "Give a function of a list of values, such as my_sum_rule.", key="format:function")
     rules = rules_of(p)
     upto = int(p["triple_upto"])
-    for parts in _all_sums(rules, upto):
-        values = [grundy_value(rules, n) for n in parts]
-        try:
-            said = answer(list(values))
-        except Exception as error:  # the student's function
-            return Verdict(
-                "format", f"Your rule stopped with {type(error).__name__} for values {values}.", key="format:error"
-            )
-        if said is ...:
-            return unanswered()
-        really = brute(rules, parts) == "P"
-        if bool(said) != really:
-            sum_words = " + ".join(map(str, parts))
-            return Verdict(
-                "miss",
-                f"First counterexample: {sum_words} (values {values}) is "
-                f"{'P' if really else 'N'}, but your rule says {'P' if said else 'N'}.",
-                "Write the values in binary, one under the other, as you did for Nim heaps.",
-                "A duel with value g behaves like a Nim heap of g counters. What was the Nim rule?",
-                key=f"miss:{parts}",
-            )
-    return Verdict("right", f"Your rule agrees with brute force on every sum of up to three numbers up to {upto}.")
+    sums = _all_sums(upto)
+    lists: list[tuple[int, ...]] = []
+    for parts in sums:
+        values = tuple(_values(rules, parts))
+        if values not in lists:
+            lists.append(values)
+    lists = lists[:BIG_BASE] + [()] * (BIG_BASE - len(lists)) + list(BIG_LISTS)
+    told: dict[tuple[int, ...], int] = {}
+    try:
+        with Sandbox(_rule_as_bot(answer, lists), rules, time_limit=RULE_TIME, max_strikes=1) as sandbox:
+            for parts in sums:
+                values = tuple(_values(rules, parts))
+                if values not in told:
+                    try:
+                        told[values] = sandbox.ask(new_game(rules, 2 + lists.index(values)))
+                    except Forfeit as stopped:
+                        return Verdict(
+                            "format",
+                            f"For values {list(values)} your rule gave no answer: it {stopped.reason}.",
+                            "Your rule must return True or False for every list of values, quickly: no endless loop.",
+                            key="format:error",
+                        )
+                said = told[values]
+                if said == _SAID_NOTHING:
+                    return unanswered()
+                if said == _SAID_OTHER:
+                    return Verdict(
+                        "format",
+                        f"Your rule should give True or False; for values {list(values)} it gave something else.",
+                        key="format:not-bool",
+                    )
+                really = brute(rules, parts) == "P"
+                if bool(said) != really:
+                    sum_words = " + ".join(map(str, parts))
+                    return Verdict(
+                        "miss",
+                        f"First counterexample: {sum_words} (values {list(values)}) is "
+                        f"{'P' if really else 'N'}, but your rule says {'P' if said else 'N'}.",
+                        "Write the values in binary, one under the other, as you did for Nim heaps.",
+                        "A duel with value g behaves like a Nim heap of g counters. What was the Nim rule?",
+                        key=f"miss:{parts}",
+                    )
+            for big in BIG_LISTS:
+                said = _ask_big(sandbox, rules, big)
+                if isinstance(said, Verdict):
+                    return said
+                really = _xor(list(big)) == 0
+                if bool(said) != really:
+                    return Verdict(
+                        "miss",
+                        f"It holds on every sum of up to three numbers up to {upto}, but not on a bigger one: a sum "
+                        f"whose parts have the values {list(big)} ({' + '.join(map(str, _smallest_with(rules, big)))}"
+                        f", for example, far too big for brute force) is {'P' if really else 'N'}, but your rule "
+                        f"says {'P' if said else 'N'}.",
+                        "Does your rule work for any number of parts, and for values bigger than 3?",
+                        "Write the values in binary, one under the other, as you did for Nim heaps. What was the "
+                        "Nim rule?",
+                        key=f"miss-big:{big}",
+                    )
+    except DuelError as error:  # no process could be started for it (where functions cannot be sent to one)
+        return Verdict("format", f"Your rule could not be run: {error}", key="format:process")
+    return Verdict(
+        "right",
+        f"Your rule agrees with brute force on every sum of up to three numbers up to {upto}, and on "
+        f"{len(BIG_LISTS)} bigger sums (up to {max(map(len, BIG_LISTS))} parts, values up to "
+        f"{max(map(max, BIG_LISTS))}).",
+    )
+
+
+def _smallest_with(rules: Rules, values: tuple[int, ...]) -> list[int]:
+    """For each value, the smallest number that has it (searched up to FLAW_LIMIT; "?" not expected)."""
+    found: dict[int, int] = {}
+    for n in range(1, FLAW_LIMIT + 1):
+        found.setdefault(grundy_value(rules, n), n)
+        if all(v in found for v in values):
+            break
+    return [found.get(v, 0) for v in values]
+
+
+def _ask_big(sandbox: Sandbox, rules: Rules, values: tuple[int, ...]) -> int | Verdict:
+    """The rule's answer for one of BIG_LISTS (asked as list number len(small lists) + k), or the verdict on it."""
+    try:
+        said = sandbox.ask(new_game(rules, 2 + BIG_BASE + BIG_LISTS.index(values)))
+    except Forfeit as stopped:
+        return Verdict(
+            "format",
+            f"For values {list(values)} your rule gave no answer: it {stopped.reason}. (A rule that looks each "
+            "sum up by brute force runs out of time on big sums: find a rule that uses the values only.)",
+            "Your rule must return True or False for every list of values, quickly: no endless loop, no brute force.",
+            key="format:error-big",
+        )
+    if said in (_SAID_OTHER, _SAID_NOTHING):
+        return Verdict(
+            "format",
+            f"Your rule should give True or False; for values {list(values)} it gave something else.",
+            key="format:not-bool",
+        )
+    return said
+
+
+def my_sum_rule(values: list[int]) -> bool:
+    """The model sum rule: the XOR of the values is 0."""
+    return _xor(list(values)) == 0
+
+
+@SPEC.model("sum-rule")
+def model_sum_rule(p: Params) -> tuple[object, str]:
+    """The XOR rule."""
+    return (
+        my_sum_rule,
+        "def my_sum_rule(values): return the XOR of the values (a ^ b ^ ...) == 0; every binary column "
+        "of the values has an even number of 1s.",
+    )
+
+
+# -- the proof -----------------------------------------------------------------------------------------------------
+
+
+def _flaw_shows(rules: Rules, n: int) -> bool:
+    """Whether FLAW_PAIR + n breaks step 3 of the flawed proof: unbalanced, yet the largest value g has g ^ s >= g."""
+    values = _values(rules, (*FLAW_PAIR, n))
+    s = _xor(values)
+    g = max(values)
+    return s != 0 and g ^ s >= g
+
+
+def _flaw_smallest(rules: Rules) -> int:
+    return next(n for n in range(1, FLAW_LIMIT + 1) if _flaw_shows(rules, n))
 
 
 @SPEC.check("proof-1")
-def never_same(answer: object, p: Params) -> Verdict:
-    """Step 1 uses: a move never reaches the same value."""
-    return expect_choice(
-        answer,
-        "b",
-        ("a", "b", "c"),
-        misconceptions=[
-            Misconception(
-                "c",
-                "C",
-                "True, but the parts need not be odd. What must be different after a move, for the XOR to change?",
-                "(c) is true, but a move in an even part is not "
-                "about odd numbers at all. Which fact says the "
-                "moved part's value is different afterwards?",
-            )
-        ],
-        hint="For the XOR to change, the value of the part that moved must change.",
-        stronger="XOR one number with two different values and you get two different results. "
-        "So which fact guarantees that the moved part's value is different?",
-    )
-
-
-@SPEC.check("proof-2")
-def balance_twelve(answer: object, p: Params) -> Verdict:
-    """A number 12 can move to with value 0."""
+def flawed_step(answer: object, p: Params) -> Verdict:
+    """Which step of the "largest value" version of step 2 fails, and a third number n in 24 + 24 + n showing it."""
     rules = rules_of(p)
-    good = [12 - d for d in rules.divisors_of(12) if grundy_value(rules, 12 - d) == 0]
-    return expect_member(
+    return expect_step(
         answer,
-        good,
-        what="number",
-        misconceptions=[
-            Misconception(
-                "divisor",
-                lambda a: a in [12 - n for n in good],
-                "That is the divisor you subtract. The question asks for the number you move 12 to.",
-                "The answer is a number that 12 can become: 12 minus a divisor.",
-            )
-        ],
-        hint="The moves from 12 go to 10, 9, 8 and 6. Which of them have value 3 XOR 3 = 0?",
-        stronger="Look up the values of 10, 9, 8 and 6 in section 1's list (odd numbers have value 0).",
+        steps=FLAW_STEPS,
+        failing=3,
+        shows=lambda n: _flaw_shows(rules, n),
+        what="a third number n for which 24 + 24 + n is unbalanced, but the largest value g has g XOR s bigger than g",
+        limit=FLAW_LIMIT,
+        hint="Try small third numbers n. For each, write the three values and s, take the largest value g, and "
+        "compute g ^ s. Is it really smaller than g?",
+        stronger="g(24) = 4 is 100 in binary. Which third values make s so small that XOR with s makes 4 bigger? "
+        "Which numbers n have such a value?",
     )
 
 
-@SPEC.check("proof-3")
-def even_sum_flaw(answer: object, p: Params) -> Verdict:
-    """A sum (numbers at most 60, at most three of them) where "even sum of values" and brute force disagree."""
-    if is_unanswered(answer):
-        return unanswered()
-    if not isinstance(answer, (list, tuple)) or not answer:
-        return Verdict("format", "Give the sum as a list of numbers, like [4, 6].", key="format:list")
-    parts = [as_whole(x) for x in answer]
-    if any(x is None or not 1 <= x <= FLAW_LIMIT for x in parts) or len(parts) > 3:
-        return Verdict("format", f"Give two or three whole numbers from 1 to {FLAW_LIMIT}.", key="format:numbers")
+@SPEC.model("proof-1")
+def model_proof_1(p: Params) -> tuple[object, str]:
+    """Step 3, with the smallest third number that shows it."""
     rules = rules_of(p)
-    numbers = tuple(int(x) for x in parts if x is not None)
-    values = [grundy_value(rules, n) for n in numbers]
-    really = brute(rules, numbers) == "P"
-    if (sum(values) % 2 == 0) != really:
-        return Verdict(
-            "right",
-            f"Values {values}: the sum {sum(values)} is {'even' if sum(values) % 2 == 0 else 'odd'}"
-            f", but the position is {'P' if really else 'N'}.",
-        )
-    return Verdict(
-        "miss",
-        f"For {show(list(numbers))} the values are {values}, and the conjecture happens to be right there.",
-        "Look for values whose ordinary sum is even but whose XOR is not 0.",
-        "Two equal values cancel in the XOR but add up to an even number. Add a third part with an even, "
-        "nonzero value, and find numbers with those values in section 1's list.",
-        key=f"miss:{numbers}",
+    n = _flaw_smallest(rules)
+    values = _values(rules, (*FLAW_PAIR, n))
+    s = _xor(values)
+    g = max(values)
+    return (3, n), (
+        f"24 + 24 + {n} has values {listing(values)}, so s = {s}; the largest value is {g}, but {g} XOR {s} = "
+        f"{g ^ s}, which is not smaller than {g}. Only a part with a 1 in the leftmost column of s gets smaller."
     )
+
+
+SPEC.parsons(
+    "order",
+    label="The proof of the sum rule, in order",
+    lines={
+        "A": "By the mex rule, that part can move to a number with value g ⊕ s; then the XOR is 0, and the sum is "
+        "balanced.",
+        "B": "From a balanced sum, every move unbalances it: a move changes one part's value (no move keeps a "
+        "value), and changing one value changes the XOR.",
+        "C": "From an unbalanced sum with XOR s, look at the leftmost 1 of s in binary: some part's value g has a 1 "
+        "in that column.",
+        "D": "Move the part with the largest value g to the value g ⊕ s.",
+        "E": "So hand your opponent a balanced sum: they must unbalance it, and you balance it again.",
+        "F": "Then g ⊕ s < g: that 1 becomes 0, and the columns to its left do not change.",
+        "G": "Every move makes the total smaller, so the game ends; at the end (no moves, all values 0) the sum is "
+        "balanced, so it is your opponent who is stuck.",
+        "H": "Balanced sums are P, unbalanced sums are N.",
+        "I": "If the ordinary sum of the values is even, the sum is balanced.",
+    },
+    proof=["B", "C", "F", "A", "E", "G", "H"],
+    uses={"F": ["C"], "A": ["F"], "E": ["B", "A"], "H": ["E", "G"]},
+    wrong={
+        "D": "Look at your answer to proof question 1: the largest value need not get smaller.",
+        "I": "An even sum is not an XOR of 0: the values 1, 1, 2 add up to 4, but their XOR is 2.",
+    },
+)
+
+
+# -- exercises -------------------------------------------------------------------------------------------------
 
 
 @SPEC.check(1)
 def p_or_n(answer: object, p: Params) -> Verdict:
-    """P or N for EX_SUM."""
+    """P or N for EX_SUM (numbers beyond brute force: by the XOR of the Grundy values, the proved rule)."""
     rules = rules_of(p)
+    values = _values(rules, [int(n) for n in p["ex_sum"]])
+    right = "P" if _xor(values) == 0 else "N"
+    even_sum = "P" if sum(values) % 2 == 0 else "N"
     return expect_choice(
         answer,
-        brute(rules, [int(n) for n in p["ex_sum"]]),
+        right,
         ("P", "N"),
-        hint="Find the Grundy values, write them in binary, and XOR them.",
-        stronger="Balanced (XOR 0) = P. Look the three values up with grundy_value, then compute a ^ b ^ c.",
+        misconceptions=[
+            Misconception(
+                "even-sum",
+                even_sum if even_sum != right else "",
+                "Is that the ordinary sum of the values? The rule is about binary columns, not the sum.",
+                "Write the three values in binary, one under the other, and count the 1s in each column.",
+            )
+        ],
+        hint="Find the Grundy values with grundy_value, write them in binary, and combine them by the rule.",
+        stronger="Look the three values up with grundy_value, then compute a ^ b ^ c. Is it 0?",
+    )
+
+
+@SPEC.model(1)
+def model_1(p: Params) -> tuple[object, str]:
+    """P or N for EX_SUM, with the values and their XOR."""
+    rules = rules_of(p)
+    numbers = [int(n) for n in p["ex_sum"]]
+    values = _values(rules, numbers)
+    s = _xor(values)
+    return ("P" if s == 0 else "N"), (
+        f"The values of {listing(numbers)} are {listing(values)}, and their XOR is {s}"
+        + (": balanced." if s == 0 else ", not 0.")
     )
 
 
 def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
-    moves = set()
-    for i, n in enumerate(numbers):
-        for d in rules.divisors_of(n):
-            rest = numbers[:i] + (rules.result(n, d),) + numbers[i + 1 :]
-            if brute(rules, rest) == "P":
-                moves.add((i, d))
-    return moves
+    """Every winning move (component, divisor): those that make the XOR of the values 0 (the rule proved in section 4;
+    EXAMPLE is beyond brute force, so that a loop over lesson 10's ``brute`` does not answer exercise 2)."""
+    values = _values(rules, numbers)
+    s = _xor(values)
+    return {
+        (i, d)
+        for i, n in enumerate(numbers)
+        for d in rules.divisors_of(n)
+        if s and grundy_value(rules, rules.result(n, d)) == values[i] ^ s
+    }
+
+
+def _legal(rules: Rules, numbers: tuple[int, ...], move: tuple[int, int]) -> bool:
+    i, d = move
+    return 0 <= i < len(numbers) and d in rules.divisors_of(numbers[i])
 
 
 @SPEC.check(2)
 def winning_moves(answer: object, p: Params) -> Verdict:
     """Every winning move from EXAMPLE as (component from 0, divisor)."""
+    answer = plain(answer)
     if is_unanswered(answer):
         return unanswered()
     rules = rules_of(p)
-    good = _winning(rules, tuple(int(n) for n in p["example"]))
+    numbers = tuple(int(n) for n in p["example"])
+    good = _winning(rules, numbers)
     pairs = []
     if isinstance(answer, (list, tuple, set)):
         for m in answer:
@@ -206,11 +423,30 @@ def winning_moves(answer: object, p: Params) -> Verdict:
     moves = set(pairs)
     if moves == good:
         return Verdict("right")
-    if {(i - 1, d) for i, d in moves} == good:
+    shifted = {(i - 1, d) for i, d in moves}
+    from_one = (
+        shifted == good
+        or (
+            moves
+            and all(_legal(rules, numbers, m) for m in shifted)
+            and not all(_legal(rules, numbers, m) for m in moves)
+        )
+        or (bool(shifted & good) and not moves & good)
+    )
+    if from_one:
         return Verdict(
             "format",
-            "The right moves, but count the components from 0: the first number is component 0.",
+            "Count the components from 0, as Python does: the first number is component 0, the second component 1.",
             key="format:from-one",
+        )
+    illegal = sorted(m for m in moves if not _legal(rules, numbers, m))
+    if illegal:
+        i = illegal[0][0]
+        where = f"component {i} is {numbers[i]}" if 0 <= i < len(numbers) else f"there is no component {i}"
+        return Verdict(
+            "format",
+            f"{illegal[0]} is not a legal move: {where}. Components count from 0: (0, d) changes the first number.",
+            key="format:illegal",
         )
     right = moves & good
     missing = len(good - moves)
@@ -221,44 +457,50 @@ def winning_moves(answer: object, p: Params) -> Verdict:
         return Verdict(
             "partial",
             text,
-            "Check each component: which value would make the XOR 0, and can that "
-            "part reach a number with that value? It may be a LARGER value.",
-            "For each part, list every move with grundy_value(rules, n - d) and keep the moves that make "
-            "the XOR 0. Do it for all three parts.",
+            "Check each component: which value would make the XOR 0, and can that part reach a number with that "
+            "value? It may be a LARGER value.",
+            "For each part, list every move with grundy_value(rules, n - d) and keep the moves that make the XOR 0. "
+            "Do it for all three parts.",
             key=f"partial:{missing}:{extra}",
         )
     return Verdict(
         "miss",
         "None of those moves wins.",
-        "Find the XOR s of the three values. For each part with "
-        "value g, you need a move to a number with value g XOR s.",
-        "Write the three values and s. For each part, which value makes the XOR 0? Then list that "
-        "part's moves and their values.",
+        "Find the XOR s of the three values. For each part with value g, you need a move to a number with value g "
+        "XOR s.",
+        "Write the three values and s. For each part, which value makes the XOR 0? Then list that part's moves and "
+        "their values.",
         key=f"miss:{sorted(moves)}",
     )
 
 
-@SPEC.check(3)
-def third_number(answer: object, p: Params) -> Verdict:
-    """An n from 1 to 60 with EX_PAIR + n a P-position."""
+@SPEC.model(2)
+def model_2(p: Params) -> tuple[object, str]:
+    """Every winning move from EXAMPLE."""
     rules = rules_of(p)
-    pair = tuple(int(n) for n in p["ex_pair"])
-    good = [n for n in range(1, 61) if brute(rules, (*pair, n)) == "P"]
-    return expect_member(
-        answer,
-        good,
-        misconceptions=[
-            Misconception(
-                "equal-to-part",
-                lambda a: a in pair,
-                "Adding a copy of one part cancels that part only. What about the other one?",
-                "The third part must cancel BOTH given parts: its value must be g(first) XOR g(second).",
-            )
-        ],
-        hint="XOR the values of the two given parts. Which n has exactly that value?",
-        stronger="Compute g(a) ^ g(b) for EX_PAIR = [a, b], then look for an n up to 60 with "
-        "grundy_value(rules, n) equal to it.",
-    )
+    numbers = tuple(int(n) for n in p["example"])
+    values = _values(rules, numbers)
+    s = _xor(values)
+    moves = sorted(_winning(rules, numbers))
+    steps = "; ".join(f"{numbers[i]} → {numbers[i] - d} (value {values[i] ^ s})" for i, d in moves)
+    return moves, f"The values are {listing(values)}, XOR {s}: {steps or 'no winning move'}."
+
+
+# -- the box ---------------------------------------------------------------------------------------------------
+
+
+@SPEC.guess_form("box")
+def box_form(value: object, p: Params) -> str | None:
+    """A fraction from 0 to 1."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return None
+    return "Give a fraction from 0 to 1 as a number, for example 0.3 (no quotes, no % sign)."
+
+
+def _box_count(p: Params) -> int:
+    rules = rules_of(p)
+    size = int(p["small_box"])
+    return sum(brute(rules, (a, b)) == "P" for a in range(1, size + 1) for b in range(1, size + 1))
 
 
 @SPEC.reveal("box")
@@ -266,7 +508,7 @@ def box(guess: object, p: Params) -> str:
     """The brute-force count of the small box against the guessed fraction."""
     rules = rules_of(p)
     size = int(p["small_box"])
-    count = sum(brute(rules, (a, b)) == "P" for a in range(1, size + 1) for b in range(1, size + 1))
+    count = _box_count(p)
     fraction = count / size**2
     try:
         guessed = f"You guessed {float(str(guess)):g}; "
@@ -278,3 +520,17 @@ def box(guess: object, p: Params) -> str:
         f"{zeros**2} pair two numbers of value 0 (the odd numbers, and 2, 8, ...); "
         f"the other {count - zeros**2} pair two even numbers of the same nonzero value."
     )
+
+
+def box_spoilers(p: Params) -> tuple[str, ...]:
+    """What gives the box count away for these parameters: the count and the fraction."""
+    size = int(p["small_box"])
+    count = _box_count(p)
+    return (
+        rf"\b{count}\b of the {size**2}",
+        rf"\b{count}\s*/\s*{size**2}\b",
+        rf"0\.{round(100 * count / size**2):02d}\b",
+    )
+
+
+SPEC.discovers("box", *box_spoilers({"rules": "divisor-duel", "small_box": 20}))

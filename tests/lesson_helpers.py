@@ -1,0 +1,39 @@
+"""Shared by the lesson 10-12 tests: the student copy's cells before a reveal, scanned for declared spoilers."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.student_copies import is_removed
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def student_cells(stem: str) -> list[dict[str, Any]]:
+    """The cells of a lesson's student copy (teacher notes and solutions removed)."""
+    (path,) = (ROOT / "notebooks").glob(f"{stem}*.ipynb")
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [c for c in cells if not is_removed(c)]
+
+
+def source(cell: dict[str, Any]) -> str:
+    text = cell.get("source", "")
+    return "".join(text) if isinstance(text, list) else str(text)
+
+
+def spoilers_before_reveal(stem: str, lesson: str) -> list[str]:
+    """For each declared discovery, any pattern found in a student cell before the cell that opens its reveal."""
+    cells = student_cells(stem)
+    found = []
+    for name, patterns in spec(lesson).spoilers.items():
+        opener = next((i for i, c in enumerate(cells) if f'lesson.reveal("{name}")' in source(c)), len(cells))
+        for i, cell in enumerate(cells[:opener]):
+            for pattern in patterns:
+                match = re.search(pattern, source(cell), re.IGNORECASE)
+                if match:
+                    found.append(f"{name}: cell {i} says {match.group(0)!r}")
+    return found

@@ -1,0 +1,238 @@
+"""Lesson 11: the built proof steps, the exercises, the guesses' forms and the stated facts, by brute force."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache, reduce
+from operator import xor
+
+import pytest
+from lesson_helpers import source, spoilers_before_reveal, student_cells
+
+from duel_lessons import DIVISOR_DUEL
+from duel_lessons.play.sums import grundy_value
+from duel_lessons.teaching.checks import spec
+
+P = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [100, 360, 840], "small_box": 20}
+OTHER = {**P, "triple_upto": 6, "example": [4, 6, 12], "ex_sum": [120, 360, 960], "small_box": 12}
+SPEC = spec("11")
+
+
+def check(name: str, answer: object, params: dict[str, object] = P) -> object:
+    return SPEC.checks[name](answer, params)
+
+
+@cache
+def lost(numbers: tuple[int, ...]) -> bool:
+    """Brute force written here: the player to move loses the sum (no Grundy values)."""
+    for i, n in enumerate(numbers):
+        for d in DIVISOR_DUEL.divisors_of(n):
+            rest = tuple(sorted((*numbers[:i], n - d, *numbers[i + 1 :])))
+            if lost(rest):
+                return False
+    return True
+
+
+def g(n: int) -> int:
+    return grundy_value(DIVISOR_DUEL, n)
+
+
+def test_the_sum_rule_by_brute_force() -> None:
+    for parts in itertools.combinations_with_replacement(range(1, 15), 3):
+        assert lost(parts) == (reduce(xor, map(g, parts)) == 0), parts
+
+
+def test_the_flawed_step_facts() -> None:
+    # 24 + 24 + 4: values 4, 4, 1; s = 1; the largest value 4 becomes 5 (larger); 4 is the smallest such third number
+    assert (g(24), g(4)) == (4, 1)
+    assert 4 ^ 1 == 5
+    shows = [n for n in range(1, 30) if (s := g(24) ^ g(24) ^ g(n)) and max(4, g(n)) ^ s >= max(4, g(n))]
+    assert shows[0] == 4
+    assert not lost((24, 24, 4))
+    # the even-sum wrong line: values 1, 1, 2 (4 + 4 + 6) add up to 4 but the sum is N
+    assert [g(n) for n in (4, 4, 6)] == [1, 1, 2] and not lost((4, 4, 6))
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        ((3, 4), "right"),
+        ([3, 6], "right"),
+        ((3, 5), "partial"),
+        ((2, 4), "partial"),
+        ((1, 5), "miss"),
+        ("3", "format"),
+        ((9, 4), "format"),
+        ((3,), "format"),
+        ((3, "x"), "format"),
+    ],
+)
+def test_which_step_fails(answer: object, kind: str) -> None:
+    assert check("proof-1", answer).kind == kind
+
+
+@pytest.mark.parametrize(
+    "order",
+    [["B", "C", "F", "A", "E", "G", "H"], ["C", "F", "A", "B", "G", "E", "H"], ["G", "B", "C", "F", "A", "E", "H"]],
+)
+def test_parsons_right_orders(order: list[str]) -> None:
+    assert check("order", order).kind == "right"
+
+
+@pytest.mark.parametrize("order", [["B", "C", "D", "A", "E", "G", "H"], ["I", "B", "C", "F", "A", "E", "G", "H"]])
+def test_parsons_plausible_wrong_lines(order: list[str]) -> None:
+    assert check("order", order).kind != "right"
+
+
+def test_parsons_used_too_early_and_malformed() -> None:
+    assert check("order", ["B", "F", "C", "A", "E", "G", "H"]).kind == "partial"
+    assert check("order", "BCFAEGH").kind == "format"
+    assert check("order", ["b", "c", "f", "a", "e", "g", "h"]).kind == "format"
+
+
+def test_exercise_1_beyond_brute_force() -> None:
+    assert [g(n) for n in (100, 360, 840)] == [2, 3, 3]  # XOR 2: N; the ordinary sum 8 is even
+    assert check("1", "N").kind == "right"
+    assert check("1", "P").kind == "misconception"
+    assert check("1", "n").kind == "format"
+
+
+def test_exercise_2_from_one_gets_the_count_from_0_hint() -> None:
+    right = [(0, 3), (0, 4), (1, 2), (2, 2)]
+    assert check("2", right).kind == "right"
+    from_one = [(i + 1, d) for i, d in right]
+    for answer in (from_one, from_one[:1], from_one[:3], [(3, 2)]):
+        verdict = check("2", answer)
+        assert verdict.kind == "format" and "from 0" in verdict.message, answer
+    assert check("2", right[:2]).kind == "partial"
+    assert check("2", [(0, 2)]).kind == "miss"
+    assert check("2", "(0, 3)").kind == "format"
+
+
+def test_the_winning_moves_by_brute_force() -> None:
+    start = (12, 18, 30)
+    found = sorted(
+        (i, d)
+        for i, n in enumerate(start)
+        for d in DIVISOR_DUEL.divisors_of(n)
+        if lost(tuple(sorted((*start[:i], n - d, *start[i + 1 :]))))
+    )
+    assert found == [(0, 3), (0, 4), (1, 2), (2, 2)]
+
+
+def test_sum_rule_check() -> None:
+    assert check("sum-rule", lambda v: reduce(xor, v, 0) == 0).kind == "right"
+    assert check("sum-rule", lambda v: sum(v) % 2 == 0).kind == "miss"
+    assert check("sum-rule", lambda v: "yes").kind == "format"
+    assert check("sum-rule", 3).kind == "format"
+
+
+@pytest.mark.parametrize("params", [P, OTHER])
+def test_every_model_answer_passes_its_check(params: dict[str, object]) -> None:
+    for name, model in SPEC.models.items():
+        answer, why = model(params)
+        assert check(name, answer, params).kind == "right", (name, answer)
+        assert why
+
+
+def test_model_answers_follow_the_parameters() -> None:
+    assert SPEC.models["1"](OTHER)[0] == "P"  # 4 ^ 3 ^ 7 = 0
+    assert SPEC.models["2"](OTHER)[0] == []  # 4 + 6 + 12 is a P-position
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "ok"),
+    [
+        ("hand-over", ["B", "d"], True),
+        ("hand-over", [], False),
+        ("hand-over", "dunno", False),
+        ("hand-over", ["F"], False),
+        ("box", 0.4, True),
+        ("box", 1, True),
+        ("box", "40%", False),
+        ("box", 2, False),
+    ],
+)
+def test_guess_forms(name: str, value: object, ok: bool) -> None:
+    assert (SPEC.guess_forms[name](value, P) is None) == ok
+
+
+def test_the_box_count_and_its_spoilers() -> None:
+    count = sum(lost(tuple(sorted((a, b)))) for a in range(1, 21) for b in range(1, 21))
+    assert count == 168
+    patterns = SPEC.spoilers["box"]
+    assert any(__import__("re").search(p, "168 of the 400 positions") for p in patterns)
+
+
+def test_the_student_copy_tells_nothing_before_it_asks() -> None:
+    assert spoilers_before_reveal("11-", "11") == []
+    text = "\n".join(source(c) for c in student_cells("11-"))
+    assert "teaching.checks" not in text
+
+
+def test_exercise_2_example_is_beyond_brute_force_and_judged_by_the_xor() -> None:
+    # The notebook's EXAMPLE: a loop over the notebook's brute force does not answer it (review rev4).
+    params = {**P, "example": [120, 180, 300]}
+    start = (120, 180, 300)
+    values = [g(n) for n in start]
+    s = reduce(xor, values)
+    assert (values, s) == ([4, 2, 2], 4)
+    moves = [(i, d) for i, n in enumerate(start) for d in DIVISOR_DUEL.divisors_of(n) if g(n - d) == values[i] ^ s]
+    assert sorted(moves) == [(0, 3), (0, 5), (0, 15), (1, 20), (2, 12)]  # in every component, as the prose says
+    assert check("2", moves, params).kind == "right"
+    assert check("2", moves[:3], params).kind == "partial"
+    assert check("2", [(i + 1, d) for i, d in moves], params).kind == "format"
+
+
+def looks_up_brute_force(values: list[int]) -> bool:
+    """A lazy rule: a number for each value, then brute force on those numbers (no rule at all)."""
+    first = {}
+    for n in range(1, 300):
+        first.setdefault(g(n), n)
+    return lost(tuple(sorted(first[v] for v in values)))
+
+
+def only_three_parts(values: list[int]) -> bool:
+    padded = [*values, 0, 0][:3]
+    return padded[0] == padded[1] ^ padded[2] if len(values) <= 3 else True
+
+
+def loops(values: list[int]) -> bool:
+    while True:
+        pass
+
+
+def reads_the_checks_variables(values: list[int]) -> bool:
+    import sys
+
+    frame = sys._getframe(1)
+    while frame is not None and "parts" not in frame.f_locals:
+        frame = frame.f_back
+    return frame is not None and lost(tuple(frame.f_locals["parts"]))
+
+
+class Liar:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __bool__(self) -> bool:
+        raise SystemExit
+
+
+@pytest.mark.parametrize(
+    ("rule", "kind", "says"),
+    [
+        (looks_up_brute_force, "format", "no answer"),  # runs out of time on the bigger sums
+        (only_three_parts, "miss", "bigger one"),
+        (loops, "format", "time limit"),
+        (reads_the_checks_variables, "miss", "counterexample"),
+        (lambda values: Liar(), "format", "something else"),
+        (lambda values: 1 / 0, "format", "ZeroDivisionError"),
+    ],
+)
+def test_sum_rule_lazy_and_hostile_rules_run_bounded_and_pass_nothing(rule: object, kind: str, says: str) -> None:
+    verdict = check("sum-rule", rule, {**P, "triple_upto": 12})
+    assert verdict.kind == kind and says in verdict.message, verdict.message

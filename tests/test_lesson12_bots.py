@@ -1,0 +1,165 @@
+"""Lesson 12: the bot checks run the student's bot in the tournament sandbox and judge it by its own play.
+
+Outcomes only: a looping bot forfeits (the check returns), a bot that patches the referee changes nothing in it,
+the package's perfect player handed in is named as such. No wall-clock limits.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lesson_helpers import source, spoilers_before_reveal, student_cells
+
+from duel_lessons import DIVISOR_DUEL, new_game
+from duel_lessons.engine.game import GameState
+from duel_lessons.play.players import make_player
+from duel_lessons.play.sandbox import Sandbox
+from duel_lessons.solving.tables import tabulate
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.checks.lesson12 import buggy_even, largest_odd, smallest
+
+P = {"rules": "divisor-duel", "starts": 10, "seed": 2026, "start_range": (10, 200), "check_upto": 40}
+SPEC = spec("12")
+CALLED_IN_THE_KERNEL: list[int] = []
+
+
+def check(name: str, answer: object, params: dict[str, object] = P) -> object:
+    return SPEC.checks[name](answer, params)
+
+
+def looping(state: GameState) -> int:
+    while True:
+        pass
+
+
+def patching(state: GameState) -> object:
+    Sandbox.ask = lambda self, s: 2  # type: ignore[method-assign]
+    return "garbage"
+
+
+def records_where_it_runs(state: GameState) -> int:
+    CALLED_IN_THE_KERNEL.append(state.number)
+    return largest_odd(state)
+
+
+def fixed_even(state: GameState) -> int:
+    even = [d for d in state.legal_moves if d % 2 == 0]
+    return even[-1] if even else state.legal_moves[0]
+
+
+def sometimes_none(state: GameState) -> int | None:
+    return state.legal_moves[-1] if state.number % 2 == 0 else None
+
+
+def my_bot(state: GameState) -> None: ...
+
+
+def test_a_looping_bot_forfeits_instead_of_hanging() -> None:
+    for name in ("2", "3"):
+        verdict = check(name, looping)
+        assert verdict.kind == "miss" and verdict.key == "forfeit:time", verdict
+
+
+def test_a_bot_that_patches_the_referee_changes_nothing_in_it() -> None:
+    before = Sandbox.ask
+    verdict = check("3", patching)
+    assert not verdict.right
+    assert Sandbox.ask is before
+    assert "garbage" in verdict.message
+
+
+def test_the_bot_never_runs_in_the_kernel() -> None:
+    CALLED_IN_THE_KERNEL.clear()
+    assert check("2", records_where_it_runs).kind == "misconception"  # it plays like Largest odd, not Buggy even
+    assert CALLED_IN_THE_KERNEL == []
+
+
+@pytest.mark.parametrize("bot", [smallest, largest_odd, make_player("greedy")])
+def test_never_forfeiting_is_not_enough_for_exercise_2(bot: object) -> None:
+    verdict = check("2", bot)
+    assert verdict.kind == "misconception" and verdict.key == "not-buggy-even"
+
+
+def test_exercise_2() -> None:
+    assert check("2", fixed_even).kind == "right"
+    assert check("2", buggy_even).kind == "miss"  # crashes from an odd number
+    assert check("2", sometimes_none).kind == "format"  # forgot a return
+    assert check("2", my_bot).kind == "unanswered"
+    assert check("2", "fixed_even").kind == "format"
+
+
+def test_the_packages_perfect_player_is_named_as_such() -> None:
+    for level in ("perfect", "coach"):
+        verdict = check("3", make_player(level))
+        assert verdict.kind == "misconception" and verdict.key == "package-perfect"
+        assert "Perfect" in verdict.message
+
+
+def test_exercise_3_needs_more_wins_than_losses_by_its_own_play() -> None:
+    assert check("3", largest_odd).kind == "partial"  # a draw against itself
+    assert check("3", smallest).kind == "miss"
+    model, why = SPEC.models["3"](P)
+    assert check("3", model).kind == "right" and why
+
+
+@pytest.mark.parametrize("rules", ["divisor-duel", *SPEC.offers["rules"]])
+def test_every_model_answer_passes_under_every_offered_rule_book(rules: str) -> None:
+    params = {**P, "rules": rules}
+    for name, model in SPEC.models.items():
+        answer, why = model(params)
+        assert check(name, answer, params).kind == "right", (rules, name)
+        assert why
+
+
+def test_factor_duel_is_not_offered_because_largest_odd_cannot_be_beaten_there() -> None:
+    assert "factor-duel" not in SPEC.offers["rules"]
+    params = {**P, "rules": "factor-duel"}
+    perfect_by_table = SPEC.models["3"](params)[0]
+    assert check("3", perfect_by_table, params).kind == "partial"
+
+
+def test_exercise_1_counts_the_n_starts_twice() -> None:
+    from duel_lessons.play.tournament import draw_starts
+
+    starts = draw_starts(DIVISOR_DUEL, 10, 2026, (10, 200))
+    table = tabulate(DIVISOR_DUEL, 256)
+    n_starts = [n for n in starts if not table.is_p(n)]
+    assert sorted(n_starts) == [36, 40, 138, 152]
+    assert check("1", 8).kind == "right"
+    assert check("1", 4).kind == "misconception"
+    assert check("1", 12).kind == "misconception"
+
+
+def test_the_model_bot_halves_a_power_of_two() -> None:
+    model = SPEC.models["3"](P)[0]
+    assert [model(new_game(DIVISOR_DUEL, n)) for n in (16, 64, 60)] == [8, 32, 15]
+    assert [largest_odd(new_game(DIVISOR_DUEL, n)) for n in (16, 64)] == [2, 2]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "ok"),
+    [
+        ("game", "Smallest", True),
+        ("game", " largest odd", True),
+        ("game", "dunno", False),
+        ("game", 3, False),
+        ("league", "Perfect twin", True),
+        ("league", "perfect", True),
+        ("league", "Me", False),
+    ],
+)
+def test_guess_forms(name: str, value: object, ok: bool) -> None:
+    assert (SPEC.guess_forms[name](value, P) is None) == ok
+
+
+def test_the_student_copy_tells_nothing_before_it_asks() -> None:
+    assert spoilers_before_reveal("12-", "12") == []
+    text = "\n".join(source(c) for c in student_cells("12-"))
+    assert "make_player" not in text and "teaching.checks" not in text
+
+
+def test_the_exit_ticket_answer_passes_exercise_2() -> None:
+    def bot(state: GameState) -> int:
+        even = [d for d in state.legal_moves if d % 2 == 0]
+        return even[-1] if even else state.legal_moves[0]
+
+    assert check("2", bot).kind == "right"
