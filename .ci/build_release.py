@@ -28,6 +28,8 @@ import tomllib
 ROOT = Path(__file__).resolve().parents[1]
 #: Files the wheel may hold besides Python modules (and its own metadata).
 WHEEL_DATA = ("py.typed",)
+#: The board's front end (views/front/: JavaScript and CSS), package data beside the code.
+FRONT_END = ("duel_lessons/views/front/",)
 #: Parts of a path that no release file may have: build leftovers of a working tree.
 LEFTOVERS = ("__pycache__", ".ipynb_checkpoints")
 LEFTOVER_SUFFIXES = (".pyc", ".pyo", ".nbi", ".nbc")
@@ -44,7 +46,11 @@ def leftovers(names: list[str]) -> list[str]:
 def check_wheel(wheel: Path) -> list[str]:
     names = zipfile.ZipFile(wheel).namelist()
     package = [n for n in names if not n.split("/")[0].endswith(".dist-info")]
-    other = [n for n in package if not n.endswith(".py") and n.rsplit("/", 1)[-1] not in WHEEL_DATA]
+    other = [
+        n for n in package
+        if not n.endswith(".py") and n.rsplit("/", 1)[-1] not in WHEEL_DATA
+        and not (n.startswith(FRONT_END) and n.endswith((".js", ".css")))
+    ]
     if other or leftovers(names):
         raise ReleaseError(f"the wheel holds more than the code: {(other + leftovers(names))[:10]}")
     if not any(n == "duel_lessons/teaching/checks/__init__.py" for n in package):
