@@ -1,31 +1,43 @@
-"""Run a student's bot in its own process, with limits, so that it cannot harm the referee.
+"""Run a student's bot in its own process, with limits, so that it cannot harm the referee or another bot.
 
-A :class:`Sandbox` keeps one worker process for one bot for a whole tournament and asks it
-for moves over a socket.  The referee never runs bot code in its own process:
+A :class:`Sandbox` keeps one worker process for one bot and asks it for moves over a socket.
+The referee never runs bot code in its own process.  The layers, each for its own reason
+(where one is missing the others still hold, and :func:`isolation_notes` says which is missing):
 
-* The bot gets a plain copy of the game state, rebuilt in the worker from numbers
-  (rules, number, player to move, passes, history).  Whatever the bot changes there, or
-  monkeypatches, or rewrites through ``sys._getframe``, lives and dies in the worker.
-* The worker turns the bot's answer into an ``int`` itself (``operator.index``), inside
-  the time limit, and sends back one line of JSON.  The referee reads at most
-  ``MAX_MESSAGE`` bytes without blocking and never unpickles anything the worker sends.
-* The time limit counts the bot's own CPU time (read by the referee from the operating
-  system, so a bot cannot lie about it), with a generous wall-clock backstop for a bot
-  that sleeps or stops itself.  A bot over the limit is killed (with its process group)
-  and restarted for its next game, so nothing is left running.
-* In the worker: an address-space limit (``RLIMIT_AS``: allocating 10 GB raises
-  MemoryError), no core files, no new processes or threads (``RLIMIT_NPROC``; root is exempt,
-  so a root referee runs bots as ``nobody``, see ``bot_worker.DROP_PRIVILEGES``), small files only,
-  every inherited file descriptor closed (a bot in a notebook cannot talk to the kernel's
-  sockets), the worker killed if the referee dies, and standard output and error captured and capped at
-  ``output_limit`` characters.  A bot that exits, crashes or kills itself forfeits.
+1. **A fresh interpreter per bot** (``python -m duel_lessons.play.bot_worker``, started with
+   ``subprocess``, not forked from the referee): the worker never held another bot's source or
+   the referee's objects, so ``gc.get_objects()`` finds only its own bot.  It gets a clean
+   environment (no teacher's variables), no terminal (a session of its own: it cannot type
+   into the teacher's terminal) and no inherited file descriptor but its socket.  (A function
+   that cannot be pickled, such as one defined in a notebook, runs in a worker forked from
+   the notebook's kernel instead: that kernel holds only what the student wrote.)
+2. **bubblewrap** (Linux, where ``bwrap`` is installed and namespaces are allowed): its own
+   pid, ipc, network and uts namespaces (it sees, signals and traces no process outside, and
+   no forked child outlives it: the namespace dies with it), read-only binds of only the system
+   and Python folders (the teacher's files and the bot folder are not there at all), a private
+   ``/tmp`` and ``/dev`` (so ``/dev/shm``), ``--die-with-parent`` and ``--new-session``.
+3. **A user of its own** when the referee is root: the worker imports what bots may use, then
+   becomes a user id no other process has (:data:`UID_BASE` onwards), so it can signal, trace
+   or read no other process (other bots included), cannot write the teacher's files, and
+   ``RLIMIT_NPROC`` (which root ignores) stops it from forking.  Whatever it left in ``/tmp``
+   or ``/dev/shm``, and any process of that user, is removed when the worker ends.
+4. **Resource limits** in the worker: address space, no core files, no new processes
+   (``RLIMIT_NPROC``), files of at most 1 MB, at most 64 open files; the worker is killed if its
+   parent dies and is not dumpable (its peers cannot ptrace it or read its memory).
+5. **A restricted namespace for bot files** (:func:`~duel_lessons.play.bot_worker.restricted_code`):
+   only arithmetic modules, no private names, frames, ``open`` or ``eval``.  A speed bump on
+   every system, and the only layer left on Windows.
+6. **The referee's clocks**: the CPU time of the worker *and every process under it* (a forked
+   child does not escape the limit), read from the operating system, a wall-clock limit per move,
+   and a wall-clock **budget** per game and per tournament (:attr:`Sandbox.game_budget`,
+   :attr:`Sandbox.total_budget`): a bot that stalls forfeits once its budget is spent.
 
-This contains crashes, loops, memory, floods and cheating at the game.  It is not a jail
-against a bot written to attack the computer (its files, other processes of the same user):
-read what you run, or run the tournament in a container such as Binder.
+The bot gets a plain copy of the game state, rebuilt in the worker from numbers; the worker
+turns the answer into an ``int`` itself and sends one line of JSON, read by the referee within
+``MAX_MESSAGE`` bytes and never unpickled.  A bot that exits, crashes or kills itself forfeits.
+Output is captured and capped at ``output_limit`` characters, control characters escaped.
 
-A bot is a callable ``state -> move``, or a :class:`BotFile` (a ``.py`` file that the
-worker loads, so even the file's top-level code never runs in the referee).
+:func:`run_isolated` runs any Python command (a handed-in notebook, say) with the same layers.
 
 >>> from duel_lessons.engine.game import new_game
 >>> with Sandbox(lambda state: state.legal_moves[0], new_game().rules, time_limit=1.0) as bot:
@@ -35,23 +47,30 @@ worker loads, so even the file's top-level code never runs in the referee).
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import functools
+import itertools
 import json
 import math
 import multiprocessing
 import os
+import pickle
 import select
+import shutil
 import signal
 import socket
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 
+import duel_lessons
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState
 from duel_lessons.engine.rules import Rules
@@ -62,11 +81,14 @@ __all__ = [
     "Bot",
     "BotFile",
     "Forfeit",
+    "Isolated",
     "Sandbox",
     "check_time_limit",
     "decode_state",
     "encode_state",
+    "isolation_notes",
     "printable",
+    "run_isolated",
 ]
 
 #: The most bytes the referee reads for one answer (the output is capped well below this).
@@ -77,9 +99,28 @@ OUTPUT_LIMIT = 10_000
 #: A bot stopped (time-out, crash) this many moves in a row forfeits its remaining games without being asked,
 #: so one looping bot costs a class a few seconds, not a time limit per game.
 MAX_STRIKES = 3
-#: CPU seconds a bot file may spend loading (its imports and top-level code), and the wall-clock backstop.
-LOAD_LIMIT = 3.0
-LOAD_WALL_LIMIT = 20.0
+#: CPU seconds a bot may spend starting (the interpreter, its imports and its file's top-level code), and the
+#: wall-clock backstop (both also limited by the bot's budget).
+LOAD_LIMIT = 5.0
+LOAD_WALL_LIMIT = 30.0
+#: How far past its CPU limit a looping bot can get before the referee sees it: the referee reads the CPU
+#: time at least every ``CPU_TICK`` seconds, and a tick on a loaded machine can be late by about as much again.
+CPU_TICK = 0.05
+CPU_MARGIN = 0.25
+#: The first user id given to workers of a root referee (one id per live worker, never a real user's).
+UID_BASE = 1_900_000_000
+#: A bot file larger than this is refused by its size, before it is read.
+MAX_BOT_FILE = 1_000_000
+
+
+def default_wall_limit(time_limit: float) -> float:
+    """The wall-clock limit of one move: time for the CPU limit on a busy machine, not for a long sleep."""
+    return 2 + 3 * time_limit
+
+
+def default_game_budget(time_limit: float) -> float:
+    """The wall-clock seconds a bot may spend on one game, starts of its worker included."""
+    return 10 + 5 * time_limit
 
 
 class Forfeit(Exception):
@@ -99,36 +140,347 @@ class BotFile:
     #: The file's text, read once when the tournament collects the bots, so that a bot that
     #: rewrites another bot's file mid-tournament changes nothing (None: read when first started).
     source: str | None = field(default=None, compare=False, repr=False)
+    #: Why the file could not be read when it was collected (it forfeits when asked), or None.
+    problem: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def snapshot(cls, path: Path) -> BotFile:
-        """The bot in ``path`` with its text read now (left unread if it cannot be: it forfeits later)."""
+        """The bot in ``path`` with its text read now (left unread if it cannot be: it forfeits later).
+
+        Only a regular file of at most :data:`MAX_BOT_FILE` bytes is read (checked before reading:
+        a FIFO, a device or a 4 GB sparse file is refused without reading it).
+        """
         try:
-            return cls(path, path.read_bytes().decode("utf-8"))
-        except (OSError, UnicodeDecodeError):
-            return cls(path)
+            return cls(path, read_bot_source(path))
+        except (OSError, UnicodeDecodeError, DuelError) as error:
+            return cls(path, None, str(error))
 
     @property
     def name(self) -> str:
-        """The bot's name: the file name without ``.py``."""
-        return printable(self.path.stem)
+        """The bot's name: the file name without ``.py``, with control characters (a newline) escaped."""
+        return printable(self.path.stem).replace("\n", "\\n")
+
+
+def read_bot_source(path: Path) -> str:
+    """The text of a bot file: a regular file (no FIFO or device), at most MAX_BOT_FILE bytes (DuelError)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        import stat
+
+        if not stat.S_ISREG(info.st_mode):
+            raise DuelError(f"{path.name} is not a regular file")
+        if info.st_size > MAX_BOT_FILE:
+            raise DuelError(f"{path.name} is {info.st_size:,} bytes, over the limit of {MAX_BOT_FILE:,} for a bot file")
+        data = file.read(MAX_BOT_FILE + 1)
+    if len(data) > MAX_BOT_FILE:
+        raise DuelError(f"{path.name} is over the limit of {MAX_BOT_FILE:,} bytes for a bot file")
+    return data.decode("utf-8")
 
 
 Bot = Callable[[GameState], object] | BotFile
 
 
-def check_time_limit(time_limit: object) -> float:
-    """A time limit in seconds: a finite number above 0 (DuelError otherwise)."""
+def check_time_limit(time_limit: object, what: str = "The time limit") -> float:
+    """A time limit in seconds: a finite number above 0 and at most a day (DuelError otherwise)."""
     if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-        raise DuelError(f"The time limit must be a number of seconds, not {time_limit!r}.")
-    if not math.isfinite(time_limit) or time_limit <= 0:
-        raise DuelError(f"The time limit must be a finite number of seconds above 0, not {time_limit!r}.")
-    return float(time_limit)
+        raise DuelError(f"{what} must be a number of seconds, not {time_limit!r}.")
+    try:
+        value = float(time_limit)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value) or value <= 0:
+        raise DuelError(f"{what} must be a finite number of seconds above 0, not {time_limit!r}.")
+    if value > 86_400:
+        raise DuelError(f"{what} must be at most a day (86400 s), not {time_limit!r}.")
+    return value
 
 
 def start_method() -> str:
-    """``fork`` where it is available and safe (Linux: fast, and bots defined in a notebook work), else ``spawn``."""
+    """How a worker for a function that cannot be pickled starts: ``fork`` on Linux, else ``spawn``."""
     return "fork" if sys.platform.startswith("linux") else "spawn"
+
+
+# -- the layers available here -------------------------------------------------------------------
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _can_change_user() -> bool:
+    """Whether this (root) process holds CAP_SETUID and CAP_SETGID (a container may take them away)."""
+    if not _is_root():
+        return False
+    try:
+        text = Path("/proc/self/status").read_text()
+    except OSError:
+        return True  # not Linux: root can
+    for line in text.splitlines():
+        if line.startswith("CapEff:"):
+            caps = int(line.split()[1], 16)
+            return bool(caps & (1 << 6)) and bool(caps & (1 << 7))
+    return True
+
+
+def _system_binds() -> list[str]:
+    binds: list[str] = []
+    for path in ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
+        if os.path.islink(path):
+            binds += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            binds += ["--ro-bind", path, path]
+    for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime"):
+        if os.path.exists(path):
+            binds += ["--ro-bind", path, path]
+    return binds
+
+
+def _python_dirs() -> list[str]:
+    """The folders the worker's Python needs: its installation, its site-packages, and this package."""
+    import site
+    import sysconfig
+
+    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    dirs.add(str(Path(sys.executable).resolve().parent.parent))
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        with contextlib.suppress(KeyError):
+            dirs.add(sysconfig.get_paths()[key])
+    with contextlib.suppress(AttributeError):
+        dirs.update(site.getsitepackages())
+    dirs.add(str(Path(duel_lessons.__file__).resolve().parent))
+    return sorted(d for d in {str(Path(d).resolve()) for d in dirs} if os.path.isdir(d))
+
+
+def _package_root() -> str:
+    return str(Path(duel_lessons.__file__).resolve().parent.parent)
+
+
+def _bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False) -> list[str]:
+    command = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    if user_namespace:
+        command.append("--unshare-user")
+    command += ["--die-with-parent", "--new-session", *_system_binds()]
+    folders = sorted({*_python_dirs(), *extra})
+    parents = sorted({str(p) for f in folders for p in Path(f).parents if str(p) != "/"} - set(folders))
+    for parent in parents:  # made by bubblewrap, traversable by the worker's user (the real ones may not be)
+        if not any(parent.startswith(f + "/") for f in folders):
+            command += ["--perms", "0755", "--dir", parent]
+    for folder in folders:
+        command += ["--ro-bind", folder, folder]
+    command += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
+    return command
+
+
+@functools.cache
+def bubblewrap() -> tuple[bool | None, str]:
+    """Whether bubblewrap works here: (None if not, else whether it needs a user namespace of its own), and why not."""
+    if not sys.platform.startswith("linux"):
+        return None, "bubblewrap is Linux only"
+    if shutil.which("bwrap") is None:
+        return None, "bubblewrap (bwrap) is not installed"
+    why = ""
+    for user_namespace in ((False, True) if _can_change_user() else (True,)):
+        try:
+            done = subprocess.run(
+                [*_bwrap_command(user_namespace=user_namespace), sys.executable, "-c", "import math"],
+                capture_output=True,
+                timeout=60,
+                env=_worker_environment(),
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            why = str(error)
+            continue
+        if done.returncode == 0:
+            return user_namespace, ""
+        why = printable(done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:][0] if done.stderr else "")
+    return None, f"bubblewrap cannot run here ({why or 'namespaces not allowed'})"
+
+
+def isolation_notes(functions: bool = False) -> list[str]:
+    """The layers missing here, one sentence each (empty when every layer runs).
+
+    ``functions``: some bots are functions that cannot be pickled (they run in a forked worker).
+    """
+    notes = []
+    wrap, why = bubblewrap()
+    if wrap is None:
+        notes.append(f"Sandbox: {why}; bots are not in namespaces of their own.")
+    if _is_root() and not _can_change_user():
+        notes.append(
+            "Sandbox: this process is root without the right to change user (CAP_SETUID): bots run as root"
+            + ("; only bubblewrap's namespaces keep them from this process." if wrap is not None else
+               " and could harm this process. Install bubblewrap, or run as an ordinary user.")
+        )
+    elif not _is_root() and wrap is None and hasattr(os, "geteuid"):
+        notes.append(
+            "Sandbox: bots run as your own user, so a bot written to attack could signal this process; "
+            "bot files are kept to a restricted namespace. Install bubblewrap for namespaces."
+        )
+    if not hasattr(os, "fork"):
+        notes.append("Sandbox: no resource limits or separate users on this system; bot files run restricted.")
+    if functions and hasattr(os, "fork"):
+        notes.append(
+            "Sandbox: bots given as functions that cannot be pickled run in workers forked from this process, "
+            "outside bubblewrap; give bots as files for a fresh interpreter."
+        )
+    return notes
+
+
+def _worker_environment(extra_paths: Sequence[str] = ()) -> dict[str, str]:
+    """A clean environment (none of the teacher's variables): the package on the path, a private HOME."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.pathsep.join([_package_root(), *extra_paths]),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONNOUSERSITE": "1",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "NUMBA_DISABLE_JIT": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+    }
+    if sys.platform == "win32":  # Windows needs its system folder to start Python
+        env.update({k: v for k, v in os.environ.items() if k.upper() in ("SYSTEMROOT", "TEMP", "TMP")})
+    return env
+
+
+_uids = itertools.count()
+
+
+def _next_uid() -> int | None:
+    """A user id for the next worker of a root referee, unused by any other live worker (None: not root)."""
+    if not _is_root():
+        return None
+    return UID_BASE + (os.getpid() % 10_000) * 1000 + next(_uids) % 1000
+
+
+def sweep_user(uid: int, keep: Sequence[int] = ()) -> None:
+    """Kill every process of the worker user ``uid`` (but ``keep``) and remove its files from /tmp and /dev/shm."""
+    if uid < UID_BASE:  # never anyone else's
+        return
+    for process in psutil.process_iter(["uids"]):
+        with contextlib.suppress(psutil.Error, TypeError):
+            if process.pid not in keep and uid in tuple(process.info["uids"] or ()):
+                process.kill()
+    if keep:
+        return
+    for folder in ("/tmp", "/dev/shm", "/var/tmp"):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid != uid:
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path, ignore_errors=True)
+                    else:
+                        os.unlink(entry.path)
+
+
+def _importable(bot: Callable[[GameState], object]) -> tuple[bytes, list[str]] | None:
+    """The function pickled by reference, and the folder its module is imported from (None: it cannot be)."""
+    module_name = getattr(bot, "__module__", None)
+    module = sys.modules.get(module_name or "")
+    file = getattr(module, "__file__", None)
+    if not module_name or module_name == "__main__" or file is None:
+        return None
+    try:
+        data = pickle.dumps(bot)
+    except Exception:  # closures, lambdas, objects holding such
+        return None
+    folder = Path(file).resolve().parent
+    for _ in range(module_name.count(".")):
+        folder = folder.parent
+    if Path(file).name == "__init__.py":
+        folder = folder.parent
+    return data, [str(folder)]
+
+
+# -- the worker's process, however it was started --------------------------------------------------
+
+
+class _Worker:
+    """A started worker: its process tree, its user (root referee), its CPU time, killing it."""
+
+    def __init__(self, pid: int, uid: int | None, popen: subprocess.Popen[bytes] | None, mp: Any = None) -> None:
+        self.pid, self.uid, self.popen, self.mp = pid, uid, popen, mp
+        self.worker_pid: int | None = None
+        try:
+            self.root: psutil.Process | None = psutil.Process(pid)
+        except psutil.Error:
+            self.root = None
+
+    def tree(self) -> list[psutil.Process]:
+        if self.root is None:
+            return []
+        try:
+            return [self.root, *self.root.children(recursive=True)]
+        except psutil.Error:
+            return []
+
+    def cpu(self) -> float | None:
+        """The CPU seconds of the worker and every process under it (those ended included), or None."""
+        total, seen = 0.0, False
+        for process in self.tree():
+            with contextlib.suppress(psutil.Error):
+                t = process.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+                seen = True
+        return total if seen else None
+
+    def exit_code(self) -> int | None:
+        if self.popen is not None:
+            try:
+                return self.popen.wait(1)
+            except subprocess.TimeoutExpired:
+                return None
+        self.mp.join(1)
+        return self.mp.exitcode  # type: ignore[no-any-return]
+
+    def strays(self) -> None:
+        """Kill every process under the worker but the worker itself (and bubblewrap's own)."""
+        keep = {self.pid}
+        for process in self.tree():
+            with contextlib.suppress(psutil.Error):
+                if process.name() == "bwrap":
+                    keep.add(process.pid)
+                elif self.worker_pid is None:
+                    self.worker_pid = process.pid  # the first process under bubblewrap is the worker
+        if self.worker_pid is not None:
+            keep.add(self.worker_pid)
+        for process in self.tree():
+            if process.pid not in keep:
+                with contextlib.suppress(psutil.Error):
+                    process.kill()
+        if self.uid is not None:
+            sweep_user(self.uid, keep=tuple(keep))
+
+    def kill(self) -> None:
+        for process in reversed(self.tree()):
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGKILL)
+        if self.popen is not None:
+            with contextlib.suppress(OSError):
+                self.popen.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(5)
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+        else:
+            with contextlib.suppress(OSError, ValueError):
+                self.mp.kill()
+            self.mp.join(5)
+            with contextlib.suppress(ValueError):
+                self.mp.close()
+        if self.uid is not None:
+            sweep_user(self.uid)
 
 
 # -- the referee's side ----------------------------------------------------------------------
@@ -138,8 +490,14 @@ class Sandbox:
     """One bot in one worker process, restarted after a crash or a time-out.
 
     After ``max_strikes`` stops in a row the bot is disqualified: every later ``ask`` forfeits
-    at once.  ``ask(state)`` returns the bot's move as an ``int`` (not yet checked against the rules)
-    or raises :class:`Forfeit`.  Use it as a context manager, or call :meth:`close`.
+    at once (a good answer in between starts the count again).  ``ask(state)`` returns the bot's
+    move as an ``int`` (not yet checked against the rules) or raises :class:`Forfeit`.  Use it as a
+    context manager, or call :meth:`close`.
+
+    Time: ``time_limit`` CPU seconds per move, ``wall_limit`` seconds on the clock per move,
+    ``game_budget`` seconds on the clock per game (:meth:`new_game` starts a game) and
+    ``total_budget`` for the sandbox's whole life (None: no such budget).  The budgets count
+    every second the referee waits for the bot, starts of its worker included.
     """
 
     def __init__(
@@ -152,24 +510,40 @@ class Sandbox:
         memory_limit: int = MEMORY_LIMIT,
         output_limit: int = OUTPUT_LIMIT,
         max_strikes: int = MAX_STRIKES,
+        game_budget: float | None = None,
+        total_budget: float | None = None,
+        restricted: bool = True,
     ) -> None:
         self.bot = bot
         self.max_strikes = max_strikes
         self.rules = rules
         self.time_limit = check_time_limit(time_limit)
-        self.wall_limit = check_time_limit(wall_limit if wall_limit is not None else 2 + 10 * self.time_limit)
+        self.wall_limit = check_time_limit(wall_limit if wall_limit is not None else default_wall_limit(self.time_limit))
+        self.game_budget = check_time_limit(game_budget) if game_budget is not None else None
+        self.total_budget = check_time_limit(total_budget) if total_budget is not None else None
         self.memory_limit = memory_limit
         self.output_limit = output_limit
+        self.restricted = restricted
         self.output = ""
         self.starts = 0
-        self._context = multiprocessing.get_context(start_method())
-        self._process: Any = None
+        #: Seconds on the clock spent waiting for this bot: in the current game, and in all.
+        self.spent_game = 0.0
+        self.spent_total = 0.0
+        #: Whether the last worker left root (None: not known yet, or the referee is not root).
+        self.not_root: bool | None = None
+        self.forked = False
+        self._worker: _Worker | None = None
         self._sock: socket.socket | None = None
         self._buffer = b""
         self._seq = 0
         self._cpu = 0.0
         self._broken: Forfeit | None = None
         self._strikes = 0
+
+    @property
+    def _process(self) -> Any:
+        """The worker's process (an object with ``pid``), or None when no worker runs."""
+        return self._worker
 
     # -- life cycle --
 
@@ -180,60 +554,59 @@ class Sandbox:
         self.close()
 
     def close(self) -> None:
-        """Kill the worker (and anything it started in its process group)."""
-        process, self._process = self._process, None
+        """Kill the worker and everything under it (and its user's processes and files)."""
+        worker, self._worker = self._worker, None
         if self._sock is not None:
             self._sock.close()
             self._sock = None
-        if process is None:
-            return
-        if process.pid is not None:
-            with contextlib.suppress(OSError, AttributeError):
-                os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError, ValueError):
-            process.kill()
-        process.join(5)
-        with contextlib.suppress(ValueError):
-            process.close()
+        if worker is not None:
+            worker.kill()
 
-    def _start(self) -> None:
-        warm_up(self.rules)  # here too: a forked worker inherits the warm caches
-        bot: Callable[[GameState], object] | tuple[str, str]
+    def new_game(self) -> None:
+        """A new game starts: the game budget is full again, and any process the bot left is killed."""
+        self.spent_game = 0.0
+        if self._worker is not None:
+            self._worker.strays()
+
+    def _spec(self) -> tuple[dict[str, Any], list[str]] | None:
+        """What the worker gets (the bot, the rules, the limits) if it can start afresh, and the folders it imports from."""
         if isinstance(self.bot, BotFile):
             try:
-                source = self.bot.source
-                if source is None:
-                    source = self.bot.path.read_bytes().decode("utf-8")
-                bot = (str(self.bot.path), source)  # read here, run there
-            except (OSError, UnicodeDecodeError) as error:
-                self._broken = Forfeit(f"could not be loaded: {self.bot.path.name}: {error}")
+                if self.bot.problem is not None:
+                    raise DuelError(self.bot.problem)
+                source = self.bot.source if self.bot.source is not None else read_bot_source(self.bot.path)
+            except (OSError, UnicodeDecodeError, DuelError) as error:
+                self._broken = Forfeit(printable(f"could not be loaded: {self.bot.path.name}: {error}"))
                 raise self._broken from None
+            bot: Any = (str(self.bot.path), source)  # read here, run there
+            extra: list[str] = []
         else:
-            bot = self.bot
+            found = _importable(self.bot)
+            if found is None:
+                return None
+            bot, extra = found[0], found[1]
+        spec = {"bot": bot, "rules": self.rules, "memory": self.memory_limit, "output_limit": self.output_limit}
+        return spec, extra
+
+    def _start(self, wall: float) -> None:
+        began = time.monotonic()
+        spec = self._spec()
+        uid = _next_uid() if _can_change_user() else None
         ours, theirs = socket.socketpair()
         try:
-            process = self._context.Process(  # type: ignore[attr-defined]
-                target=worker_main,
-                args=(bot, self.rules, theirs, self.memory_limit, self.output_limit),
-                name="duel-bot",
-                daemon=True,
-            )
-            process.start()
-        except Exception as error:  # e.g. spawn cannot pickle a function defined in a notebook
-            ours.close()
-            raise DuelError(f"Cannot start a process for the bot: {error}. Define the bot in a .py file.") from None
+            if spec is not None and hasattr(os, "fork"):
+                worker = self._exec(spec[0], spec[1], uid, theirs, ours)
+            else:
+                worker = self._fork(uid, theirs)
         finally:
             theirs.close()
-        with contextlib.suppress(OSError, AttributeError):
-            os.setpgid(process.pid, process.pid)  # also done by the worker; whichever runs first
         ours.settimeout(self.wall_limit)  # sendall gives up after this; reads wait in select first
-        self._process, self._sock, self._buffer, self._seq = process, ours, b"", 0
+        self._worker, self._sock, self._buffer, self._seq = worker, ours, b"", 0
         self.starts += 1
         self._cpu = 0.0
-        self._cpu = self._cpu_time()
-        limit = max(LOAD_LIMIT * (1 if start_method() == "fork" else 5), self.time_limit)  # spawn imports afresh
+        cpu_limit = max(LOAD_LIMIT, self.time_limit)
         try:
-            reply = self._receive(0, limit, max(self.wall_limit, LOAD_WALL_LIMIT))
+            reply = self._receive(0, cpu_limit, max(0.0, min(LOAD_WALL_LIMIT, wall) - (time.monotonic() - began)))
         except Forfeit as failure:
             self._broken = Forfeit(f"could not be loaded: {failure.reason}")
             self.close()
@@ -242,23 +615,90 @@ class Sandbox:
             self._broken = Forfeit(printable(str(reply["failed"])[:500]), _text(reply.get("traceback")))
             self.close()
             raise self._broken
+        self.not_root = bool(reply.get("not_root"))
+        self._cpu = worker.cpu() or 0.0
+
+    def _exec(self, spec: dict[str, Any], extra: list[str], uid: int | None, theirs: socket.socket,
+              ours: socket.socket) -> _Worker:
+        """A fresh interpreter (in bubblewrap where it runs), told its bot over the socket."""
+        spec = {**spec, "uid": uid, "restricted": self.restricted}
+        command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
+        user_namespace, _ = bubblewrap()
+        if user_namespace is not None:
+            command = _bwrap_command(extra, user_namespace) + command
+        try:
+            popen = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                env=_worker_environment(extra),
+                cwd="/",
+                start_new_session=True,
+            )
+        except OSError as error:
+            ours.close()
+            raise DuelError(f"Cannot start a process for the bot: {error}.") from None
+        worker = _Worker(popen.pid, uid, popen)
+        try:
+            message = {"spec": base64.b64encode(pickle.dumps(spec)).decode("ascii")}
+            ours.settimeout(LOAD_WALL_LIMIT)
+            ours.sendall(json.dumps(message).encode("ascii") + b"\n")
+        except OSError:
+            pass  # the worker ended: the reply says so
+        return worker
+
+    def _fork(self, uid: int | None, theirs: socket.socket) -> _Worker:
+        """A worker started by multiprocessing, for a function that cannot be pickled (fork on Linux)."""
+        warm_up(self.rules)  # here too: a forked worker inherits the warm caches
+        self.forked = True
+        context = multiprocessing.get_context(start_method())
+        bot = self.bot
+        try:
+            process = context.Process(  # type: ignore[attr-defined]
+                target=worker_main,
+                args=(bot, self.rules, theirs, self.memory_limit, self.output_limit, uid, self.restricted),
+                name="duel-bot",
+                daemon=True,
+            )
+            process.start()
+        except Exception as error:  # e.g. spawn cannot pickle a function defined in a notebook
+            raise DuelError(f"Cannot start a process for the bot: {error}. Define the bot in a .py file.") from None
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpgid(process.pid, process.pid)  # also done by the worker; whichever runs first
+        return _Worker(process.pid, uid, None, process)
 
     def _cpu_time(self) -> float:
-        try:
-            times = psutil.Process(self._process.pid).cpu_times()
-        except (psutil.Error, AttributeError, ValueError):
+        if self._worker is None:
             return self._cpu
-        return float(times.user + times.system)
+        cpu = self._worker.cpu()
+        return self._cpu if cpu is None else cpu
 
     # -- one move --
+
+    def _remaining(self) -> float:
+        left = math.inf
+        if self.game_budget is not None:
+            left = min(left, self.game_budget - self.spent_game)
+        if self.total_budget is not None:
+            left = min(left, self.total_budget - self.spent_total)
+        return left
 
     def ask(self, state: GameState) -> int:
         """The bot's answer from ``state`` as a whole number, or :class:`Forfeit`."""
         if self._broken is not None:
             raise Forfeit(self._broken.reason, self._broken.trace)
+        if self.total_budget is not None and self.spent_total >= self.total_budget:
+            self._broken = Forfeit(f"spent its whole time budget of {self.total_budget:g} s for the tournament")
+            self.close()
+            raise Forfeit(self._broken.reason)
+        if self.game_budget is not None and self.spent_game >= self.game_budget:
+            raise Forfeit(f"spent its time budget of {self.game_budget:g} s for this game")
+        began = time.monotonic()
         try:
-            if self._process is None:
-                self._start()
+            if self._worker is None:
+                self._start(self._remaining())
             self._seq += 1
             request = json.dumps({"seq": self._seq, "state": encode_state(state)}).encode("ascii") + b"\n"
             assert self._sock is not None
@@ -266,16 +706,22 @@ class Sandbox:
                 self._sock.sendall(request)
             except OSError:  # including the time-out: the worker does not read
                 raise Forfeit("its process stopped reading the referee's requests") from None
-            reply = self._receive(self._seq, self.time_limit, self.wall_limit)
+            wall = min(self.wall_limit, self._remaining() - (time.monotonic() - began))
+            reply = self._receive(self._seq, self.time_limit, wall)
         except Forfeit as failure:
             if self._broken is None:
                 self.close()  # stopped: a fresh worker for the next move
-                self._strikes += 1
+                if "budget" not in failure.reason:
+                    self._strikes += 1
                 if self._strikes >= self.max_strikes:
                     self._broken = Forfeit(
                         f"disqualified after being stopped {self._strikes} times in a row (last: {failure.reason})"
                     )
             raise
+        finally:
+            spent = time.monotonic() - began
+            self.spent_game += spent
+            self.spent_total += spent
         self._strikes = 0
         if "move" in reply:
             move = reply["move"]
@@ -287,12 +733,18 @@ class Sandbox:
             raise Forfeit(printable(str(reply["raised"])[:500]), _text(reply.get("traceback")))
         raise Forfeit(printable(str(reply.get("refused", "sent a malformed answer"))[:500]))
 
+    def _budget_reason(self) -> str:
+        if self.total_budget is not None and self.spent_total + 1e-9 >= self.total_budget - self.wall_limit:
+            return f"the tournament time budget of {self.total_budget:g} s"
+        return f"the game time budget of {self.game_budget:g} s"
+
     def _receive(self, seq: int, cpu_limit: float, wall_limit: float) -> dict[str, Any]:
         """The worker's reply to request ``seq``, read within the limits (Forfeit otherwise)."""
         assert self._sock is not None
         began = time.monotonic()
         start_cpu = self._cpu
-        tick = min(0.05, max(0.005, cpu_limit / 4))
+        tick = min(CPU_TICK, max(0.005, cpu_limit / 4))
+        by_budget = wall_limit < self.wall_limit and self._remaining() < math.inf
         while True:  # every pass checks both limits, whatever the worker sends
             line = self._read_line(tick)
             cpu = self._cpu_time()
@@ -307,6 +759,8 @@ class Sandbox:
             if used > cpu_limit:
                 raise Forfeit(f"took longer than the time limit of {cpu_limit:g} s of CPU time (stopped)")
             if time.monotonic() - began > wall_limit:
+                if by_budget:
+                    raise Forfeit(f"gave no answer before it spent {self._budget_reason()} (stopped)")
                 raise Forfeit(f"gave no answer within {wall_limit:g} s (stopped)")
 
     def _read_line(self, timeout: float) -> bytes | None:
@@ -345,13 +799,14 @@ class Sandbox:
         return reply
 
     def _exit_description(self) -> str:
-        process = self._process
-        if process is None:
+        worker = self._worker
+        if worker is None:
             return "it was stopped"
-        process.join(1)
-        code = process.exitcode
+        code = worker.exit_code()
         if code is None:
             return "it closed its connection"
+        if worker.popen is not None and worker.popen.args[0] == "bwrap" and code > 128:
+            code = -(code - 128)  # bubblewrap reports a signal as 128 + its number
         if code < 0:
             with contextlib.suppress(ValueError):
                 return f"killed by signal {signal.Signals(-code).name}"
@@ -370,3 +825,99 @@ def printable(text: str) -> str:
     'red\\\\x1b[31m\\nnext line'
     """
     return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+# -- any Python command, with the same layers ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Isolated:
+    """What :func:`run_isolated` saw: the exit code, the output (capped), and why it was stopped (or None)."""
+
+    returncode: int | None
+    stdout: bytes
+    stderr: bytes
+    stopped: str | None
+    cpu: float
+
+
+def run_isolated(
+    args: Sequence[str],
+    *,
+    stdin: bytes = b"",
+    cpu_limit: float = 60.0,
+    wall_limit: float = 300.0,
+    memory_limit: int = 2 * 2**30,
+    output_limit: int = 50 * 2**20,
+    readable: Sequence[str] = (),
+) -> Isolated:
+    """Run ``python ARGS`` (a module with ``-m``, or a script) in the bot sandbox's layers; ``stdin`` is its input.
+
+    The same layers as a bot (a fresh interpreter, bubblewrap with only the Python folders and
+    ``readable`` bound read-only, a user of its own under a root caller, a clean environment,
+    resource limits but processes allowed (a notebook needs a kernel), every process killed at
+    the end), with a CPU limit over the whole process tree and a wall-clock limit.  Hand data in
+    on ``stdin`` and read the result from ``stdout``: nothing of the caller's is writable.
+
+    >>> run_isolated(["-c", "print(6 * 7)"]).stdout
+    b'42\\n'
+    """
+    cpu_limit = check_time_limit(cpu_limit, "The CPU limit")
+    wall_limit = check_time_limit(wall_limit, "The wall-clock limit")
+    uid = _next_uid() if _can_change_user() else None
+    user_namespace, _ = bubblewrap()
+    limits = (
+        "import os, resource, sys\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n"
+        "resource.setrlimit(resource.RLIMIT_CORE, (0, 0))\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({output_limit}, {output_limit}))\n"
+        f"uid = {uid!r}\n"
+        "if uid is not None:\n"
+        "    os.setgroups([]); os.setgid(uid); os.setuid(uid)\n"
+        "    resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))\n"
+        "os.execv(sys.executable, [sys.executable, '-s', *sys.argv[1:]])\n"
+    )
+    command = [sys.executable, "-s", "-c", limits, *args]
+    if user_namespace is not None:
+        command = _bwrap_command(list(readable), user_namespace) + command
+    env = _worker_environment()
+    env["HOME"] = env["JUPYTER_RUNTIME_DIR"] = env["IPYTHONDIR"] = "/tmp" if user_namespace is not None else "/nonexistent"
+    popen = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd="/",
+        start_new_session=True,
+    )
+    worker = _Worker(popen.pid, uid, popen)
+    began = time.monotonic()
+    out: list[bytes] = []
+    err: list[bytes] = []
+    stopped: str | None = None
+    cpu = 0.0
+    assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+    with contextlib.suppress(OSError):
+        popen.stdin.write(stdin)
+    with contextlib.suppress(OSError):
+        popen.stdin.close()
+    streams = {popen.stdout: out, popen.stderr: err}
+    size = 0
+    try:
+        while streams:
+            ready, _, _ = select.select(list(streams), [], [], CPU_TICK)
+            for stream in ready:
+                chunk = os.read(stream.fileno(), 65536)
+                if not chunk:
+                    del streams[stream]
+                    continue
+                size += len(chunk)
+                streams[stream].append(chunk)
+            cpu = max(cpu, worker.cpu() or 0.0)
+            if size > output_limit:
+                stopped = f"wrote more than {output_limit:,} bytes"
+            elif cpu > cpu_limit:
+                stopped = f"used more than {cpu_limit:g} s of CPU time"
+            elif time.monotonic() - began > wall_limit:
+                stopped = f"did not finish within {wall_limit:g} s"
+            if stopped:
+                break
+    finally:
+        worker.kill()
+    return Isolated(popen.returncode if stopped is None else None, b"".join(out), b"".join(err), stopped, cpu)
