@@ -378,6 +378,65 @@ def _trace() -> str:
     return _safe(traceback.format_exc, "(traceback could not be shown)")[-4000:]
 
 
+#: Below this, a worker finds divisors, primes and factors by trial division (so it need not import sympy,
+#: which takes a fresh interpreter over a second of CPU time); from here on it asks sympy, as the referee does.
+SMALL = 10**8
+
+
+def _trial_factors(n: int) -> dict[int, int]:
+    factors: dict[int, int] = {}
+    p = 2
+    while p * p <= n:
+        while n % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            n //= p
+        p += 1 if p == 2 else 2
+    if n > 1:
+        factors[n] = factors.get(n, 0) + 1
+    return factors
+
+
+def small_number_theory() -> None:
+    """Give the engine trial-division divisors, primality and factors below :data:`SMALL` (in this worker only).
+
+    >>> import sympy
+    >>> from duel_lessons.engine import rules
+    >>> saved = rules.divisors, rules.is_prime, rules.factorint
+    >>> small_number_theory()
+    >>> all(rules.divisors(n) == [int(d) for d in sympy.divisors(n)] for n in range(1, 3000))
+    True
+    >>> all(rules.is_prime(n) == sympy.isprime(n) and rules.factorint(n) == sympy.factorint(n) for n in range(1, 3000))
+    True
+    >>> rules.divisors, rules.is_prime, rules.factorint = saved
+    """
+    from duel_lessons.engine import numbers, rules
+
+    def divisors(n: int) -> list[int]:
+        if not 1 <= n < SMALL:
+            return numbers.divisors(n)
+        low, high = [], []
+        d = 1
+        while d * d <= n:
+            if n % d == 0:
+                low.append(d)
+                if d * d != n:
+                    high.append(n // d)
+            d += 1
+        return low + high[::-1]
+
+    def is_prime(n: int) -> bool:
+        if not 0 <= n < SMALL:
+            return numbers.is_prime(n)
+        return n >= 2 and _trial_factors(n) == {n: 1}
+
+    def factorint(n: int) -> dict[int, int]:
+        if not 1 <= n < SMALL:
+            return numbers.factorint(n)
+        return _trial_factors(n)
+
+    rules.divisors, rules.is_prime, rules.factorint = divisors, is_prime, factorint  # type: ignore[assignment]
+
+
 def warm_up(rules: Rules) -> None:
     """Compute one position's moves, so imports and caches are ready before a bot's clock runs."""
     _ = GameState(rules, max(rules.default_start, 2)).legal_moves
@@ -393,6 +452,8 @@ def serve(
     restricted: bool = True,
 ) -> None:
     """Prepare this process (imports, limits, user), load the bot, then answer the referee's requests."""
+    if "sympy" not in sys.modules:
+        small_number_theory()
     _preload(list(PRELOAD) + (_imports(bot[1]) if isinstance(bot, tuple) else []))
     warm_up(rules)
     limit_resources(memory)
@@ -434,8 +495,21 @@ def worker_main(
     """The entry point of a worker started by multiprocessing (fork on Linux for functions, spawn elsewhere)."""
     global _PARENT
     _PARENT = os.getppid()
+    _forget_bot_files()
     _close_inherited_files(sock.fileno())
     serve(sock, bot, rules, memory, output_limit, uid, restricted)
+
+
+def _forget_bot_files() -> None:
+    """In a worker forked from a referee: drop the text of every bot file the referee read (not this bot's business)."""
+    import gc
+
+    from duel_lessons.play.sandbox import BotFile
+
+    for obj in gc.get_objects():
+        if isinstance(obj, BotFile):
+            object.__setattr__(obj, "source", None)
+    gc.collect()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -4,13 +4,14 @@ A :class:`Sandbox` keeps one worker process for one bot and asks it for moves ov
 The referee never runs bot code in its own process.  The layers, each for its own reason
 (where one is missing the others still hold, and :func:`isolation_notes` says which is missing):
 
-1. **A fresh interpreter per bot** (``python -m duel_lessons.play.bot_worker``, started with
-   ``subprocess``, not forked from the referee): the worker never held another bot's source or
-   the referee's objects, so ``gc.get_objects()`` finds only its own bot.  It gets a clean
-   environment (no teacher's variables), no terminal (a session of its own: it cannot type
-   into the teacher's terminal) and no inherited file descriptor but its socket.  (A function
-   that cannot be pickled, such as one defined in a notebook, runs in a worker forked from
-   the notebook's kernel instead: that kernel holds only what the student wrote.)
+1. **A fresh interpreter per bot file** (``python -m duel_lessons.play.bot_worker``, started
+   with ``subprocess``, not forked from the referee): the worker never held another bot's source
+   or the referee's objects, so ``gc.get_objects()`` finds only its own bot.  It gets a clean
+   environment (none of the teacher's variables), no terminal (a session of its own: it cannot
+   type into the teacher's terminal) and no inherited file descriptor but its socket.  A bot
+   given as a *function* is the caller's own code (a notebook's, a test's): it runs in a worker
+   forked from the caller (spawned where there is no fork), which drops every bot file's text
+   before the function runs, then takes layers 3 to 6.
 2. **bubblewrap** (Linux, where ``bwrap`` is installed and namespaces are allowed): its own
    pid, ipc, network and uts namespaces (it sees, signals and traces no process outside, and
    no forked child outlives it: the namespace dies with it), read-only binds of only the system
@@ -380,25 +381,6 @@ def sweep_user(uid: int, keep: Sequence[int] = ()) -> None:
                         os.unlink(entry.path)
 
 
-def _importable(bot: Callable[[GameState], object]) -> tuple[bytes, list[str]] | None:
-    """The function pickled by reference, and the folder its module is imported from (None: it cannot be)."""
-    module_name = getattr(bot, "__module__", None)
-    module = sys.modules.get(module_name or "")
-    file = getattr(module, "__file__", None)
-    if not module_name or module_name == "__main__" or file is None:
-        return None
-    try:
-        data = pickle.dumps(bot)
-    except Exception:  # closures, lambdas, objects holding such
-        return None
-    folder = Path(file).resolve().parent
-    for _ in range(module_name.count(".")):
-        folder = folder.parent
-    if Path(file).name == "__init__.py":
-        folder = folder.parent
-    return data, [str(folder)]
-
-
 # -- the worker's process, however it was started --------------------------------------------------
 
 
@@ -581,10 +563,7 @@ class Sandbox:
             bot: Any = (str(self.bot.path), source)  # read here, run there
             extra: list[str] = []
         else:
-            found = _importable(self.bot)
-            if found is None:
-                return None
-            bot, extra = found[0], found[1]
+            return None  # a function: the caller's own code, run in a worker forked from the caller
         spec = {"bot": bot, "rules": self.rules, "memory": self.memory_limit, "output_limit": self.output_limit}
         return spec, extra
 
@@ -696,9 +675,12 @@ class Sandbox:
         if self.game_budget is not None and self.spent_game >= self.game_budget:
             raise Forfeit(f"spent its time budget of {self.game_budget:g} s for this game")
         began = time.monotonic()
+        starting = 0.0  # a start of the worker counts against the tournament budget, not the game's
         try:
             if self._worker is None:
-                self._start(self._remaining())
+                total_left = math.inf if self.total_budget is None else self.total_budget - self.spent_total
+                self._start(total_left)
+                starting = time.monotonic() - began
             self._seq += 1
             request = json.dumps({"seq": self._seq, "state": encode_state(state)}).encode("ascii") + b"\n"
             assert self._sock is not None
@@ -706,7 +688,7 @@ class Sandbox:
                 self._sock.sendall(request)
             except OSError:  # including the time-out: the worker does not read
                 raise Forfeit("its process stopped reading the referee's requests") from None
-            wall = min(self.wall_limit, self._remaining() - (time.monotonic() - began))
+            wall = min(self.wall_limit, self._remaining() - (time.monotonic() - began - starting))
             reply = self._receive(self._seq, self.time_limit, wall)
         except Forfeit as failure:
             if self._broken is None:
@@ -720,7 +702,7 @@ class Sandbox:
             raise
         finally:
             spent = time.monotonic() - began
-            self.spent_game += spent
+            self.spent_game += spent - starting
             self.spent_total += spent
         self._strikes = 0
         if "move" in reply:
