@@ -301,12 +301,12 @@ def die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes
+        import ctypes  # imported before the change of user (see serve): the new user may not read Python's files
 
         libc = ctypes.CDLL(None)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         libc.prctl(4, 0)  # PR_SET_DUMPABLE 0: another process of the same user cannot ptrace it or read its memory
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, ImportError):
         return
     if os.getppid() != _PARENT:
         os._exit(1)  # the parent is already gone
@@ -454,7 +454,7 @@ def serve(
     """Prepare this process (imports, limits, user), load the bot, then answer the referee's requests."""
     if "sympy" not in sys.modules:
         small_number_theory()
-    _preload(list(PRELOAD) + (_imports(bot[1]) if isinstance(bot, tuple) else []))
+    _preload(["ctypes", "encodings.idna", "json.decoder", *PRELOAD] + (_imports(bot[1]) if isinstance(bot, tuple) else []))
     warm_up(rules)
     limit_resources(memory)
     not_root = drop_privileges(uid)
