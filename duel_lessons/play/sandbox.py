@@ -479,7 +479,8 @@ class Sandbox:
     Time: ``time_limit`` CPU seconds per move, ``wall_limit`` seconds on the clock per move,
     ``game_budget`` seconds on the clock per game (:meth:`new_game` starts a game) and
     ``total_budget`` for the sandbox's whole life (None: no such budget).  The budgets count
-    every second the referee waits for the bot, starts of its worker included.
+    every second the referee waits for the bot's answers, and the total budget also the restarts
+    after a stop; a first start (or one after :meth:`close`) takes at most :data:`LOAD_WALL_LIMIT`.
     """
 
     def __init__(
@@ -521,6 +522,7 @@ class Sandbox:
         self._cpu = 0.0
         self._broken: Forfeit | None = None
         self._strikes = 0
+        self._restart_charged = False  # whether the next start follows a stop (then the bot's budget pays for it)
 
     @property
     def _process(self) -> Any:
@@ -675,12 +677,15 @@ class Sandbox:
         if self.game_budget is not None and self.spent_game >= self.game_budget:
             raise Forfeit(f"spent its time budget of {self.game_budget:g} s for this game")
         began = time.monotonic()
-        starting = 0.0  # a start of the worker counts against the tournament budget, not the game's
+        starting = 0.0  # a start is not the game's time; a restart after a stop is the bot's own (its budget)
         try:
             if self._worker is None:
                 total_left = math.inf if self.total_budget is None else self.total_budget - self.spent_total
-                self._start(total_left)
+                self._start(total_left if self._restart_charged else LOAD_WALL_LIMIT)
                 starting = time.monotonic() - began
+                if not self._restart_charged:
+                    began += starting  # a start the schedule asked for: bounded by LOAD_WALL_LIMIT, not charged
+                    starting = 0.0
             self._seq += 1
             request = json.dumps({"seq": self._seq, "state": encode_state(state)}).encode("ascii") + b"\n"
             assert self._sock is not None
@@ -693,6 +698,7 @@ class Sandbox:
         except Forfeit as failure:
             if self._broken is None:
                 self.close()  # stopped: a fresh worker for the next move
+                self._restart_charged = True
                 if "budget" not in failure.reason:
                     self._strikes += 1
                 if self._strikes >= self.max_strikes:
@@ -705,6 +711,7 @@ class Sandbox:
             self.spent_game += spent - starting
             self.spent_total += spent
         self._strikes = 0
+        self._restart_charged = False
         if "move" in reply:
             move = reply["move"]
             if type(move) is not int:

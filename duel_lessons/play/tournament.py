@@ -69,6 +69,7 @@ from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.engine.starts import random_start
 from duel_lessons.play.players import Strategy, make_player
 from duel_lessons.play.sandbox import (
+    LOAD_WALL_LIMIT,
     MEMORY_LIMIT,
     OUTPUT_LIMIT,
     BotFile,
@@ -100,24 +101,31 @@ def default_budget(games: int, time_limit: float) -> float:
     return 30.0 + games * min(time_limit, 0.5)
 
 
-def longest_time(bots: int, entrants: int, starts: int, time_limit: float, budget: float | None = None) -> float:
-    """The longest a round robin can take, in seconds: every bot spends its whole budget, plus the referee's time.
+def longest_time(
+    bots: int, entrants: int, starts: int, time_limit: float, budget: float | None = None, max_workers: int = MAX_WORKERS
+) -> float:
+    """The longest a round robin can take, in seconds: every bot spends its whole budget and every start of a
+    worker the schedule asks for takes its longest (:data:`~duel_lessons.play.sandbox.LOAD_WALL_LIMIT`),
+    plus the referee's own time.
 
     >>> longest_time(10, 10, 10, 1.0)
-    1290.0
+    2155.0
     """
     games = entrants * (entrants - 1) * starts
     per_bot = budget if budget is not None else default_budget(2 * (entrants - 1) * starts, time_limit)
-    return bots * per_bot + 10 + REFEREE_PER_GAME * games
+    group = max(1, max_workers // 2)
+    scheduled_starts = -(-entrants // group)  # a bot's worker starts at most once per block of the schedule
+    return bots * (per_bot + scheduled_starts * LOAD_WALL_LIMIT) + 10 + REFEREE_PER_GAME * games
 
 
 def one_line(text: str) -> str:
-    """Text for one line of a table: control characters escaped, newlines shown as ``\\n``.
+    r"""Text for one line of a table: control characters escaped, newlines shown as ``\n``.
 
-    >>> one_line("evil\nalice  10  10")
-    'evil\\nalice  10  10'
+    >>> print(one_line("evil\nalice  10  10"))
+    evil\nalice  10  10
     """
     return printable(text).replace("\n", "\\n")
+
 
 Entrant = Strategy | BotFile | str
 
