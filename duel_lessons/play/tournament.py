@@ -86,6 +86,8 @@ from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 MAX_SUBTRACT_START = 10_000
 #: How many forfeits to_text lists one by one.
 MAX_LISTED = 20
+#: The most start numbers a tournament may have (each is two games for every pair).
+MAX_STARTS = 1000
 #: The most bot workers alive at once, whatever the number of bots.
 MAX_WORKERS = 8
 #: The referee's own time per game, allowed for in :func:`longest_time` (its moves, the trusted players').
@@ -457,11 +459,16 @@ def tournament_starts(
     if isinstance(starts, int):
         if starts < 1:
             raise DuelError(f"A tournament needs at least one start number, not starts={starts}.")
+        if starts > MAX_STARTS:
+            shown = f"{starts:,}" if starts.bit_length() < 200 else f"a number of {starts.bit_length()} bits"
+            raise DuelError(f"A tournament has at most {MAX_STARTS:,} start numbers, not {shown}.")
         numbers = draw_starts(rules, starts, seed, start_range)
     elif isinstance(starts, str | bytes) or not isinstance(starts, Sequence):
         raise DuelError(f"starts must be a count or a list of start numbers, not {starts!r}.")
     elif not starts:
         raise DuelError("A tournament needs at least one start number: the list of starts is empty.")
+    elif len(starts) > MAX_STARTS:
+        raise DuelError(f"A tournament has at most {MAX_STARTS:,} start numbers, not {len(starts):,}.")
     else:
         numbers = tuple(rules.check_start(n) for n in starts)
     if rules.move == "subtract" and max(numbers) > MAX_SUBTRACT_START:

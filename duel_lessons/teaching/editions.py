@@ -216,7 +216,10 @@ def repo_dir_name(url: str) -> str:
 
 def check_repo_url(url: str) -> str:
     """The URL if it is an https (or http) repository address; otherwise EditionError."""
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # such as an unclosed IPv6 address, 'http://[::1'
+        parts = urlsplit("")
     if parts.scheme not in ("https", "http") or not parts.netloc or not parts.path.strip("/"):
         raise EditionError(f"{url!r} is not a repository address such as https://github.com/my-school/duel-class.")
     return url.strip()
