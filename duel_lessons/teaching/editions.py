@@ -231,8 +231,9 @@ def pull_path(url: str, branch: str, lesson: str = FIRST_LESSON, app: str = "lab
     >>> pull_path("https://github.com/a/b", "main")
     'git-pull?repo=https%3A%2F%2Fgithub.com%2Fa%2Fb&branch=main&urlpath=lab%2Ftree%2Fb%2Fnotebooks%2F00-start-here.ipynb'
     """
-    opened = f"{app}/tree/{repo_dir_name(url)}/notebooks/{lesson}"
-    return "git-pull?" + urlencode({"repo": check_repo_url(url), "branch": branch, "urlpath": opened})
+    repo = check_repo_url(url)  # first: a malformed address is an EditionError, never a ValueError below
+    opened = f"{app}/tree/{repo_dir_name(repo)}/notebooks/{lesson}"
+    return "git-pull?" + urlencode({"repo": repo, "branch": branch, "urlpath": opened})
 
 
 def binder_link(

@@ -65,7 +65,7 @@ CODE_MARKER = re.compile(
 )
 #: A markdown cell whose first line is a teacher's note: bold, a heading or a quote.
 MARKDOWN_MARKER = re.compile(
-    r"(?:(?:[#>]+\s*)+(?:\*\*|__|\*|_)?|\*\*|__)\s*teacher'?s?[ _-]?notes?\b", re.IGNORECASE
+    r"(?:(?:[#>]+\s*)+(?:\*\*|__|\*|_)?|\*\*|__)\s*teacher'?s?[ _-]?notes?(?![a-z])", re.IGNORECASE
 )
 #: A markdown cell's first line that is a heading or a quote naming a solution ("## Solution", "> Model solution").
 MARKDOWN_SOLUTION = re.compile(r"(?:#+|>+)\s*(?:\*\*|__)?\s*(?:model\s+)?solutions?\b", re.IGNORECASE)
