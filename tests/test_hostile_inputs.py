@@ -33,7 +33,11 @@ def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
 
 def run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "duel_lessons", *args], capture_output=True, text=True, timeout=300, **kwargs  # type: ignore[call-overload]
+        [sys.executable, "-m", "duel_lessons", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kwargs,  # type: ignore[call-overload]
     )
 
 
@@ -172,9 +176,9 @@ def test_an_output_that_is_not_a_regular_file_is_never_replaced(tmp_path: Path) 
         write_answer_key(src, fifo, force=True)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     if os.geteuid() == 0:  # as root, /dev/null itself could be replaced: it must not be
-        code, _, err = run("answer-key", str(src), "-o", "/dev/null", "--force")
+        code, _, _ = run("answer-key", str(src), "-o", "/dev/null", "--force")
         assert code == app.USAGE and stat.S_ISCHR(os.stat("/dev/null").st_mode)
-        code, _, err = run("table", "--upto", "10", "--output", "/dev/null", "--force")
+        run("table", "--upto", "10", "--output", "/dev/null", "--force")
         assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
@@ -239,6 +243,5 @@ def test_a_huge_sparse_bot_file_is_refused_by_its_size(tmp_path: Path) -> None:
         file.truncate(4 * 2**30)  # 4 GB, sparse: nothing is written to disk
     bot = BotFile.snapshot(path)
     assert bot.source is None and bot.problem is not None and f"{MAX_BOT_FILE:,}" in bot.problem
-    with Sandbox(bot, new_game().rules, 0.5) as box:
-        with pytest.raises(Forfeit, match="over the limit"):
-            box.ask(new_game("divisor-duel", 12))
+    with Sandbox(bot, new_game().rules, 0.5) as box, pytest.raises(Forfeit, match="over the limit"):
+        box.ask(new_game("divisor-duel", 12))

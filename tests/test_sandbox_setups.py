@@ -22,10 +22,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import psutil
 import pytest
 
-from duel_lessons.play.sandbox import _bwrap_command, _python_dirs, _worker_environment
+from duel_lessons.play.isolation import bwrap_command, python_dirs, worker_environment
 
 LINUX_ROOT = sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0
 SETPRIV = shutil.which("setpriv")
@@ -78,7 +77,7 @@ ATTACKS = {
     ),
 }
 
-REFEREE = r'''
+REFEREE = r"""
 import json, os, sys, time
 import psutil
 from pathlib import Path
@@ -113,15 +112,17 @@ for name, body in attacks.items():
                 outcome = "ESCAPED" if "ESCAPED" in forfeit.reason else "contained: " + forfeit.reason[:120]
             box.new_game()  # the game is over: nothing of the bot may outlive it
             time.sleep(0.3)
-            daemons = [p for p in psutil.process_iter(["cmdline"]) if mark + "-daemon" in " ".join(p.info["cmdline"] or [])]
+            daemons = [p for p in psutil.process_iter(["cmdline"])
+                       if mark + "-daemon" in " ".join(p.info["cmdline"] or [])]
     for p in daemons:
         p.kill()  # (only in a set-up where it escaped)
     escaped_files = [p for p in (teacher / "pwned", Path("/tmp", mark), Path("/dev/shm", mark)) if p.exists()]
     for p in escaped_files:
         p.unlink()
-    results[name] = {"outcome": outcome, "files": [str(p) for p in escaped_files] + [f"daemon {p.pid}" for p in daemons]}
+    left = [str(p) for p in escaped_files] + [f"daemon {p.pid}" for p in daemons]
+    results[name] = {"outcome": outcome, "files": left}
 print(json.dumps(results))
-'''
+"""
 
 
 def _run(setup: str, tmp_path: Path, attacks: dict[str, str]) -> dict[str, object]:
@@ -140,14 +141,25 @@ def _run(setup: str, tmp_path: Path, attacks: dict[str, str]) -> dict[str, objec
         # Python lives under /root here, which `nobody` cannot enter: a bubblewrap view of the same folders
         # (made traversable) lets the referee run as nobody; inside it, the referee is an ordinary user.
         teacher.chmod(0o777)
-        outer = _bwrap_command([], False)
+        outer = bwrap_command([], False)
         tmp_path.chmod(0o755)
         outer = [a for a in outer if a not in ("--unshare-net", "--die-with-parent")]
         outer[0] = str(BWRAP)
         outer[-1:-1] = ["--bind", str(tmp_path), "/teacher"]
-        command = [*outer, SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups",  # type: ignore[list-item]
-                   sys.executable, "-c", REFEREE, json.dumps(attacks), "/teacher/teacher", mark]
-        env = {**_worker_environment(), "PATH": "/usr/bin:/bin" if "no-bwrap" not in setup else "/nonexistent"}
+        command = [
+            *outer,
+            SETPRIV,
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",  # type: ignore[list-item]
+            sys.executable,
+            "-c",
+            REFEREE,
+            json.dumps(attacks),
+            "/teacher/teacher",
+            mark,
+        ]
+        env = {**worker_environment(), "PATH": "/usr/bin:/bin" if "no-bwrap" not in setup else "/nonexistent"}
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -188,6 +200,6 @@ def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
 
 def test_the_worker_binds_only_python_and_the_package() -> None:
     """Bubblewrap's view holds the Python folders and the package, never the folder of the tests or bots."""
-    folders = _python_dirs()
+    folders = python_dirs()
     assert str(Path(__file__).parent) not in folders
     assert not any(Path(f) == Path.home() for f in folders)

@@ -19,10 +19,10 @@ namespaces.
 >>> state = new_game("divisor-duel", 12).play(2)
 >>> decode_state(state.rules, encode_state(state)) == state
 True
->>> restricted_code("import os", "bot.py")
+>>> restricted_code("import os", "bot.py")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-duel_lessons.play.bot_worker.RestrictedError: bot.py, line 1: a bot may import only math, cmath, random, itertools, functools, collections, fractions, statistics, bisect, heapq, operator, string, re, numpy, sympy, not os
+duel_lessons.play.bot_worker.RestrictedError: bot.py, line 1: a bot may import only math, cmath, ..., not os
 """
 
 from __future__ import annotations
@@ -328,7 +328,9 @@ def _preload(names: tuple[str, ...] | list[str]) -> None:
             importlib.import_module(name)
 
 
-def load_bot(bot: Callable[[GameState], object] | tuple[str, str], restricted: bool = True) -> Callable[[GameState], object]:
+def load_bot(
+    bot: Callable[[GameState], object] | tuple[str, str], restricted: bool = True
+) -> Callable[[GameState], object]:
     """The bot's function; a bot file's (path, source) is run here, in the worker, as a module."""
     if not isinstance(bot, tuple):
         return bot
@@ -434,7 +436,7 @@ def small_number_theory() -> None:
             return numbers.factorint(n)
         return _trial_factors(n)
 
-    rules.divisors, rules.is_prime, rules.factorint = divisors, is_prime, factorint  # type: ignore[assignment]
+    vars(rules).update(divisors=divisors, is_prime=is_prime, factorint=factorint)
 
 
 def warm_up(rules: Rules) -> None:
@@ -454,7 +456,8 @@ def serve(
     """Prepare this process (imports, limits, user), load the bot, then answer the referee's requests."""
     if "sympy" not in sys.modules:
         small_number_theory()
-    _preload(["ctypes", "encodings.idna", "json.decoder", *PRELOAD] + (_imports(bot[1]) if isinstance(bot, tuple) else []))
+    wanted = _imports(bot[1]) if isinstance(bot, tuple) else []
+    _preload(["ctypes", "encodings.idna", "json.decoder", *PRELOAD, *wanted])
     warm_up(rules)
     limit_resources(memory)
     not_root = drop_privileges(uid)

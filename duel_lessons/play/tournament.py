@@ -104,7 +104,12 @@ def default_budget(games: int, time_limit: float) -> float:
 
 
 def longest_time(
-    bots: int, entrants: int, starts: int, time_limit: float, budget: float | None = None, max_workers: int = MAX_WORKERS
+    bots: int,
+    entrants: int,
+    starts: int,
+    time_limit: float,
+    budget: float | None = None,
+    max_workers: int = MAX_WORKERS,
 ) -> float:
     """The longest a round robin can take, in seconds: every bot spends its whole budget and every start of a
     worker the schedule asks for takes its longest (:data:`~duel_lessons.play.sandbox.LOAD_WALL_LIMIT`),

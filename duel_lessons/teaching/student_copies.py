@@ -329,7 +329,7 @@ def _plan_target(target: Path, force: bool) -> bool:
     if target.is_dir():
         raise CopyError(f"Refusing: {target} is a folder; nothing was written.")
     if not target.is_file():
-        raise CopyError(f"Refusing to replace {target}: it is not a regular file (a FIFO or a device). Nothing was written.")
+        raise CopyError(f"Refusing to replace {target}: not a regular file (a FIFO or a device). Nothing was written.")
     state = _copy_state(target)
     if state == "ours":
         return False
@@ -481,7 +481,7 @@ def write_answer_key(src: Path | str, output: Path | str, *, force: bool = False
     if not output.parent.is_dir():
         raise CopyError(f"The folder {output.parent} does not exist.")
     if output.exists() and not output.is_file():
-        raise CopyError(f"Refusing to replace {output}: it is not a regular file (a device or a FIFO), even with --force.")
+        raise CopyError(f"Refusing to replace {output}: not a regular file (a device or a FIFO), even with --force.")
     if output.exists() and not is_answer_key(output):
         if not force:
             raise CopyError(
