@@ -321,7 +321,7 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
     "close every file descriptor": (close_everything, "process ended"),
     "allocate 10 GB": (call(lambda: bytearray(10 * 2**30)), "MemoryError"),
     "grow memory without end": (grow_memory, "MemoryError"),
-    "deep recursion": (deep_recursion, ("raised RecursionError", "raised MemoryError", "SIGSEGV")),
+    "deep recursion": (deep_recursion, ("raised RecursionError", "raised MemoryError", "SIGSEGV", "time limit")),
     # output
     "print 10 MB": (print_flood, 2),
     "write 2 MB to file descriptors 1 and 2": (fd_flood, 2),
