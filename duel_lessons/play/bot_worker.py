@@ -507,10 +507,9 @@ def _forget_bot_files() -> None:
     """In a worker forked from a referee: drop the text of every bot file the referee read (not this bot's business)."""
     import gc
 
-    from duel_lessons.play.sandbox import BotFile
-
-    for obj in gc.get_objects():
-        if isinstance(obj, BotFile):
+    for obj in gc.get_objects():  # (found by name: this module may not import the sandbox, which imports it)
+        kind = type(obj)
+        if kind.__name__ == "BotFile" and kind.__module__ == "duel_lessons.play.sandbox":
             object.__setattr__(obj, "source", None)
     gc.collect()
 

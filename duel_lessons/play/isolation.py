@@ -33,13 +33,14 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 
-import duel_lessons
 from duel_lessons.engine.errors import DuelError
 
 #: How far past its CPU limit a looping bot can get before the referee sees it: the referee reads the CPU
 #: time at least every ``CPU_TICK`` seconds, and a tick on a loaded machine can be late by about as much again.
 CPU_TICK = 0.05
 CPU_MARGIN = 0.25
+#: The folder of the duel_lessons package (bound read-only into bubblewrap; its parent is on the worker's path).
+PACKAGE = Path(__file__).resolve().parent.parent
 #: The first user id given to workers of a root referee (one id per live worker, never a real user's).
 UID_BASE = 1_900_000_000
 
@@ -115,12 +116,12 @@ def python_dirs() -> list[str]:
             dirs.add(sysconfig.get_paths()[key])
     with contextlib.suppress(AttributeError):
         dirs.update(site.getsitepackages())
-    dirs.add(str(Path(duel_lessons.__file__).resolve().parent))
+    dirs.add(str(PACKAGE))
     return sorted(d for d in {str(Path(d).resolve()) for d in dirs} if os.path.isdir(d))
 
 
 def _package_root() -> str:
-    return str(Path(duel_lessons.__file__).resolve().parent.parent)
+    return str(PACKAGE.parent)
 
 
 def bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False) -> list[str]:
