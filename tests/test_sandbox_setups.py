@@ -37,8 +37,9 @@ ATTACKS = {
         "    raise RuntimeError('ESCAPED: could signal the referee')"
     ),
     "signal another bot": (
-        "import psutil\n    for p in psutil.process_iter(['cmdline']):\n"
-        "        if p.pid != os.getpid() and 'bot_worker' in ' '.join(p.info['cmdline'] or []):\n"
+        "import psutil\n    mine = {os.getpid(), *(p.pid for p in psutil.Process().parents())}\n"
+        "    for p in psutil.process_iter(['cmdline']):\n"
+        "        if p.pid not in mine and 'bot_worker' in ' '.join(p.info['cmdline'] or []):\n"
         "            try:\n                os.kill(p.pid, 0)\n            except OSError:\n                continue\n"
         "            raise RuntimeError('ESCAPED: could signal another bot')\n    return state.legal_moves[0]"
     ),
@@ -139,11 +140,14 @@ def _run(setup: str, tmp_path: Path, attacks: dict[str, str]) -> dict[str, objec
         command = [SETPRIV, "--bounding-set=-all", "--inh-caps=-all", *command]
     if setup.startswith("user"):
         # Python lives under /root here, which `nobody` cannot enter: a bubblewrap view of the same folders
-        # (made traversable) lets the referee run as nobody; inside it, the referee is an ordinary user.
+        # (made traversable; no namespace but the mounts, so the referee's own bubblewrap can nest) lets the
+        # referee run as nobody; inside it, the referee is an ordinary user.
         teacher.chmod(0o777)
         outer = bwrap_command([], False)
         tmp_path.chmod(0o755)
-        outer = [a for a in outer if a not in ("--unshare-net", "--die-with-parent")]
+        outer = [a for a in outer if a not in ("--unshare-net", "--die-with-parent", "--unshare-pid")]
+        proc = outer.index("--proc")
+        outer[proc : proc + 2] = ["--bind", "/proc", "/proc"]  # the host's processes, as an ordinary user sees them
         outer[0] = str(BWRAP)
         outer[-1:-1] = ["--bind", str(tmp_path), "/teacher"]
         command = [

@@ -1,4 +1,4 @@
-"""The operating system's side of the bot sandbox: which isolation layers run here, and starting, watching
+r"""The operating system's side of the bot sandbox: which isolation layers run here, and starting, watching
 and ending a worker's process tree (see :mod:`duel_lessons.play.sandbox` for why each layer is there).
 
 * :func:`bubblewrap` finds whether ``bwrap`` runs here (namespaces of its own, read-only binds of only the
