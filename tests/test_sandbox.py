@@ -330,3 +330,17 @@ def test_nothing_is_left_in_tmp_or_shm_and_no_bot_alive(tmp_path: Path) -> None:
     left = [p for folder in ("/tmp", "/dev/shm") for p in Path(folder).glob(f"duel-left-{os.getpid()}-*")]
     assert left == []
     assert no_children()
+
+
+def test_many_bots_never_have_more_live_workers_than_the_cap() -> None:
+    """Six bots with room for two live workers: after every game at most two workers are alive, and all games count."""
+    most = [0]
+
+    def count(_: float) -> None:
+        most[0] = max(most[0], len([p for p in bot_processes() if p.ppid() == __import__("os").getpid()]))
+
+    bots = {f"bot{i}": first for i in range(6)}
+    result = round_robin(bots, starts=[12], time_limit=0.5, max_workers=2, progress=count)  # type: ignore[arg-type]
+    assert len(result.games) == 30 and not result.forfeits()
+    assert 1 <= most[0] <= 2
+    assert no_children()
