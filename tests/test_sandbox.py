@@ -344,3 +344,15 @@ def test_many_bots_never_have_more_live_workers_than_the_cap() -> None:
     assert len(result.games) == 30 and not result.forfeits()
     assert 1 <= most[0] <= 2
     assert no_children()
+
+
+def test_a_bot_file_where_there_is_no_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on Windows: no os.fork, so a bot file runs in a spawned worker, still read here and run there."""
+    import os
+
+    (tmp_path / "last.py").write_text("def move(state):\n    return state.legal_moves[-1]\n")
+    bot = BotFile.snapshot(tmp_path / "last.py")
+    monkeypatch.setattr(sandbox, "start_method", lambda: "spawn")
+    monkeypatch.delattr(os, "fork")
+    with Sandbox(bot, RULES, 5.0) as box:
+        assert box.ask(new_game("divisor-duel", 12)) == 6 and box.forked

@@ -311,7 +311,7 @@ class Sandbox:
             if spec is not None and hasattr(os, "fork"):
                 worker = self._exec(spec[0], spec[1], uid, theirs, ours)
             else:
-                worker = self._fork(uid, theirs)
+                worker = self._fork(uid, theirs, spec[0]["bot"] if spec is not None else self.bot)
         finally:
             theirs.close()
         ours.settimeout(self.wall_limit)  # sendall gives up after this; reads wait in select first
@@ -363,12 +363,11 @@ class Sandbox:
             pass  # the worker ended: the reply says so
         return worker
 
-    def _fork(self, uid: int | None, theirs: socket.socket) -> Worker:
+    def _fork(self, uid: int | None, theirs: socket.socket, bot: Any) -> Worker:
         """A worker started by multiprocessing, for a function that cannot be pickled (fork on Linux)."""
         warm_up(self.rules)  # here too: a forked worker inherits the warm caches
         self.forked = True
         context = multiprocessing.get_context(start_method())
-        bot = self.bot
         try:
             process = context.Process(  # type: ignore[attr-defined]
                 target=worker_main,
