@@ -23,6 +23,6 @@ def bot_processes() -> list[psutil.Process]:
             text = " ".join(line)
             if "resource_tracker" in text or child.status() == psutil.STATUS_ZOMBIE:
                 continue
-            if line == own or "multiprocessing" in text or not line:
+            if line == own or "multiprocessing" in text or "bot_worker" in text or "bwrap" in text or not line:
                 found.append(child)
     return found

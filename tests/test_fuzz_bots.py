@@ -34,7 +34,8 @@ from duel_lessons.play.tournament import round_robin
 from processes import bot_processes
 
 LIMIT = 1.0  # CPU seconds per move: short, but room for a worker forked from a large test process
-WALL = 4.0  # wall-clock backstop for the bots that sleep or stop themselves
+WALL = 2.0  # wall-clock limit for the bots that sleep or stop themselves (they use no CPU, so no load delays them)
+BACKSTOP = 300.0  # wall-clock backstop for every other attack: they are judged by CPU time or outcome, never the clock
 START = 12  # legal moves 2, 3, 4, 6
 #: A file in a folder of the teacher's that bots must not create (set per test, inherited by the forked worker).
 TARGET = Path("/nonexistent/duel-fuzz")
@@ -280,7 +281,7 @@ def call(action: Callable[[], object], then: object = 2) -> Callable[[GameState]
     return bot
 
 
-#: name -> (bot, expected): an int answer, a piece of the forfeit reason, or None (anything, as long as it is contained)
+#: name -> (bot, expected): an int answer, a piece of the forfeit reason, or a tuple of such (any one of them)
 ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
     # time
     "infinite loop": (lambda s: spin(), "time limit"),
@@ -320,7 +321,7 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
     "close every file descriptor": (close_everything, "process ended"),
     "allocate 10 GB": (call(lambda: bytearray(10 * 2**30)), "MemoryError"),
     "grow memory without end": (grow_memory, "MemoryError"),
-    "deep recursion": (deep_recursion, ""),
+    "deep recursion": (deep_recursion, ("raised RecursionError", "raised MemoryError", "SIGSEGV", "time limit")),
     # output
     "print 10 MB": (print_flood, 2),
     "write 2 MB to file descriptors 1 and 2": (fd_flood, 2),
@@ -328,7 +329,8 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
     # cheating and escaping
     "monkeypatch the engine and referee": (monkeypatch_referee, 1),
     "rewrite frames via sys._getframe": (rewrite_frames, 2),
-    "rewrite every function via gc": (sabotage_by_gc, None),
+    # Its answer is 2, or its rewritten worker breaks down on the way: either way the referee is unharmed.
+    "rewrite every function via gc": (sabotage_by_gc, (2, "process ended", "malformed", "raised")),
     "mutate the state it is given": (mutate_state, 2),
     "forge answers on the socket": (forge_replies, 1),  # its own answer, still checked by the referee
     "send malformed JSON": (send_garbage, "malformed"),
@@ -342,6 +344,8 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
 }
 
 NEEDS_ISOLATION = {"fork bomb", "start a spinning thread", "signal the referee", "write a file of the teacher"}
+#: The attacks that use no CPU: judged by the wall-clock limit (nothing else can stop them).
+SLEEPERS = {"sleep for ever", "SIGSTOP itself"}
 
 
 
@@ -380,28 +384,21 @@ def test_attack(name: str, capfd: pytest.CaptureFixture[str], monkeypatch: pytes
         pytest.skip("process limits (RLIMIT_NPROC) and separate users need Linux")
     if name in NEEDS_ISOLATION and os.geteuid() != 0 and name in ("signal the referee", "write a file of the teacher"):
         pytest.skip("a bot runs as the teacher's own user unless the referee runs as root (then as nobody)")
-    if name in NEEDS_ISOLATION and os.geteuid() == 0:
-        monkeypatch.setattr(worker_module, "DROP_PRIVILEGES", True)  # as root: bots run as nobody
     bot, expected = ATTACKS[name]
     state = new_game("divisor-duel", START)
-    began = time.monotonic()
-    with Sandbox(bot, state.rules, LIMIT, wall_limit=WALL) as box:
+    with Sandbox(bot, state.rules, LIMIT, wall_limit=WALL if name in SLEEPERS else BACKSTOP) as box:
         try:
             answer: object = box.ask(state)
         except Forfeit as forfeit:
             answer = forfeit
         output = box.output
-    took = time.monotonic() - began
-    if isinstance(expected, int):
-        assert answer == expected and type(answer) is int, f"{name}: {answer!r}"
-    elif expected is None:
-        assert isinstance(answer, Forfeit) or type(answer) is int
-    else:
-        assert isinstance(answer, Forfeit), f"{name}: answered {answer!r}"
-        reasons = expected if isinstance(expected, tuple) else (str(expected),)
+    allowed = expected if isinstance(expected, tuple) else (expected,)
+    if isinstance(answer, Forfeit):
+        reasons = [a for a in allowed if isinstance(a, str)]
         assert any(reason in answer.reason for reason in reasons), f"{name}: {answer.reason}"
+    else:
+        assert type(answer) is int and answer in allowed, f"{name}: answered {answer!r}"
     assert len(output) <= OUTPUT_LIMIT + 100
-    assert took < WALL + 8, f"{name} held the referee for {took:.1f} s"
     printed = capfd.readouterr()
     assert len(printed.out) + len(printed.err) < 10_000, "bot output reached the referee's terminal"
 

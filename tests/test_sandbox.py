@@ -93,14 +93,15 @@ def test_the_limit_counts_cpu_time_not_waiting() -> None:
 def test_a_crashed_bot_is_restarted_and_a_repeat_offender_disqualified() -> None:
     calls = {"n": 0}
 
-    def crashes_on_twelve(state: GameState) -> int:
+    def crashes_on_twelve_counted(state: GameState) -> int:
+        calls["n"] += 1  # in the worker's copy of `calls`: the referee's stays 0
         if state.number == 12:
             import os
 
             os._exit(1)
         return first(state)
 
-    with Sandbox(crashes_on_twelve, RULES, 0.5, max_strikes=2) as box:
+    with Sandbox(crashes_on_twelve_counted, RULES, 0.5, max_strikes=2) as box:
         with pytest.raises(Forfeit, match="exit code 1"):
             box.ask(new_game("divisor-duel", 12))
         assert box.ask(new_game("divisor-duel", 60)) == 2  # a fresh worker
@@ -112,7 +113,7 @@ def test_a_crashed_bot_is_restarted_and_a_repeat_offender_disqualified() -> None
         with pytest.raises(Forfeit, match="disqualified after being stopped 2 times"):
             box.ask(new_game("divisor-duel", 60))
         assert box.starts == started  # not even started again
-    assert calls["n"] == 0  # the bot ran in its worker, never here
+    assert calls["n"] == 0  # the bot ran (5 times) in its worker, never here
     assert no_children()
 
 
@@ -123,9 +124,10 @@ def test_bot_files_are_read_here_and_run_only_in_the_worker(tmp_path: Path) -> N
     (tmp_path / "broken.py").write_text("def move(state)\n")
     (tmp_path / "latin.py").write_bytes("# caf\xe9\ndef move(state):\n    return 2\n".encode("latin-1"))
     (tmp_path / "marker.py").write_text(f"open({str(tmp_path / 'ran-here')!r}, 'w').close()\ndef move(s): return 2\n")
+    (tmp_path / "top.py").write_text("print('top level ran')\ndef move(s): return 2\n")
     (tmp_path / "_helper.py").write_text("raise SystemExit\n")
     files = bot_files(tmp_path)
-    assert [f.name for f in files] == ["broken", "good", "latin", "marker", "none", "other"]
+    assert [f.name for f in files] == ["broken", "good", "latin", "marker", "none", "other", "top"]
     state = new_game("divisor-duel", 12)
     results = {}
     for bot in files:
@@ -136,12 +138,16 @@ def test_bot_files_are_read_here_and_run_only_in_the_worker(tmp_path: Path) -> N
                 results[bot.name] = forfeit.reason
             if bot.name == "good":
                 assert box.output == "hi\n"
+            if bot.name == "top":
+                assert box.output == "top level ran\n"  # the file's top-level code ran, in the worker
     assert results["good"] == 6 and results["other"] == 2
     assert "no function named move or strategy" in str(results["none"])
     assert "SyntaxError" in str(results["broken"])
     assert "could not be loaded" in str(results["latin"])
-    # the file's top-level code ran in the worker (as nobody when we are root: it may not write here)
-    assert not (tmp_path / "ran-here").exists() or results["marker"] == 2
+    # the file's top-level code ran in the worker, where a bot file has no open(): nothing was written here
+    assert "NameError" in str(results["marker"]) and "open" in str(results["marker"])
+    assert not (tmp_path / "ran-here").exists()
+    assert results["top"] == 2
     with pytest.raises(DuelError, match="not a folder"):
         bot_files(tmp_path / "missing")
 
@@ -224,3 +230,129 @@ def test_a_worker_dies_with_its_referee(tmp_path: Path) -> None:
     else:
         psutil.Process(pid).kill()
         pytest.fail("the bot kept running after its referee died")
+
+
+def crashes_on_twelve(state: GameState) -> int:
+    if state.number == 12:
+        import os
+
+        os._exit(3)
+    return first(state)
+
+
+def test_strikes_count_only_stops_in_a_row() -> None:
+    """Two stops, a good move, two stops: not disqualified (the good move reset the count); three in a row are."""
+    twelve, sixty = new_game("divisor-duel", 12), new_game("divisor-duel", 60)
+    with Sandbox(crashes_on_twelve, RULES, 0.5, max_strikes=3) as box:
+        for _ in range(3):
+            for _ in range(2):
+                with pytest.raises(Forfeit, match="exit code 3"):
+                    box.ask(twelve)
+            assert box.ask(sixty) == 2  # still allowed: never three stops in a row
+        for _ in range(3):
+            with pytest.raises(Forfeit, match="exit code 3"):
+                box.ask(twelve)
+        with pytest.raises(Forfeit, match="disqualified after being stopped 3 times in a row"):
+            box.ask(sixty)
+
+
+def loops_on_twelve(state: GameState) -> int:
+    while state.number == 12:
+        pass
+    return first(state)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="RUSAGE_CHILDREN needs POSIX")
+def test_a_looping_bot_gets_its_cpu_limit_and_a_small_margin_no_more() -> None:
+    """Judged by CPU time, counted by the kernel for the worker once it is reaped (not by the referee's clock)."""
+    import resource
+
+    limit = 0.5
+    with Sandbox(loops_on_twelve, RULES, limit, wall_limit=600) as box:
+        assert box.ask(new_game("divisor-duel", 60)) == 2
+        worker = psutil.Process(box._process.pid)
+        before = sum(worker.cpu_times()[:4])
+        reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with pytest.raises(Forfeit, match="time limit"):
+            box.ask(new_game("divisor-duel", 12))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = after.ru_utime + after.ru_stime - reaped.ru_utime - reaped.ru_stime
+    looped = total - before
+    assert limit <= looped <= limit + sandbox.CPU_MARGIN, f"the bot used {looped:.2f} s of CPU time"
+
+
+def stalls(state: GameState) -> int:
+    time.sleep(1000)
+    return first(state)
+
+
+def test_a_tournament_with_a_staller_ends_within_its_stated_bound() -> None:
+    """Ten bots, one that sleeps on every move: it forfeits once its budget is spent, and the whole ends in time."""
+    from duel_lessons.play.tournament import longest_time
+
+    bots: dict[str, object] = {f"honest{i}": first for i in range(9)}
+    bots["staller"] = stalls
+    budget, limit = 4.0, 0.2
+    bound = longest_time(10, 10, 1, limit, budget)  # budgets, starts of workers and the referee, all at their longest
+    began = time.monotonic()
+    result = round_robin(bots, starts=[60], time_limit=limit, budget=budget)  # type: ignore[arg-type]
+    took = time.monotonic() - began
+    assert took <= bound, f"took {took:.0f} s, over the stated {bound:.0f} s"
+    mine = [g for g in result.games if "staller" in g.players]
+    assert len(mine) == 18
+    assert all(g.loser == "staller" and g.forfeit for g in mine), [g for g in mine if g.loser != "staller"]
+    assert any("budget" in (g.forfeit or "") for g in mine)
+    assert no_children()
+
+
+def leaves_files(state: GameState) -> int:
+    import os
+
+    for folder in ("/tmp", "/dev/shm"):
+        try:
+            with open(os.path.join(folder, f"duel-left-{os.getppid()}-{state.number}"), "wb") as file:
+                file.write(b"x" * 100_000)
+        except OSError:
+            pass
+    return first(state)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/shm is Linux's")
+def test_nothing_is_left_in_tmp_or_shm_and_no_bot_alive(tmp_path: Path) -> None:
+    """A bot that writes to /tmp and /dev/shm, a bot file, a looping bot: afterwards nothing of theirs remains."""
+    import os
+
+    if os.geteuid() != 0 and sandbox.bubblewrap()[0] is None:
+        pytest.skip("as an ordinary user without bubblewrap, a bot's files are the teacher's (isolation_notes says so)")
+    (tmp_path / "filebot.py").write_text("def move(state):\n    return state.legal_moves[0]\n")
+    bots = {"writer": leaves_files, "file": BotFile.snapshot(tmp_path / "filebot.py"), "loops": loops_on_twelve}
+    round_robin(bots, starts=[12, 60], time_limit=0.3)  # type: ignore[arg-type]
+    left = [p for folder in ("/tmp", "/dev/shm") for p in Path(folder).glob(f"duel-left-{os.getpid()}-*")]
+    assert left == []
+    assert no_children()
+
+
+def test_many_bots_never_have_more_live_workers_than_the_cap() -> None:
+    """Six bots with room for two live workers: after every game at most two workers are alive, and all games count."""
+    most = [0]
+
+    def count(_: float) -> None:
+        most[0] = max(most[0], len([p for p in bot_processes() if p.ppid() == __import__("os").getpid()]))
+
+    bots = {f"bot{i}": first for i in range(6)}
+    result = round_robin(bots, starts=[12], time_limit=0.5, max_workers=2, progress=count)  # type: ignore[arg-type]
+    assert len(result.games) == 30 and not result.forfeits()
+    assert 1 <= most[0] <= 2
+    assert no_children()
+
+
+def test_a_bot_file_where_there_is_no_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on Windows: no os.fork, so a bot file runs in a spawned worker, still read here and run there."""
+    import os
+
+    (tmp_path / "last.py").write_text("def move(state):\n    return state.legal_moves[-1]\n")
+    bot = BotFile.snapshot(tmp_path / "last.py")
+    monkeypatch.setattr(sandbox, "start_method", lambda: "spawn")
+    monkeypatch.delattr(os, "fork")
+    with Sandbox(bot, RULES, 5.0) as box:
+        assert box.ask(new_game("divisor-duel", 12)) == 6 and box.forked

@@ -208,9 +208,16 @@ def test_unchanged_copies_are_refreshed_edited_ones_kept(tmp_path: Path) -> None
     first = write_student_copies(teacher, dest)
     copy = json.loads(first[0].read_text(encoding="utf-8"))
     assert COPY_KEY in copy["metadata"]
-    # running the copy (outputs, counts) is not editing it: it is refreshed
-    copy["cells"][0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "hi"}]
-    first[0].write_text(json.dumps(copy), encoding="utf-8")
+    # an unchanged copy is refreshed
+    assert write_student_copies(teacher, dest) == first
+    # a copy the student has only run (outputs, counts) is their work too: refused without --force
+    ran = json.loads(json.dumps(copy))
+    ran["cells"][0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "hi"}]
+    first[0].write_text(json.dumps(ran), encoding="utf-8")
+    with pytest.raises(CopyError, match="edited"):
+        write_student_copies(teacher, dest)
+    assert json.loads(first[0].read_text(encoding="utf-8"))["cells"][0]["outputs"][0]["text"] == "hi"
+    first[0].write_text(json.dumps(copy), encoding="utf-8")  # as written: refreshed again
     assert write_student_copies(teacher, dest) == first
     # a student's answer is work: refused, and nothing at all is written
     copy = json.loads(first[0].read_text(encoding="utf-8"))

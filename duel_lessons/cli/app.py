@@ -135,10 +135,30 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the command line; return the exit status (see the module docstring)."""
-    io = Console(
-        make_safe(stdin or sys.stdin, reading=True), make_safe(stdout or sys.stdout), make_safe(stderr or sys.stderr)
-    )
+    """Run the command line; return the exit status (see the module docstring).
+
+    A standard stream that Python started without (``>&-``) is None: reading it is the end of input,
+    writing to it an output error (74).  Ctrl-C at any point, the imports a command makes included,
+    ends with one line and status 130.
+    """
+    try:
+        io = Console(
+            make_safe(stdin or sys.stdin, reading=True),
+            make_safe(stdout or sys.stdout),
+            make_safe(stderr or sys.stderr),
+        )
+    except KeyboardInterrupt:
+        with suppress(OSError, ValueError, AttributeError):
+            sys.stderr.write("Interrupted.\n")
+        return INTERRUPTED
+    try:
+        return _run(argv, io)
+    except KeyboardInterrupt:  # during the error handling itself
+        io.warn("Interrupted.")
+        return INTERRUPTED
+
+
+def _run(argv: list[str] | None, io: Console) -> int:
     try:
         # argparse prints help and usage errors itself, and ignores errors writing them: capture, then write.
         said, complained = StringIO(), StringIO()
@@ -169,7 +189,8 @@ def main(
         return INTERRUPTED
     except (OutputError, OSError) as error:  # OSError: argparse printing --help to a full disk
         cause = error.__cause__ if isinstance(error, OutputError) else error
-        _silence(io.stdout)
+        if io.stdout is not None:
+            _silence(io.stdout)
         if isinstance(cause, BrokenPipeError):  # e.g. `duel-lessons rules | head -3`
             return INPUT_ENDED
         reason = cause.strerror if isinstance(cause, OSError) and cause.strerror else str(cause)

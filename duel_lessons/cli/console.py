@@ -29,6 +29,22 @@ from typing import TextIO
 
 #: Typed input longer than this is refused without trying to read it as a number.
 MAX_INPUT = 1000
+#: The most characters of an overlong line read and dropped; input with no line end within this (``< /dev/zero``)
+#: is not typed text, and ends the input.
+MAX_DROPPED = 1_000_000
+
+#: Control characters (escape codes, bells, carriage returns) written as ``\x1b`` when printed: a file or
+#: notebook name, or a bot's message, cannot move the cursor, recolour or retitle the teacher's terminal.
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if chr(c) not in "\n\t"}
+
+
+def safe_text(text: str) -> str:
+    r"""``text`` with its control characters (but newlines and tabs) written out, safe for a terminal.
+
+    >>> print(safe_text("lesson\x1b[2J.ipynb"))
+    lesson\x1b[2J.ipynb
+    """
+    return text.translate(_CONTROLS)
 
 #: ASCII stand-ins for the characters the package's messages use.
 ASCII_FALLBACKS: dict[str, str] = {
@@ -84,7 +100,7 @@ def make_safe(stream: TextIO, *, reading: bool = False) -> TextIO:
 
     Streams that cannot be reconfigured (a StringIO) are returned unchanged: they hold any text.
     """
-    if isinstance(stream, io.TextIOWrapper):
+    if isinstance(stream, io.TextIOWrapper):  # (None, a stream Python started without, is returned as it is)
         with contextlib.suppress(ValueError, OSError, LookupError):  # closed, or no error handling
             stream.reconfigure(errors="replace" if reading else ERRORS)
     return stream
@@ -121,15 +137,17 @@ class Console:
     def write(self, text: str) -> None:
         """Print text as it is, no newline added (OutputError if it cannot be written)."""
         try:
-            self.stdout.write(text)
+            if self.stdout is None:  # Python started with its standard output closed
+                raise OSError(9, "standard output is closed")
+            self.stdout.write(safe_text(text))
             self.stdout.flush()
-        except OSError as error:
-            raise OutputError(str(error)) from error
+        except (OSError, ValueError) as error:  # ValueError: a stream closed meanwhile
+            raise OutputError(str(error)) from (error if isinstance(error, OSError) else OSError(9, str(error)))
 
     def warn(self, message: str) -> None:
         """Print an error message on stderr (silently dropped if stderr itself cannot be written)."""
-        with contextlib.suppress(OSError, ValueError):
-            self.stderr.write(message + "\n")
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.stderr.write(safe_text(message) + "\n")
             self.stderr.flush()
 
     def ask(self, question: str) -> str:
@@ -139,14 +157,23 @@ class Console:
         is read and dropped.
         """
         self.write(question)
-        line = self.stdin.readline(MAX_INPUT + 2)
+        if self.stdin is None:  # Python started with its standard input closed
+            raise EOFError
+        try:
+            line = self.stdin.readline(MAX_INPUT + 2)
+        except ValueError:  # closed meanwhile
+            raise EOFError from None
         if not line:
             raise EOFError
         if not line.endswith("\n") and len(line) > MAX_INPUT:
+            dropped = 0
             while True:  # drop the rest of an overlong line
                 rest = self.stdin.readline(65536)
+                dropped += len(rest)
                 if not rest or rest.endswith("\n"):
                     break
+                if dropped > MAX_DROPPED:
+                    raise EOFError  # not lines of typed text (such as /dev/zero): the input has ended
         text = line.rstrip("\r\n")[: MAX_INPUT + 1]
         if not isatty(self.stdin):
             shown = text if len(text) <= 60 else text[:40] + "..."

@@ -3,7 +3,9 @@
 * Ctrl-C, a full disk or any error while writing leaves no truncated file: the
   temporary file is removed and the target is untouched.
 * An existing file is never overwritten unless ``force`` is given.
-* A symbolic link is never written through (or replaced), even with ``force``.
+* A symbolic link is never written through (or replaced), even with ``force``; an existing
+  target must be a regular file to be replaced (never a device, a FIFO or a socket), and an
+  empty name is refused (it is not the current folder).
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -32,14 +34,16 @@ class OutputFileError(DuelError):
 
 
 def _check_target(path: Path, force: bool) -> None:
+    if not str(path).strip() or str(path) == ".":
+        raise OutputFileError("The output file name is empty; give a file name, such as table.csv.")
     if path.is_symlink():
         raise OutputFileError(f"{path} is a symbolic link; refusing to write through it. Give the real file name.")
     if path.is_dir():
         raise OutputFileError(f"{path} is a folder; give a file name, such as {path / 'table.csv'}.")
+    if path.exists() and not path.is_file():
+        raise OutputFileError(f"{path} is not a regular file (a device, a FIFO or a socket); refusing to replace it.")
     if path.exists() and not force:
         raise OutputFileError(f"{path} already exists; add --force to replace it.")
-    if path.exists() and not path.is_file():
-        raise OutputFileError(f"{path} is not a regular file; refusing to replace it.")
     if not path.parent.is_dir():
         raise OutputFileError(f"Cannot write to {path}: the folder {path.parent} does not exist.")
 
@@ -49,6 +53,8 @@ def write_atomically(path: str | os.PathLike[str], chunks: Iterable[str], *, for
 
     Raises OutputFileError (a DuelError) if the target must not be written, or writing fails.
     """
+    if not str(path).strip():
+        raise OutputFileError("The output file name is empty; give a file name, such as table.csv.")
     target = Path(path)
     _check_target(target, force)
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)

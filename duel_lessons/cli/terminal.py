@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from duel_lessons.cli.console import Console
+from duel_lessons.cli.console import Console, isatty
 from duel_lessons.cli.options import (
     COMPUTER_NAMES,
     DEFAULT_LEVEL,
@@ -59,6 +59,9 @@ Strategy = Callable[[GameState], int]
 HintMode = Literal["off", "hint", "coach"]
 HINT_WORDS = ("hint", "?")
 EXPLAIN_WORDS = ("explain",)
+
+#: Answers in a row that are not a move, from piped input, before the input counts as ended (no endless loop).
+MAX_SLIPS = 1000
 
 #: Levels that need to know who wins from every position (the oracle); the others only need the legal moves.
 ORACLE_LEVELS = frozenset({"perfect", "coach"})
@@ -122,7 +125,11 @@ class KeyboardPlayer:
 
     def __call__(self, state: GameState) -> int:
         asked = 0  # hints asked for at this position: each one says more
+        slips = 0
         while True:
+            slips += 1
+            if slips > MAX_SLIPS and not isatty(self.io.stdin):
+                raise EOFError  # piped input that never gives a move (`yes | duel-lessons play`): it has ended
             text = self.io.ask(prompt(state, self.names))
             word = text.strip().lower()
             if word in HINT_WORDS + EXPLAIN_WORDS:

@@ -5,8 +5,10 @@ It defines ``def move(state):`` (or ``def strategy(state):``) that returns a div
 ``state.number``; ``state.legal_moves`` lists the allowed ones.  Every bot runs in its own
 process with a CPU-time limit per move, a memory limit and capped output
 (:mod:`duel_lessons.play.sandbox`), so a bot that loops, crashes or cheats forfeits its game
-and the tournament goes on.  The command prints the league table, the head-to-head table,
-every forfeit, and each bot's forfeits, errors and output.
+and the tournament goes on.  Each bot also has a time budget for the whole tournament
+(``--budget``): before it starts, the command says the longest the tournament can take, and
+which of the sandbox's layers this system lacks.  Then it prints the league table, the
+head-to-head table, every forfeit, and each bot's forfeits, errors and output.
 
     duel-lessons tournament bots/ --starts 10 --seed 2026
     duel-lessons tournament bots/ --rules number-factor --with perfect --time-limit 0.5
@@ -22,8 +24,8 @@ from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.numbers import read_number
 from duel_lessons.engine.rules import RULEBOOKS, get_rules
 from duel_lessons.play.players import LEVELS
-from duel_lessons.play.sandbox import BotFile
-from duel_lessons.play.tournament import bot_files, round_robin
+from duel_lessons.play.sandbox import BotFile, check_time_limit, isolation_notes
+from duel_lessons.play.tournament import MAX_STARTS, bot_files, default_budget, longest_time, round_robin
 
 EXAMPLES = """\
 examples:
@@ -40,14 +42,23 @@ class Output(Protocol):
     def say(self, *lines: str) -> None: ...
 
 
-def _seconds(text: str) -> float:
+def _seconds(text: str, option: str = "--time-limit") -> float:
+    """Seconds typed on the command line: a finite number above 0 and at most a day (DuelError otherwise)."""
+    shown = text if len(text) <= 40 else text[:40] + "..."
     try:
         value = float(text)
     except ValueError:
-        raise DuelError(f"--time-limit must be a number of seconds, not {text!r}.") from None
-    if not math.isfinite(value) or value <= 0:
-        raise DuelError(f"--time-limit must be a finite number of seconds above 0, not {text!r}.")
-    return value
+        raise DuelError(f"{option} must be a number of seconds, not {shown!r}.") from None
+    return check_time_limit(value, option)
+
+
+def _duration(seconds: float) -> str:
+    """
+    >>> _duration(4000)
+    '1 h 7 min'
+    """
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
 
 
 def run(args: argparse.Namespace, io: Output) -> int:
@@ -63,11 +74,24 @@ def run(args: argparse.Namespace, io: Output) -> int:
             "entrants: add bot files, or computer players with --with perfect."
         )
     starts = read_number(args.starts, "--starts")
+    if not 1 <= starts <= MAX_STARTS:
+        raise DuelError(f"--starts must be from 1 to {MAX_STARTS:,}, not {args.starts[:40]!r}.")
     seed = read_number(args.seed, "--seed")
     limit = _seconds(args.time_limit)
+    entrants = len(bots) + len(levels)
+    budget = _seconds(args.budget, "--budget") if args.budget is not None else None
+    per_bot = budget if budget is not None else default_budget(2 * (entrants - 1) * starts, limit)
     rules = get_rules(args.rules)
     io.say(f"{len(bots)} bot(s), {len(levels)} computer player(s); each bot in its own process, {limit:g} s per move.")
-    result = round_robin(bots + levels, rules=rules, starts=starts, seed=seed, time_limit=limit)
+    longest = longest_time(len(bots), entrants, starts, limit, budget)
+    io.say(
+        f"Each bot may spend {per_bot:g} s in all; the tournament takes at most {_duration(longest)} "
+        "(usually far less)."
+    )
+    if bots:
+        for note in isolation_notes():
+            io.say(note)
+    result = round_robin(bots + levels, rules=rules, starts=starts, seed=seed, time_limit=limit, budget=budget)
     io.say(result.to_text(), "Each entrant:", result.bot_report())
     return 0
 
@@ -87,6 +111,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--starts", default="10", metavar="K", help="how many start numbers (default 10)")
     parser.add_argument("--seed", default="0", metavar="S", help="seed that draws the starts (default 0)")
     parser.add_argument("--time-limit", default="1", metavar="SECONDS", help="CPU time per move (default 1)")
+    parser.add_argument(
+        "--budget",
+        metavar="SECONDS",
+        help="seconds each bot may spend in the whole tournament (default: 30 + half a second per game)",
+    )
     parser.add_argument(
         "--with",
         dest="with_",

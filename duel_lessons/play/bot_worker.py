@@ -1,24 +1,42 @@
 """The worker side of the bot sandbox: what runs in a bot's own process (see :mod:`duel_lessons.play.sandbox`).
 
-The worker closes every inherited file descriptor but its socket, imports what bots commonly
-use, sets its resource limits (and, under a root referee, becomes ``nobody``), loads the bot,
-then answers one JSON request per line: it rebuilds the state from plain numbers, asks the bot,
-turns the answer into an ``int`` itself and replies with one line of JSON, with the captured output.
+A worker is a fresh Python interpreter (``python -m duel_lessons.play.bot_worker FD``, inside
+bubblewrap where it is installed) that never held another bot's source.  It closes every other
+file descriptor, reads its one bot from the referee's socket (a bot file's path and text, or a
+function pickled by the referee), imports the few modules bots may use, sets its resource
+limits, leaves the referee's user when the referee is root (a user id of its own), and only
+then runs the bot's code.  It answers one JSON request per line: it rebuilds the state from
+plain numbers, asks the bot, turns the answer into an ``int`` itself and replies with one line
+of JSON, with the captured output.
+
+A bot *file* runs in a restricted namespace (:func:`restricted_code`): it may import only
+:data:`ALLOWED_MODULES`, sees only public names that are not modules, cannot name attributes
+that start with ``_`` or reach frames, and has no ``open``, ``eval``, ``exec`` or ``__import__``.
+That is a speed bump for the curious, not the wall: the wall is the process, its user and its
+namespaces.
 
 >>> from duel_lessons.engine.game import new_game
 >>> state = new_game("divisor-duel", 12).play(2)
 >>> decode_state(state.rules, encode_state(state)) == state
 True
+>>> restricted_code("import os", "bot.py")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+duel_lessons.play.bot_worker.RestrictedError: bot.py, line 1: a bot may import only math, cmath, ..., not os
 """
 
 from __future__ import annotations
 
+import ast
+import base64
+import builtins
 import contextlib
 import importlib
 import io
 import json
 import operator
 import os
+import pickle
 import signal
 import socket
 import sys
@@ -28,18 +46,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import psutil  # type: ignore[import-untyped]
-
 from duel_lessons.engine.game import GameState, LostTurn, Moved, Passed
 from duel_lessons.engine.rules import Rules
 
 #: Function names a bot file may define, in order of preference.
 BOT_FUNCTIONS = ("move", "strategy")
-#: When the referee runs as root, bots run as ``nobody``: True always, False never, None (the default) only
-#: when Python's own folders are readable by others (else a bot could not even ``import math``).
-DROP_PRIVILEGES: bool | None = None
-#: Modules imported in each worker before its limits start, so bots find them.
-PRELOAD = (
+#: The modules a bot file may import (each given to the bot as a namespace of its public, non-module names).
+ALLOWED_MODULES = (
     "math",
     "cmath",
     "random",
@@ -53,9 +66,32 @@ PRELOAD = (
     "operator",
     "string",
     "re",
-    "sympy",
     "numpy",
+    "sympy",
 )
+#: Modules every worker imports before its limits start (the others in ALLOWED_MODULES only when the bot imports them).
+PRELOAD = ("math", "random", "itertools", "functools", "collections", "fractions", "operator", "bisect", "heapq")
+#: Attribute names a bot file may not use even though they do not start with ``_`` (frames, code, globals, formats).
+BLOCKED_ATTRIBUTES = frozenset(
+    {
+        "gi_frame", "gi_code", "gi_yieldfrom", "cr_frame", "cr_code", "cr_await", "ag_frame", "ag_code", "ag_await",
+        "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next", "format", "format_map",
+        "mro", "func_globals", "ctypeslib", "load_library", "lib", "testing", "f2py", "distutils",
+    }
+)  # fmt: skip
+#: Builtins a bot file may use (no open, eval, exec, compile, input, __import__, globals, vars, getattr on ``_`` names).
+SAFE_BUILTINS = (
+    "abs", "all", "any", "ascii", "bin", "bool", "bytes", "callable", "chr", "complex", "dict", "divmod",
+    "enumerate", "filter", "float", "frozenset", "hash", "hasattr", "hex", "int", "isinstance", "issubclass",
+    "iter", "len", "list", "map", "max", "min", "next", "oct", "ord", "pow", "print", "range", "repr",
+    "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple", "zip", "None", "True", "False",
+    "Exception", "ArithmeticError", "AssertionError", "IndexError", "KeyError", "LookupError", "OverflowError",
+    "RuntimeError", "StopIteration", "TypeError", "ValueError", "ZeroDivisionError", "NotImplemented",
+)  # fmt: skip
+
+
+#: The parent this process started with (set again by the worker's entry points).
+_PARENT = os.getppid()
 
 
 # -- the state as plain data ---------------------------------------------------------------
@@ -80,6 +116,104 @@ def decode_state(rules: Rules, data: dict[str, Any]) -> GameState:
     for kind, *fields in data["history"]:
         events.append({"moved": Moved, "passed": Passed, "lost": LostTurn}[kind](*fields))
     return GameState(rules, data["number"], data["to_move"], data["passes"], tuple(events))
+
+
+# -- the restricted namespace of a bot file ----------------------------------------------------
+
+
+class RestrictedError(Exception):
+    """A bot file uses something a bot may not (an import, a private name, a frame)."""
+
+
+class _Checker(ast.NodeVisitor):
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, node: ast.AST, why: str) -> None:
+        raise RestrictedError(f"{Path(self.path).name}, line {getattr(node, 'lineno', '?')}: {why}")
+
+    def _module(self, node: ast.AST, name: str | None) -> None:
+        top = (name or "").split(".")[0]
+        if top not in ALLOWED_MODULES:
+            self.fail(node, f"a bot may import only {', '.join(ALLOWED_MODULES)}, not {name}")
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._module(node, alias.name)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            self.fail(node, "a bot may not import from its folder")
+        self._module(node, node.module)
+        for alias in node.names:
+            if alias.name.startswith("_") or alias.name == "*":
+                self.fail(node, f"a bot may not import {alias.name}")
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr.startswith("_") or node.attr in BLOCKED_ATTRIBUTES:
+            self.fail(node, f"a bot may not use the attribute {node.attr}")
+        self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id.startswith("__") and node.id != "__name__":
+            self.fail(node, f"a bot may not use the name {node.id}")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.name.startswith("__"):
+            self.fail(node, f"a bot may not define {node.name}")
+        self.generic_visit(node)
+
+
+def restricted_code(source: str, path: str) -> types.CodeType:
+    """The bot file's code, compiled after checking it names nothing a bot may not (RestrictedError)."""
+    tree = ast.parse(source, path)
+    _Checker(path).visit(tree)
+    return compile(tree, path, "exec")
+
+
+def _public(module: types.ModuleType) -> types.SimpleNamespace:
+    """A module as a bot sees it: its public names that are not modules."""
+    names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+    values = {}
+    for name in names:
+        value = getattr(module, str(name), None)
+        if not str(name).startswith("_") and not isinstance(value, types.ModuleType):
+            values[str(name)] = value
+    return types.SimpleNamespace(**values)
+
+
+def _restricted_builtins() -> dict[str, Any]:
+    table: dict[str, Any] = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+
+    def importer(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+        top = name.split(".")[0]
+        if level or top not in ALLOWED_MODULES:
+            raise ImportError(f"a bot may import only {', '.join(ALLOWED_MODULES)}, not {name}")
+        importlib.import_module(name)
+        return _public(sys.modules[name if fromlist else top])
+
+    def getattr_(obj: object, name: str, *default: object) -> object:
+        if not isinstance(name, str) or name.startswith("_") or name in BLOCKED_ATTRIBUTES:
+            raise AttributeError(f"a bot may not use the attribute {name!r}")
+        return getattr(obj, name, *default)
+
+    table["__import__"] = importer
+    table["getattr"] = getattr_
+    table["__build_class__"] = builtins.__build_class__
+    return table
+
+
+def _imports(source: str) -> list[str]:
+    """The allowed modules a bot file imports (imported before the worker leaves the referee's user)."""
+    with contextlib.suppress(SyntaxError, ValueError, RecursionError):
+        found = []
+        for node in ast.walk(ast.parse(source)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            found += [n for n in names if n.split(".")[0] in ALLOWED_MODULES]
+        return found
+    return []
 
 
 # -- the worker ----------------------------------------------------------------------------------
@@ -120,82 +254,62 @@ def _safe(describe: Callable[[], str], fallback: str) -> str:
         return fallback
 
 
-def _limit_resources(memory: int) -> None:
+def limit_resources(memory: int, files: int = 64, file_size: int = 2**20) -> None:
+    """Resource limits of this process (POSIX): memory, no core files, no new processes, small files, few files."""
     try:
         import resource
     except ImportError:  # Windows: no resource limits
         return
     with contextlib.suppress(OSError, ValueError):
         os.setpgid(0, 0)  # its own process group: the referee kills the group
-    base = psutil.Process().memory_info().vms
+    try:
+        import psutil  # type: ignore[import-untyped]
+
+        base = psutil.Process().memory_info().vms
+    except Exception:
+        base = 0
     for limit, value in (
         (resource.RLIMIT_AS, base + memory),
         (resource.RLIMIT_CORE, 0),
         (resource.RLIMIT_NPROC, 0),
-        (resource.RLIMIT_FSIZE, 2**20),
+        (resource.RLIMIT_FSIZE, file_size),
+        (resource.RLIMIT_NOFILE, files),
     ):
         with contextlib.suppress(OSError, ValueError):
             resource.setrlimit(limit, (value, value))
-    _drop_privileges()
-    _die_with_the_referee()
 
 
-def _die_with_the_referee() -> None:
-    """Linux: the kernel kills the worker if the referee dies (set after the change of user, which clears it)."""
-    if not sys.platform.startswith("linux"):
-        return
-    referee = os.getppid()
-    try:
-        import ctypes
+def drop_privileges(uid: int | None) -> bool:
+    """Become user ``uid`` (a user of its own, given by a root referee); whether this process is now not root.
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != referee or referee == 1:
-        os._exit(1)  # the referee is already gone
-
-
-def _drop_privileges() -> None:
-    """Run as the user ``nobody`` if the referee runs as root (then the bot cannot signal the referee,
-    write the teacher's files, or start processes); see :data:`DROP_PRIVILEGES`."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return
-    if DROP_PRIVILEGES is False or (DROP_PRIVILEGES is None and not python_is_world_readable()):
-        return
-    try:
-        import pwd
-
-        entry = pwd.getpwnam("nobody")
-        uid, gid = entry.pw_uid, entry.pw_gid
-    except (ImportError, KeyError):
-        uid = gid = 65534
+    Clearing the groups and changing the group and user needs root's CAP_SETUID/CAP_SETGID; in a
+    container without them the worker stays root, and the referee says so.
+    """
+    if uid is None or not hasattr(os, "setuid"):
+        return not hasattr(os, "geteuid") or os.geteuid() != 0
     with contextlib.suppress(OSError):
         os.setgroups([])
-        os.setgid(gid)
+    with contextlib.suppress(OSError):
+        os.setgid(uid)
+    with contextlib.suppress(OSError):
         os.setuid(uid)
+    return os.geteuid() != 0
 
 
-def python_is_world_readable() -> bool:
-    """Whether every folder Python imports from can be read by other users (so ``nobody`` can import)."""
-    for entry in {sys.prefix, sys.base_prefix, *(p for p in sys.path if p)}:
-        path = Path(entry).resolve()
-        if not path.exists():
-            continue
-        for folder in (path, *path.parents):
-            try:
-                mode = folder.stat().st_mode
-            except OSError:
-                return False
-            if folder.is_dir() and mode & 0o005 != 0o005:
-                return False
-    return True
+def die_with_parent() -> None:
+    """Linux: the kernel kills this process when its parent dies; also not dumpable (no ptrace by its peers)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # imported before the change of user (see serve): the new user may not read Python's files
 
-
-def _preload() -> None:
-    """Import what bots commonly use while the worker can still read every file."""
-    for name in PRELOAD:
-        with contextlib.suppress(Exception):
-            importlib.import_module(name)
+        libc = ctypes.CDLL(None)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        libc.prctl(4, 0)  # PR_SET_DUMPABLE 0: another process of the same user cannot ptrace it or read its memory
+    except (OSError, AttributeError, ImportError):
+        return
+    if os.getppid() != _PARENT:
+        os._exit(1)  # the parent is already gone
 
 
 def _close_inherited_files(keep: int) -> None:
@@ -207,17 +321,31 @@ def _close_inherited_files(keep: int) -> None:
     os.close(null)
 
 
-def _load(bot: Callable[[GameState], object] | tuple[str, str]) -> Callable[[GameState], object]:
+def _preload(names: tuple[str, ...] | list[str]) -> None:
+    """Import modules while the worker can still read every file."""
+    for name in names:
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+
+
+def load_bot(
+    bot: Callable[[GameState], object] | tuple[str, str], restricted: bool = True
+) -> Callable[[GameState], object]:
     """The bot's function; a bot file's (path, source) is run here, in the worker, as a module."""
     if not isinstance(bot, tuple):
         return bot
     path, source = bot
     module = types.ModuleType(f"duel_bot_{Path(path).stem}")
     module.__file__ = path
+    if restricted:
+        code = restricted_code(source, path)
+        module.__dict__["__builtins__"] = _restricted_builtins()
+    else:
+        code = compile(source, path, "exec")
     sys.modules[module.__name__] = module
-    exec(compile(source, path, "exec"), module.__dict__)  # the student's bot file, inside its sandbox
+    exec(code, module.__dict__)  # the student's bot file, inside its sandbox (never in the referee)
     for name in BOT_FUNCTIONS:
-        function = getattr(module, name, None)
+        function = module.__dict__.get(name)
         if callable(function):
             return function  # type: ignore[no-any-return]
     raise LookupError(f"{Path(path).name} defines no function named {' or '.join(BOT_FUNCTIONS)}")
@@ -252,22 +380,88 @@ def _trace() -> str:
     return _safe(traceback.format_exc, "(traceback could not be shown)")[-4000:]
 
 
+#: Below this, a worker finds divisors, primes and factors by trial division (so it need not import sympy,
+#: which takes a fresh interpreter over a second of CPU time); from here on it asks sympy, as the referee does.
+SMALL = 10**8
+
+
+def _trial_factors(n: int) -> dict[int, int]:
+    factors: dict[int, int] = {}
+    p = 2
+    while p * p <= n:
+        while n % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            n //= p
+        p += 1 if p == 2 else 2
+    if n > 1:
+        factors[n] = factors.get(n, 0) + 1
+    return factors
+
+
+def small_number_theory() -> None:
+    """Give the engine trial-division divisors, primality and factors below :data:`SMALL` (in this worker only).
+
+    >>> import sympy
+    >>> from duel_lessons.engine import rules
+    >>> saved = rules.divisors, rules.is_prime, rules.factorint
+    >>> small_number_theory()
+    >>> all(rules.divisors(n) == [int(d) for d in sympy.divisors(n)] for n in range(1, 3000))
+    True
+    >>> all(rules.is_prime(n) == sympy.isprime(n) and rules.factorint(n) == sympy.factorint(n) for n in range(1, 3000))
+    True
+    >>> rules.divisors, rules.is_prime, rules.factorint = saved
+    """
+    from duel_lessons.engine import numbers, rules
+
+    def divisors(n: int) -> list[int]:
+        if not 1 <= n < SMALL:
+            return numbers.divisors(n)
+        low, high = [], []
+        d = 1
+        while d * d <= n:
+            if n % d == 0:
+                low.append(d)
+                if d * d != n:
+                    high.append(n // d)
+            d += 1
+        return low + high[::-1]
+
+    def is_prime(n: int) -> bool:
+        if not 0 <= n < SMALL:
+            return numbers.is_prime(n)
+        return n >= 2 and _trial_factors(n) == {n: 1}
+
+    def factorint(n: int) -> dict[int, int]:
+        if not 1 <= n < SMALL:
+            return numbers.factorint(n)
+        return _trial_factors(n)
+
+    vars(rules).update(divisors=divisors, is_prime=is_prime, factorint=factorint)
+
+
 def warm_up(rules: Rules) -> None:
     """Compute one position's moves, so imports and caches are ready before a bot's clock runs."""
     _ = GameState(rules, max(rules.default_start, 2)).legal_moves
 
 
-def worker_main(
+def serve(
+    sock: socket.socket,
     bot: Callable[[GameState], object] | tuple[str, str],
     rules: Rules,
-    sock: socket.socket,
     memory: int,
     output_limit: int,
+    uid: int | None = None,
+    restricted: bool = True,
 ) -> None:
-    _close_inherited_files(sock.fileno())
-    _preload()
+    """Prepare this process (imports, limits, user), load the bot, then answer the referee's requests."""
+    if "sympy" not in sys.modules:
+        small_number_theory()
+    wanted = _imports(bot[1]) if isinstance(bot, tuple) else []
+    _preload(["ctypes", "encodings.idna", "json.decoder", *PRELOAD, *wanted])
     warm_up(rules)
-    _limit_resources(memory)
+    limit_resources(memory)
+    not_root = drop_privileges(uid)
+    die_with_parent()
     out = _CappedText(output_limit)
     reader = sock.makefile("rb")
 
@@ -277,12 +471,12 @@ def worker_main(
 
     sys.stdout = sys.stderr = out
     try:
-        function = _load(bot)
+        function = load_bot(bot, restricted)
     except BaseException as error:
         sys.stdout = sys.stderr = out
         send({"seq": 0, "failed": f"could not be loaded: {_describe(error)}", "traceback": _trace()})
         return
-    send({"seq": 0, "ready": True})
+    send({"seq": 0, "ready": True, "not_root": not_root})
     for line in reader:
         request = json.loads(line)
         sys.stdout = sys.stderr = out  # the bot may have replaced them
@@ -290,3 +484,50 @@ def worker_main(
         reply["seq"] = request["seq"]
         sys.stdout = sys.stderr = out
         send(reply)
+
+
+def worker_main(
+    bot: Callable[[GameState], object] | tuple[str, str],
+    rules: Rules,
+    sock: socket.socket,
+    memory: int,
+    output_limit: int,
+    uid: int | None = None,
+    restricted: bool = True,
+) -> None:
+    """The entry point of a worker started by multiprocessing (fork on Linux for functions, spawn elsewhere)."""
+    global _PARENT
+    _PARENT = os.getppid()
+    _forget_bot_files()
+    _close_inherited_files(sock.fileno())
+    serve(sock, bot, rules, memory, output_limit, uid, restricted)
+
+
+def _forget_bot_files() -> None:
+    """In a worker forked from a referee: drop the text of every bot file the referee read (not this bot's business)."""
+    import gc
+
+    for obj in gc.get_objects():  # (found by name: this module may not import the sandbox, which imports it)
+        kind = type(obj)
+        if kind.__name__ == "BotFile" and kind.__module__ == "duel_lessons.play.sandbox":
+            object.__setattr__(obj, "source", None)
+    gc.collect()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m duel_lessons.play.bot_worker FD``: a fresh interpreter whose socket is file descriptor FD."""
+    args = sys.argv[1:] if argv is None else argv
+    fd = int(args[0])
+    _close_inherited_files(fd)
+    sock = socket.socket(fileno=fd)
+    reader = sock.makefile("rb")
+    spec = pickle.loads(base64.b64decode(json.loads(reader.readline())["spec"]))  # from the referee, trusted
+    del reader
+    bot = spec["bot"]
+    if isinstance(bot, bytes):  # a function pickled by reference: its module is imported here, before any limit
+        bot = pickle.loads(bot)
+    serve(sock, bot, spec["rules"], spec["memory"], spec["output_limit"], spec["uid"], spec["restricted"])
+
+
+if __name__ == "__main__":
+    main()

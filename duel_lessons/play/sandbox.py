@@ -1,31 +1,44 @@
-"""Run a student's bot in its own process, with limits, so that it cannot harm the referee.
+"""Run a student's bot in its own process, with limits, so that it cannot harm the referee or another bot.
 
-A :class:`Sandbox` keeps one worker process for one bot for a whole tournament and asks it
-for moves over a socket.  The referee never runs bot code in its own process:
+A :class:`Sandbox` keeps one worker process for one bot and asks it for moves over a socket.
+The referee never runs bot code in its own process.  The layers, each for its own reason
+(where one is missing the others still hold, and :func:`isolation_notes` says which is missing):
 
-* The bot gets a plain copy of the game state, rebuilt in the worker from numbers
-  (rules, number, player to move, passes, history).  Whatever the bot changes there, or
-  monkeypatches, or rewrites through ``sys._getframe``, lives and dies in the worker.
-* The worker turns the bot's answer into an ``int`` itself (``operator.index``), inside
-  the time limit, and sends back one line of JSON.  The referee reads at most
-  ``MAX_MESSAGE`` bytes without blocking and never unpickles anything the worker sends.
-* The time limit counts the bot's own CPU time (read by the referee from the operating
-  system, so a bot cannot lie about it), with a generous wall-clock backstop for a bot
-  that sleeps or stops itself.  A bot over the limit is killed (with its process group)
-  and restarted for its next game, so nothing is left running.
-* In the worker: an address-space limit (``RLIMIT_AS``: allocating 10 GB raises
-  MemoryError), no core files, no new processes or threads (``RLIMIT_NPROC``; root is exempt,
-  so a root referee runs bots as ``nobody``, see ``bot_worker.DROP_PRIVILEGES``), small files only,
-  every inherited file descriptor closed (a bot in a notebook cannot talk to the kernel's
-  sockets), the worker killed if the referee dies, and standard output and error captured and capped at
-  ``output_limit`` characters.  A bot that exits, crashes or kills itself forfeits.
+1. **A fresh interpreter per bot file** (``python -m duel_lessons.play.bot_worker``, started
+   with ``subprocess``, not forked from the referee): the worker never held another bot's source
+   or the referee's objects, so ``gc.get_objects()`` finds only its own bot.  It gets a clean
+   environment (none of the teacher's variables), no terminal (a session of its own: it cannot
+   type into the teacher's terminal) and no inherited file descriptor but its socket.  A bot
+   given as a *function* is the caller's own code (a notebook's, a test's): it runs in a worker
+   forked from the caller (spawned where there is no fork), which drops every bot file's text
+   before the function runs, then takes layers 3 to 6.
+2. **bubblewrap** (Linux, where ``bwrap`` is installed and namespaces are allowed): its own
+   pid, ipc, network and uts namespaces (it sees, signals and traces no process outside, and
+   no forked child outlives it: the namespace dies with it), read-only binds of only the system
+   and Python folders (the teacher's files and the bot folder are not there at all), a private
+   ``/tmp`` and ``/dev`` (so ``/dev/shm``), ``--die-with-parent`` and ``--new-session``.
+3. **A user of its own** when the referee is root: the worker imports what bots may use, then
+   becomes a user id no other process has (:data:`UID_BASE` onwards), so it can signal, trace
+   or read no other process (other bots included), cannot write the teacher's files, and
+   ``RLIMIT_NPROC`` (which root ignores) stops it from forking.  Whatever it left in ``/tmp``
+   or ``/dev/shm``, and any process of that user, is removed when the worker ends.
+4. **Resource limits** in the worker: address space, no core files, no new processes
+   (``RLIMIT_NPROC``), files of at most 1 MB, at most 64 open files; the worker is killed if its
+   parent dies and is not dumpable (its peers cannot ptrace it or read its memory).
+5. **A restricted namespace for bot files** (:func:`~duel_lessons.play.bot_worker.restricted_code`):
+   only arithmetic modules, no private names, frames, ``open`` or ``eval``.  A speed bump on
+   every system, and the only layer left on Windows.
+6. **The referee's clocks**: the CPU time of the worker *and every process under it* (a forked
+   child does not escape the limit), read from the operating system, a wall-clock limit per move,
+   and a wall-clock **budget** per game and per tournament (:attr:`Sandbox.game_budget`,
+   :attr:`Sandbox.total_budget`): a bot that stalls forfeits once its budget is spent.
 
-This contains crashes, loops, memory, floods and cheating at the game.  It is not a jail
-against a bot written to attack the computer (its files, other processes of the same user):
-read what you run, or run the tournament in a container such as Binder.
+The bot gets a plain copy of the game state, rebuilt in the worker from numbers; the worker
+turns the answer into an ``int`` itself and sends one line of JSON, read by the referee within
+``MAX_MESSAGE`` bytes and never unpickled.  A bot that exits, crashes or kills itself forfeits.
+Output is captured and capped at ``output_limit`` characters, control characters escaped.
 
-A bot is a callable ``state -> move``, or a :class:`BotFile` (a ``.py`` file that the
-worker loads, so even the file's top-level code never runs in the referee).
+:func:`run_isolated` runs any Python command (a handed-in notebook, say) with the same layers.
 
 >>> from duel_lessons.engine.game import new_game
 >>> with Sandbox(lambda state: state.legal_moves[0], new_game().rules, time_limit=1.0) as bot:
@@ -35,14 +48,17 @@ worker loads, so even the file's top-level code never runs in the referee).
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import math
 import multiprocessing
 import os
+import pickle
 import select
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -50,23 +66,45 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psutil  # type: ignore[import-untyped]
-
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState
 from duel_lessons.engine.rules import Rules
 from duel_lessons.play.bot_worker import BOT_FUNCTIONS, decode_state, encode_state, warm_up, worker_main
+from duel_lessons.play.isolation import (
+    CPU_MARGIN,
+    CPU_TICK,
+    UID_BASE,
+    Isolated,
+    Worker,
+    bubblewrap,
+    bwrap_command,
+    can_change_user,
+    check_time_limit,
+    isolation_notes,
+    next_uid,
+    printable,
+    run_isolated,
+    sweep_user,
+    worker_environment,
+)
 
 __all__ = [
     "BOT_FUNCTIONS",
+    "CPU_MARGIN",
+    "UID_BASE",
     "Bot",
     "BotFile",
     "Forfeit",
+    "Isolated",
     "Sandbox",
+    "bubblewrap",
     "check_time_limit",
     "decode_state",
     "encode_state",
+    "isolation_notes",
     "printable",
+    "run_isolated",
+    "sweep_user",
 ]
 
 #: The most bytes the referee reads for one answer (the output is capped well below this).
@@ -77,9 +115,22 @@ OUTPUT_LIMIT = 10_000
 #: A bot stopped (time-out, crash) this many moves in a row forfeits its remaining games without being asked,
 #: so one looping bot costs a class a few seconds, not a time limit per game.
 MAX_STRIKES = 3
-#: CPU seconds a bot file may spend loading (its imports and top-level code), and the wall-clock backstop.
-LOAD_LIMIT = 3.0
-LOAD_WALL_LIMIT = 20.0
+#: CPU seconds a bot may spend starting (the interpreter, its imports and its file's top-level code), and the
+#: wall-clock backstop (both also limited by the bot's budget).
+LOAD_LIMIT = 5.0
+LOAD_WALL_LIMIT = 30.0
+#: A bot file larger than this is refused by its size, before it is read.
+MAX_BOT_FILE = 1_000_000
+
+
+def default_wall_limit(time_limit: float) -> float:
+    """The wall-clock limit of one move: time for the CPU limit on a busy machine, not for a long sleep."""
+    return 2 + 3 * time_limit
+
+
+def default_game_budget(time_limit: float) -> float:
+    """The wall-clock seconds a bot may spend on one game, starts of its worker included."""
+    return 10 + 5 * time_limit
 
 
 class Forfeit(Exception):
@@ -99,35 +150,50 @@ class BotFile:
     #: The file's text, read once when the tournament collects the bots, so that a bot that
     #: rewrites another bot's file mid-tournament changes nothing (None: read when first started).
     source: str | None = field(default=None, compare=False, repr=False)
+    #: Why the file could not be read when it was collected (it forfeits when asked), or None.
+    problem: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def snapshot(cls, path: Path) -> BotFile:
-        """The bot in ``path`` with its text read now (left unread if it cannot be: it forfeits later)."""
+        """The bot in ``path`` with its text read now (left unread if it cannot be: it forfeits later).
+
+        Only a regular file of at most :data:`MAX_BOT_FILE` bytes is read (checked before reading:
+        a FIFO, a device or a 4 GB sparse file is refused without reading it).
+        """
         try:
-            return cls(path, path.read_bytes().decode("utf-8"))
-        except (OSError, UnicodeDecodeError):
-            return cls(path)
+            return cls(path, read_bot_source(path))
+        except (OSError, UnicodeDecodeError, DuelError) as error:
+            return cls(path, None, str(error))
 
     @property
     def name(self) -> str:
-        """The bot's name: the file name without ``.py``."""
-        return printable(self.path.stem)
+        """The bot's name: the file name without ``.py``, with control characters (a newline) escaped."""
+        return printable(self.path.stem).replace("\n", "\\n")
+
+
+def read_bot_source(path: Path) -> str:
+    """The text of a bot file: a regular file (no FIFO or device), at most MAX_BOT_FILE bytes (DuelError)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        import stat
+
+        if not stat.S_ISREG(info.st_mode):
+            raise DuelError(f"{path.name} is not a regular file")
+        if info.st_size > MAX_BOT_FILE:
+            raise DuelError(f"{path.name} is {info.st_size:,} bytes, over the limit of {MAX_BOT_FILE:,} for a bot file")
+        data = file.read(MAX_BOT_FILE + 1)
+    if len(data) > MAX_BOT_FILE:
+        raise DuelError(f"{path.name} is over the limit of {MAX_BOT_FILE:,} bytes for a bot file")
+    return data.decode("utf-8")
 
 
 Bot = Callable[[GameState], object] | BotFile
 
 
-def check_time_limit(time_limit: object) -> float:
-    """A time limit in seconds: a finite number above 0 (DuelError otherwise)."""
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-        raise DuelError(f"The time limit must be a number of seconds, not {time_limit!r}.")
-    if not math.isfinite(time_limit) or time_limit <= 0:
-        raise DuelError(f"The time limit must be a finite number of seconds above 0, not {time_limit!r}.")
-    return float(time_limit)
-
-
 def start_method() -> str:
-    """``fork`` where it is available and safe (Linux: fast, and bots defined in a notebook work), else ``spawn``."""
+    """How a worker for a function that cannot be pickled starts: ``fork`` on Linux, else ``spawn``."""
     return "fork" if sys.platform.startswith("linux") else "spawn"
 
 
@@ -138,8 +204,15 @@ class Sandbox:
     """One bot in one worker process, restarted after a crash or a time-out.
 
     After ``max_strikes`` stops in a row the bot is disqualified: every later ``ask`` forfeits
-    at once.  ``ask(state)`` returns the bot's move as an ``int`` (not yet checked against the rules)
-    or raises :class:`Forfeit`.  Use it as a context manager, or call :meth:`close`.
+    at once (a good answer in between starts the count again).  ``ask(state)`` returns the bot's
+    move as an ``int`` (not yet checked against the rules) or raises :class:`Forfeit`.  Use it as a
+    context manager, or call :meth:`close`.
+
+    Time: ``time_limit`` CPU seconds per move, ``wall_limit`` seconds on the clock per move,
+    ``game_budget`` seconds on the clock per game (:meth:`new_game` starts a game) and
+    ``total_budget`` for the sandbox's whole life (None: no such budget).  The budgets count
+    every second the referee waits for the bot's answers, and the total budget also the restarts
+    after a stop; a first start (or one after :meth:`close`) takes at most :data:`LOAD_WALL_LIMIT`.
     """
 
     def __init__(
@@ -152,24 +225,42 @@ class Sandbox:
         memory_limit: int = MEMORY_LIMIT,
         output_limit: int = OUTPUT_LIMIT,
         max_strikes: int = MAX_STRIKES,
+        game_budget: float | None = None,
+        total_budget: float | None = None,
+        restricted: bool = True,
     ) -> None:
         self.bot = bot
         self.max_strikes = max_strikes
         self.rules = rules
         self.time_limit = check_time_limit(time_limit)
-        self.wall_limit = check_time_limit(wall_limit if wall_limit is not None else 2 + 10 * self.time_limit)
+        wall = wall_limit if wall_limit is not None else default_wall_limit(self.time_limit)
+        self.wall_limit = check_time_limit(wall)
+        self.game_budget = check_time_limit(game_budget) if game_budget is not None else None
+        self.total_budget = check_time_limit(total_budget) if total_budget is not None else None
         self.memory_limit = memory_limit
         self.output_limit = output_limit
+        self.restricted = restricted
         self.output = ""
         self.starts = 0
-        self._context = multiprocessing.get_context(start_method())
-        self._process: Any = None
+        #: Seconds on the clock spent waiting for this bot: in the current game, and in all.
+        self.spent_game = 0.0
+        self.spent_total = 0.0
+        #: Whether the last worker left root (None: not known yet, or the referee is not root).
+        self.not_root: bool | None = None
+        self.forked = False
+        self._worker: Worker | None = None
         self._sock: socket.socket | None = None
         self._buffer = b""
         self._seq = 0
         self._cpu = 0.0
         self._broken: Forfeit | None = None
         self._strikes = 0
+        self._restart_charged = False  # whether the next start follows a stop (then the bot's budget pays for it)
+
+    @property
+    def _process(self) -> Any:
+        """The worker's process (an object with ``pid``), or None when no worker runs."""
+        return self._worker
 
     # -- life cycle --
 
@@ -180,60 +271,56 @@ class Sandbox:
         self.close()
 
     def close(self) -> None:
-        """Kill the worker (and anything it started in its process group)."""
-        process, self._process = self._process, None
+        """Kill the worker and everything under it (and its user's processes and files)."""
+        worker, self._worker = self._worker, None
         if self._sock is not None:
             self._sock.close()
             self._sock = None
-        if process is None:
-            return
-        if process.pid is not None:
-            with contextlib.suppress(OSError, AttributeError):
-                os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError, ValueError):
-            process.kill()
-        process.join(5)
-        with contextlib.suppress(ValueError):
-            process.close()
+        if worker is not None:
+            worker.kill()
 
-    def _start(self) -> None:
-        warm_up(self.rules)  # here too: a forked worker inherits the warm caches
-        bot: Callable[[GameState], object] | tuple[str, str]
+    def new_game(self) -> None:
+        """A new game starts: the game budget is full again, and any process the bot left is killed."""
+        self.spent_game = 0.0
+        if self._worker is not None:
+            self._worker.strays()
+
+    def _spec(self) -> tuple[dict[str, Any], list[str]] | None:
+        """What a fresh worker gets (the bot, the rules, the limits) and extra folders, or None: fork a worker."""
         if isinstance(self.bot, BotFile):
             try:
-                source = self.bot.source
-                if source is None:
-                    source = self.bot.path.read_bytes().decode("utf-8")
-                bot = (str(self.bot.path), source)  # read here, run there
-            except (OSError, UnicodeDecodeError) as error:
-                self._broken = Forfeit(f"could not be loaded: {self.bot.path.name}: {error}")
+                if self.bot.problem is not None:
+                    raise DuelError(self.bot.problem)
+                source = self.bot.source if self.bot.source is not None else read_bot_source(self.bot.path)
+            except (OSError, UnicodeDecodeError, DuelError) as error:
+                self._broken = Forfeit(printable(f"could not be loaded: {self.bot.path.name}: {error}"))
                 raise self._broken from None
+            bot: Any = (str(self.bot.path), source)  # read here, run there
+            extra: list[str] = []
         else:
-            bot = self.bot
+            return None  # a function: the caller's own code, run in a worker forked from the caller
+        spec = {"bot": bot, "rules": self.rules, "memory": self.memory_limit, "output_limit": self.output_limit}
+        return spec, extra
+
+    def _start(self, wall: float) -> None:
+        began = time.monotonic()
+        spec = self._spec()
+        uid = next_uid() if can_change_user() else None
         ours, theirs = socket.socketpair()
         try:
-            process = self._context.Process(  # type: ignore[attr-defined]
-                target=worker_main,
-                args=(bot, self.rules, theirs, self.memory_limit, self.output_limit),
-                name="duel-bot",
-                daemon=True,
-            )
-            process.start()
-        except Exception as error:  # e.g. spawn cannot pickle a function defined in a notebook
-            ours.close()
-            raise DuelError(f"Cannot start a process for the bot: {error}. Define the bot in a .py file.") from None
+            if spec is not None and hasattr(os, "fork"):
+                worker = self._exec(spec[0], spec[1], uid, theirs, ours)
+            else:
+                worker = self._fork(uid, theirs, spec[0]["bot"] if spec is not None else self.bot)
         finally:
             theirs.close()
-        with contextlib.suppress(OSError, AttributeError):
-            os.setpgid(process.pid, process.pid)  # also done by the worker; whichever runs first
         ours.settimeout(self.wall_limit)  # sendall gives up after this; reads wait in select first
-        self._process, self._sock, self._buffer, self._seq = process, ours, b"", 0
+        self._worker, self._sock, self._buffer, self._seq = worker, ours, b"", 0
         self.starts += 1
         self._cpu = 0.0
-        self._cpu = self._cpu_time()
-        limit = max(LOAD_LIMIT * (1 if start_method() == "fork" else 5), self.time_limit)  # spawn imports afresh
+        cpu_limit = max(LOAD_LIMIT, self.time_limit)
         try:
-            reply = self._receive(0, limit, max(self.wall_limit, LOAD_WALL_LIMIT))
+            reply = self._receive(0, cpu_limit, max(0.0, min(LOAD_WALL_LIMIT, wall) - (time.monotonic() - began)))
         except Forfeit as failure:
             self._broken = Forfeit(f"could not be loaded: {failure.reason}")
             self.close()
@@ -242,23 +329,95 @@ class Sandbox:
             self._broken = Forfeit(printable(str(reply["failed"])[:500]), _text(reply.get("traceback")))
             self.close()
             raise self._broken
+        self.not_root = bool(reply.get("not_root"))
+        self._cpu = worker.cpu() or 0.0
+
+    def _exec(self, spec: dict[str, Any], extra: list[str], uid: int | None, theirs: socket.socket,
+              ours: socket.socket) -> Worker:
+        """A fresh interpreter (in bubblewrap where it runs), told its bot over the socket."""
+        spec = {**spec, "uid": uid, "restricted": self.restricted}
+        command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
+        user_namespace, _ = bubblewrap()
+        if user_namespace is not None:
+            command = bwrap_command(extra, user_namespace) + command
+        try:
+            popen = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                env=worker_environment(extra),
+                cwd="/",
+                start_new_session=True,
+            )
+        except OSError as error:
+            ours.close()
+            raise DuelError(f"Cannot start a process for the bot: {error}.") from None
+        worker = Worker(popen.pid, uid, popen)
+        try:
+            message = {"spec": base64.b64encode(pickle.dumps(spec)).decode("ascii")}
+            ours.settimeout(LOAD_WALL_LIMIT)
+            ours.sendall(json.dumps(message).encode("ascii") + b"\n")
+        except OSError:
+            pass  # the worker ended: the reply says so
+        return worker
+
+    def _fork(self, uid: int | None, theirs: socket.socket, bot: Any) -> Worker:
+        """A worker started by multiprocessing, for a function that cannot be pickled (fork on Linux)."""
+        warm_up(self.rules)  # here too: a forked worker inherits the warm caches
+        self.forked = True
+        context = multiprocessing.get_context(start_method())
+        try:
+            process = context.Process(  # type: ignore[attr-defined]
+                target=worker_main,
+                args=(bot, self.rules, theirs, self.memory_limit, self.output_limit, uid, self.restricted),
+                name="duel-bot",
+                daemon=True,
+            )
+            process.start()
+        except Exception as error:  # e.g. spawn cannot pickle a function defined in a notebook
+            raise DuelError(f"Cannot start a process for the bot: {error}. Define the bot in a .py file.") from None
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpgid(process.pid, process.pid)  # also done by the worker; whichever runs first
+        return Worker(process.pid, uid, None, process)
 
     def _cpu_time(self) -> float:
-        try:
-            times = psutil.Process(self._process.pid).cpu_times()
-        except (psutil.Error, AttributeError, ValueError):
+        if self._worker is None:
             return self._cpu
-        return float(times.user + times.system)
+        cpu = self._worker.cpu()
+        return self._cpu if cpu is None else cpu
 
     # -- one move --
+
+    def _remaining(self) -> float:
+        left = math.inf
+        if self.game_budget is not None:
+            left = min(left, self.game_budget - self.spent_game)
+        if self.total_budget is not None:
+            left = min(left, self.total_budget - self.spent_total)
+        return left
 
     def ask(self, state: GameState) -> int:
         """The bot's answer from ``state`` as a whole number, or :class:`Forfeit`."""
         if self._broken is not None:
             raise Forfeit(self._broken.reason, self._broken.trace)
+        if self.total_budget is not None and self.spent_total >= self.total_budget:
+            self._broken = Forfeit(f"spent its whole time budget of {self.total_budget:g} s for the tournament")
+            self.close()
+            raise Forfeit(self._broken.reason)
+        if self.game_budget is not None and self.spent_game >= self.game_budget:
+            raise Forfeit(f"spent its time budget of {self.game_budget:g} s for this game")
+        began = time.monotonic()
+        starting = 0.0  # a start is not the game's time; a restart after a stop is the bot's own (its budget)
         try:
-            if self._process is None:
-                self._start()
+            if self._worker is None:
+                total_left = math.inf if self.total_budget is None else self.total_budget - self.spent_total
+                self._start(total_left if self._restart_charged else LOAD_WALL_LIMIT)
+                starting = time.monotonic() - began
+                if not self._restart_charged:
+                    began += starting  # a start the schedule asked for: bounded by LOAD_WALL_LIMIT, not charged
+                    starting = 0.0
             self._seq += 1
             request = json.dumps({"seq": self._seq, "state": encode_state(state)}).encode("ascii") + b"\n"
             assert self._sock is not None
@@ -266,17 +425,25 @@ class Sandbox:
                 self._sock.sendall(request)
             except OSError:  # including the time-out: the worker does not read
                 raise Forfeit("its process stopped reading the referee's requests") from None
-            reply = self._receive(self._seq, self.time_limit, self.wall_limit)
+            wall = min(self.wall_limit, self._remaining() - (time.monotonic() - began - starting))
+            reply = self._receive(self._seq, self.time_limit, wall)
         except Forfeit as failure:
             if self._broken is None:
                 self.close()  # stopped: a fresh worker for the next move
-                self._strikes += 1
+                self._restart_charged = True
+                if "budget" not in failure.reason:
+                    self._strikes += 1
                 if self._strikes >= self.max_strikes:
                     self._broken = Forfeit(
                         f"disqualified after being stopped {self._strikes} times in a row (last: {failure.reason})"
                     )
             raise
+        finally:
+            spent = time.monotonic() - began
+            self.spent_game += spent - starting
+            self.spent_total += spent
         self._strikes = 0
+        self._restart_charged = False
         if "move" in reply:
             move = reply["move"]
             if type(move) is not int:
@@ -287,12 +454,18 @@ class Sandbox:
             raise Forfeit(printable(str(reply["raised"])[:500]), _text(reply.get("traceback")))
         raise Forfeit(printable(str(reply.get("refused", "sent a malformed answer"))[:500]))
 
+    def _budget_reason(self) -> str:
+        if self.total_budget is not None and self.spent_total + 1e-9 >= self.total_budget - self.wall_limit:
+            return f"the tournament time budget of {self.total_budget:g} s"
+        return f"the game time budget of {self.game_budget:g} s"
+
     def _receive(self, seq: int, cpu_limit: float, wall_limit: float) -> dict[str, Any]:
         """The worker's reply to request ``seq``, read within the limits (Forfeit otherwise)."""
         assert self._sock is not None
         began = time.monotonic()
         start_cpu = self._cpu
-        tick = min(0.05, max(0.005, cpu_limit / 4))
+        tick = min(CPU_TICK, max(0.005, cpu_limit / 4))
+        by_budget = wall_limit < self.wall_limit and self._remaining() < math.inf
         while True:  # every pass checks both limits, whatever the worker sends
             line = self._read_line(tick)
             cpu = self._cpu_time()
@@ -307,6 +480,8 @@ class Sandbox:
             if used > cpu_limit:
                 raise Forfeit(f"took longer than the time limit of {cpu_limit:g} s of CPU time (stopped)")
             if time.monotonic() - began > wall_limit:
+                if by_budget:
+                    raise Forfeit(f"gave no answer before it spent {self._budget_reason()} (stopped)")
                 raise Forfeit(f"gave no answer within {wall_limit:g} s (stopped)")
 
     def _read_line(self, timeout: float) -> bytes | None:
@@ -345,13 +520,14 @@ class Sandbox:
         return reply
 
     def _exit_description(self) -> str:
-        process = self._process
-        if process is None:
+        worker = self._worker
+        if worker is None:
             return "it was stopped"
-        process.join(1)
-        code = process.exitcode
+        code = worker.exit_code()
         if code is None:
             return "it closed its connection"
+        if worker.popen is not None and isinstance(worker.popen.args, list) and "bwrap" in worker.popen.args[:1]:
+            code = code if code <= 128 else 128 - code  # bubblewrap reports a signal as 128 + its number
         if code < 0:
             with contextlib.suppress(ValueError):
                 return f"killed by signal {signal.Signals(-code).name}"
@@ -363,10 +539,3 @@ def _text(value: object) -> str | None:
     return printable(value[:4000]) if isinstance(value, str) and value else None
 
 
-def printable(text: str) -> str:
-    """Text from a bot, safe to print on a terminal: control characters (escape codes) written as ``\\x1b``.
-
-    >>> printable("red\\x1b[31m\\nnext line")
-    'red\\\\x1b[31m\\nnext line'
-    """
-    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)

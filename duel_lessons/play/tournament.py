@@ -12,9 +12,17 @@ seed, or given).  Games are played by :func:`~duel_lessons.engine.game.play_out`
 Entrants given by a level name ("random", "greedy", "perfect", "coach") are the
 package's own players and run in the referee's process.  Every other entrant (a
 function, or a :class:`~duel_lessons.play.sandbox.BotFile`) is a bot: it runs in its own
-worker process (:mod:`duel_lessons.play.sandbox`), kept for the whole tournament and
-restarted after a crash, with a CPU-time limit per move, a memory limit and captured,
-capped output.  A bot cannot reach the referee's game: it gets a rebuilt copy of the state.
+worker process (:mod:`duel_lessons.play.sandbox`), restarted after a crash, with a CPU-time
+limit per move, a memory limit and captured, capped output.  A bot cannot reach the referee's
+game: it gets a rebuilt copy of the state.  At most :data:`MAX_WORKERS` workers live at once
+(the pairs are played in blocks, so a bot's worker is started about once per block), and
+every process a bot starts is killed when its game ends.
+
+**Time budget.**  Besides ``time_limit`` (CPU seconds per move), every bot has a budget of
+seconds on the clock per game (:func:`~duel_lessons.play.sandbox.default_game_budget`) and
+for the whole tournament (``budget``, by default :func:`default_budget`): a bot that stalls
+forfeits once its budget is spent, so :func:`longest_time` bounds the whole tournament
+before it starts.
 
 The referee is strict but never crashes.  A bot **forfeits** the game (and the
 tournament goes on) if it
@@ -25,7 +33,7 @@ tournament goes on) if it
 * returns a number that is not a legal move.  This holds in every variant, also in
   Number Factor whose book only costs a turn: a program that answers illegally is broken,
 * uses more than ``time_limit`` seconds of CPU time for one move (or sits for far longer
-  than that on the clock), or exits, crashes, or runs out of memory.  A bot stopped three
+  than that on the clock), spends its time budget, or exits, crashes, or runs out of memory.  A bot stopped three
   moves in a row is disqualified: it forfeits its remaining games without being asked, so
   one looping bot does not hold up the class.
 
@@ -36,7 +44,10 @@ The league plot is :func:`duel_lessons.views.league.league_plot`.
 bot called NAME; it defines ``def move(state):`` (or ``def strategy(state):``) returning a
 divisor of ``state.number``.  ``state`` is a GameState: ``state.number``,
 ``state.legal_moves``, ``state.to_move``, ``state.history``, ``state.rules``.  Files whose
-names start with ``_`` are skipped.
+names start with ``_`` are skipped.  A bot file may import only the modules in
+:data:`~duel_lessons.play.bot_worker.ALLOWED_MODULES` (math, random, itertools, functools,
+collections, fractions, statistics, bisect, heapq, operator, string, re, numpy, sympy) and
+may not use names that start with ``_``.
 """
 
 from __future__ import annotations
@@ -50,19 +61,78 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState, Moved, new_game, play_out
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.engine.starts import random_start
 from duel_lessons.play.players import Strategy, make_player
-from duel_lessons.play.sandbox import MEMORY_LIMIT, OUTPUT_LIMIT, BotFile, Forfeit, Sandbox, check_time_limit
+from duel_lessons.play.sandbox import (
+    LOAD_WALL_LIMIT,
+    MEMORY_LIMIT,
+    OUTPUT_LIMIT,
+    BotFile,
+    Forfeit,
+    Sandbox,
+    check_time_limit,
+    default_game_budget,
+    isolation_notes,
+    printable,
+)
 from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
 
 #: The largest start in a game that subtracts (a game lasts fewer moves than its start).
 MAX_SUBTRACT_START = 10_000
 #: How many forfeits to_text lists one by one.
 MAX_LISTED = 20
+#: The most start numbers a tournament may have (each is two games for every pair).
+MAX_STARTS = 1000
+#: The most bot workers alive at once, whatever the number of bots.
+MAX_WORKERS = 8
+#: The referee's own time per game, allowed for in :func:`longest_time` (its moves, the trusted players').
+REFEREE_PER_GAME = 0.05
+
+
+def default_budget(games: int, time_limit: float) -> float:
+    """Seconds on the clock a bot may spend in a tournament of ``games`` games (its worker's starts included).
+
+    >>> default_budget(180, 1.0)
+    120.0
+    """
+    return 30.0 + games * min(time_limit, 0.5)
+
+
+def longest_time(
+    bots: int,
+    entrants: int,
+    starts: int,
+    time_limit: float,
+    budget: float | None = None,
+    max_workers: int = MAX_WORKERS,
+) -> float:
+    """The longest a round robin can take, in seconds: every bot spends its whole budget and every start of a
+    worker the schedule asks for takes its longest (:data:`~duel_lessons.play.sandbox.LOAD_WALL_LIMIT`),
+    plus the referee's own time.
+
+    >>> longest_time(10, 10, 10, 1.0)
+    2155.0
+    """
+    games = entrants * (entrants - 1) * starts
+    per_bot = budget if budget is not None else default_budget(2 * (entrants - 1) * starts, time_limit)
+    group = max(1, max_workers // 2)
+    scheduled_starts = -(-entrants // group)  # a bot's worker starts at most once per block of the schedule
+    return bots * (per_bot + scheduled_starts * LOAD_WALL_LIMIT) + 10 + REFEREE_PER_GAME * games
+
+
+def one_line(text: str) -> str:
+    r"""Text for one line of a table: control characters escaped, newlines shown as ``\n``.
+
+    >>> print(one_line("evil\nalice  10  10"))
+    evil\nalice  10  10
+    """
+    return printable(text).replace("\n", "\\n")
+
 
 Entrant = Strategy | BotFile | str
 
@@ -120,6 +190,8 @@ class TournamentResult:
     time_limit: float
     games: list[GameRecord]
     outputs: dict[str, str] = field(default_factory=dict)
+    #: The sandbox's layers missing on this system (see sandbox.isolation_notes), said once.
+    notes: tuple[str, ...] = ()
 
     def table(self) -> list[Standing]:
         """The league table: most wins first, then highest win %, fewest forfeits, name."""
@@ -163,7 +235,7 @@ class TournamentResult:
         forfeits = self.forfeits()
         lines += ["", f"Forfeits: {len(forfeits)}"]
         for g in forfeits[:MAX_LISTED]:
-            lines.append(f"  {g.loser} vs {g.winner}, start {g.start}, {g.first} first: {g.forfeit}")
+            lines.append(f"  {g.loser} vs {g.winner}, start {g.start}, {g.first} first: {one_line(g.forfeit or '')}")
         if len(forfeits) > MAX_LISTED:
             lines.append(f"  ... and {len(forfeits) - MAX_LISTED} more (bot_report() sums them up per entrant)")
         return "\n".join(lines) + "\n"
@@ -175,10 +247,10 @@ class TournamentResult:
             mine = [g for g in self.forfeits() if g.loser == name]
             lines.append(f"{name}: {len(mine)} forfeit{'' if len(mine) == 1 else 's'}")
             for reason, count in Counter(g.forfeit for g in mine).most_common():
-                lines.append(f"  {count} x {reason}")
+                lines.append(f"  {count} x {one_line(reason or '')}")
             trace = next((g.traceback for g in mine if g.traceback), None)
-            if trace:
-                lines.append(f"  first error: {trace.strip().splitlines()[-1]}")
+            if trace and trace.strip():
+                lines.append(f"  first error: {one_line(trace.strip().splitlines()[-1])}")
             printed = self.outputs.get(name, "")
             if printed:
                 shown = printed[:300].rstrip().replace("\n", "\n    ")
@@ -269,21 +341,52 @@ def _play(names: tuple[str, str], asks: tuple[Ask, Ask], rules: Rules, start: in
 
 
 class _Arena(contextlib.ExitStack):
-    """The entrants of one tournament: trusted players, and one sandbox per bot (closed on exit)."""
+    """The entrants of one tournament: trusted players, and one sandbox per bot (closed on exit).
+
+    At most ``max_workers`` sandboxes have a live worker: asking a bot whose worker is not
+    running first closes the worker least recently asked (not one of the game's two players).
+    """
 
     def __init__(
-        self, entrants: Mapping[str, Entrant], rules: Rules, time_limit: float, seed: int = 0, **limits: int
+        self,
+        entrants: Mapping[str, Entrant],
+        rules: Rules,
+        time_limit: float,
+        seed: int = 0,
+        *,
+        max_workers: int = MAX_WORKERS,
+        **limits: Any,
     ) -> None:
         super().__init__()
         self.asks: dict[str, Ask] = {}
         self.sandboxes: dict[str, Sandbox] = {}
+        self.max_workers = max(2, max_workers)
+        self._recent: dict[str, None] = {}  # live sandboxes, least recently asked first
         for i, (name, entrant) in enumerate(entrants.items()):
             if isinstance(entrant, str):
                 self.asks[name] = _trusted(make_player(entrant, seed + i))
             else:
                 box = self.enter_context(Sandbox(entrant, rules, time_limit, **limits))
                 self.sandboxes[name] = box
-                self.asks[name] = box.ask
+                self.asks[name] = self._asker(name, box)
+
+    def _asker(self, name: str, box: Sandbox) -> Ask:
+        def ask(state: GameState) -> int:
+            if box._worker is None:
+                live = [n for n in self._recent if self.sandboxes[n]._worker is not None and n != name]
+                for other in live[: max(0, len(live) + 1 - self.max_workers)]:
+                    self.sandboxes[other].close()
+            self._recent.pop(name, None)
+            self._recent[name] = None
+            return box.ask(state)
+
+        return ask
+
+    def new_game(self, *names: str) -> None:
+        """A game between ``names`` starts: their game budgets are full, and their stray processes killed."""
+        for name in names:
+            if name in self.sandboxes:
+                self.sandboxes[name].new_game()
 
     def outputs(self) -> dict[str, str]:
         return {name: box.output for name, box in self.sandboxes.items()}
@@ -299,7 +402,7 @@ def play_game(
     """Play one refereed game between two bots (each in its own sandbox); a failing bot loses by forfeit."""
     limit = check_time_limit(time_limit)
     book = get_rules(rules)
-    with _Arena({"1": first[1], "2": second[1]}, book, limit) as arena:
+    with _Arena({"1": first[1], "2": second[1]}, book, limit, game_budget=default_game_budget(limit)) as arena:
         return _play((first[0], second[0]), (arena.asks["1"], arena.asks["2"]), book, start)
 
 
@@ -319,6 +422,7 @@ def _entrants(strategies: Mapping[str, Entrant] | Sequence[Entrant]) -> dict[str
             else:
                 name = str(getattr(s, "name", None) or getattr(s, "__name__", None) or type(s).__name__)
             items.append((name, s))
+    items = [(one_line(name), s) for name, s in items]
     named: dict[str, Entrant] = {}
     for name, entrant in items:
         if isinstance(entrant, str):
@@ -360,11 +464,16 @@ def tournament_starts(
     if isinstance(starts, int):
         if starts < 1:
             raise DuelError(f"A tournament needs at least one start number, not starts={starts}.")
+        if starts > MAX_STARTS:
+            shown = f"{starts:,}" if starts.bit_length() < 200 else f"a number of {starts.bit_length()} bits"
+            raise DuelError(f"A tournament has at most {MAX_STARTS:,} start numbers, not {shown}.")
         numbers = draw_starts(rules, starts, seed, start_range)
     elif isinstance(starts, str | bytes) or not isinstance(starts, Sequence):
         raise DuelError(f"starts must be a count or a list of start numbers, not {starts!r}.")
     elif not starts:
         raise DuelError("A tournament needs at least one start number: the list of starts is empty.")
+    elif len(starts) > MAX_STARTS:
+        raise DuelError(f"A tournament has at most {MAX_STARTS:,} start numbers, not {len(starts):,}.")
     else:
         numbers = tuple(rules.check_start(n) for n in starts)
     if rules.move == "subtract" and max(numbers) > MAX_SUBTRACT_START:
@@ -386,14 +495,18 @@ def round_robin(
     *,
     memory_limit: int = MEMORY_LIMIT,
     output_limit: int = OUTPUT_LIMIT,
+    budget: float | None = None,
+    max_workers: int = MAX_WORKERS,
 ) -> TournamentResult:
     """Every pair of entrants plays both colours from each start number.
 
     ``strategies`` is a dict name -> strategy, or a list of strategies, bot files and level
     names ("random", "greedy", "perfect").  ``starts`` is a count of starts drawn with
     ``seed`` from ``start_range``, or a list of start numbers.  ``time_limit`` is the CPU
-    time, in seconds, a bot may use for one move.  Games from the same start are played
-    twice, each entrant moving first once.
+    time, in seconds, a bot may use for one move; ``budget`` the seconds on the clock a bot may
+    spend in the whole tournament (default: :func:`default_budget`).  Games from the same start
+    are played twice, each entrant moving first once.  The whole takes at most
+    :func:`longest_time`.
     """
     book = get_rules(rules)
     limit = check_time_limit(time_limit)
@@ -405,18 +518,45 @@ def round_robin(
     if size <= TABLE_LIMIT:
         tabulate(book, size)  # solve (and compile) once up front: bots forked later inherit it
     names = list(entrants)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    pairs = _pairs(names, max(1, max_workers // 2))
     games: list[GameRecord] = []
     total = len(pairs) * len(numbers) * 2
-    with _Arena(entrants, book, limit, seed, memory_limit=memory_limit, output_limit=output_limit) as arena:
+    per_bot = check_time_limit(budget, "The budget") if budget is not None else None
+    if per_bot is None:
+        per_bot = default_budget(2 * (len(names) - 1) * len(numbers), limit)
+    bots = [e for e in entrants.values() if not isinstance(e, str)]
+    notes = tuple(isolation_notes(functions=any(not isinstance(e, BotFile) for e in bots))) if bots else ()
+    limits = {"memory_limit": memory_limit, "output_limit": output_limit, "total_budget": per_bot,
+              "game_budget": default_game_budget(limit)}
+    with _Arena(entrants, book, limit, seed, max_workers=max_workers, **limits) as arena:
         for a, b in pairs:
             for n in numbers:
                 for first, second in ((a, b), (b, a)):
+                    arena.new_game(first, second)
                     games.append(_play((first, second), (arena.asks[first], arena.asks[second]), book, n))
                     if progress is not None:
                         progress(len(games) / total)
         outputs = arena.outputs()
-    return TournamentResult(book, tuple(names), numbers, seed, limit, games, outputs)
+    return TournamentResult(book, tuple(names), numbers, seed, limit, games, outputs, notes)
+
+
+def _pairs(names: Sequence[str], group: int) -> list[tuple[str, str]]:
+    """Every pair of names once, in blocks of ``group`` names, so that few workers are live at a time.
+
+    With at most ``group`` names this is the plain order (each name with every later one).
+
+    >>> _pairs(["a", "b", "c"], 2)
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
+    blocks = [list(range(i, min(i + group, len(names)))) for i in range(0, len(names), group)]
+    pairs = []
+    for x, block in enumerate(blocks):
+        for other in blocks[x:]:
+            for i in block:
+                for j in other:
+                    if i < j:
+                        pairs.append((names[i], names[j]))
+    return pairs
 
 
 def bot_files(folder: Path | str) -> list[BotFile]:
@@ -424,4 +564,4 @@ def bot_files(folder: Path | str) -> list[BotFile]:
     path = Path(folder)
     if not path.is_dir():
         raise DuelError(f"{path} is not a folder of bot files.")
-    return [BotFile.snapshot(p) for p in sorted(path.glob("*.py")) if not p.name.startswith("_") and p.is_file()]
+    return [BotFile.snapshot(p) for p in sorted(path.glob("*.py")) if not p.name.startswith("_") and not p.is_dir()]

@@ -231,7 +231,10 @@ def repo_dir_name(url: str) -> str:
 
 def check_repo_url(url: str) -> str:
     """The URL if it is an https (or http) repository address; otherwise EditionError."""
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # such as an unclosed IPv6 address, 'http://[::1'
+        parts = urlsplit("")
     if parts.scheme not in ("https", "http") or not parts.netloc or not parts.path.strip("/"):
         raise EditionError(f"{url!r} is not a repository address such as https://github.com/my-school/duel-class.")
     return url.strip()
@@ -243,8 +246,9 @@ def pull_path(url: str, branch: str, lesson: str = FIRST_LESSON, app: str = "lab
     >>> pull_path("https://github.com/a/b", "main")
     'git-pull?repo=https%3A%2F%2Fgithub.com%2Fa%2Fb&branch=main&urlpath=lab%2Ftree%2Fb%2Fnotebooks%2F00-start-here.ipynb'
     """
-    opened = f"{app}/tree/{repo_dir_name(url)}/notebooks/{lesson}"
-    return "git-pull?" + urlencode({"repo": check_repo_url(url), "branch": branch, "urlpath": opened})
+    repo = check_repo_url(url)  # first: a malformed address is an EditionError, never a ValueError below
+    opened = f"{app}/tree/{repo_dir_name(repo)}/notebooks/{lesson}"
+    return "git-pull?" + urlencode({"repo": repo, "branch": branch, "urlpath": opened})
 
 
 def binder_link(

@@ -2,11 +2,17 @@
 
 A cell is removed when
 
-* it is tagged ``solution`` or ``teacher`` (any case, singular or plural, tags given as a
-  list or as one string), or
-* it is a code cell whose leading comment lines include the marker ``# SOLUTION``
-  (``# Solution``, ``#solution`` ...), or ``# Teacher note``, or
-* it is a markdown cell that starts with a bold ``**Teacher note:**`` / ``**Teacher note.**``.
+* it is tagged ``solution``, ``teacher``, ``teacher-note`` or ``teacher_note`` (any case,
+  singular or plural, tags given as a list or as one string), or
+* nbgrader marks it as a solution (``{"nbgrader": {"solution": true}}``, or ``"solution": true``), or
+* it is a code cell whose leading comment lines (cell magics such as ``%%time`` and line
+  magics such as ``%matplotlib inline`` above them are skipped) include a marker:
+  ``# SOLUTION`` (``# Solution``, ``#solution``, ``# Model solution`` ...), ``# Exercise 1 -
+  solution`` (or ``: solution``, ``(solution)``), ``# Solution to exercise 2``, or
+  ``# Teacher note``, or
+* it is a markdown cell whose first line is a teacher note: bold (``**Teacher note:**``,
+  ``__Teacher note__``), a heading (``## Teacher note``), or a quote (``> Teacher note:``,
+  ``> **Teacher's notes**``).
 
 Outputs, execution counts and saved widget state are cleared; exercises and their checks
 stay, and an unanswered exercise prints "Not answered yet".
@@ -38,6 +44,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Mapping
@@ -51,9 +58,19 @@ from duel_lessons.engine.errors import DuelError
 
 REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
 #: A code cell's leading comment that marks a solution or a teacher's note.
-CODE_MARKER = re.compile(r"#+\s*(solutions?|teacher'?s?[ _-]?notes?)\b", re.IGNORECASE)
-#: A markdown cell that opens with a bold teacher's note.
-MARKDOWN_MARKER = re.compile(r"(\*\*|__)\s*teacher'?s?\s+notes?\b", re.IGNORECASE)
+CODE_MARKER = re.compile(
+    r"#+\s*(?:(?:exercise|task|question|part)\s*[\w.]*\s*[-:–—.(\[]*\s*)?(?:model\s+|worked\s+)?"
+    r"(solutions?|teacher'?s?[ _-]?notes?)\b",
+    re.IGNORECASE,
+)
+#: A markdown cell whose first line is a teacher's note: bold, a heading or a quote.
+MARKDOWN_MARKER = re.compile(
+    r"(?:(?:[#>]+\s*)+(?:\*\*|__|\*|_)?|\*\*|__)\s*teacher'?s?[ _-]?notes?(?![a-z])", re.IGNORECASE
+)
+#: A markdown cell's first line that is a heading or a quote naming a solution ("## Solution", "> Model solution").
+MARKDOWN_SOLUTION = re.compile(r"(?:#+|>+)\s*(?:\*\*|__)?\s*(?:model\s+)?solutions?\b", re.IGNORECASE)
+#: Largest notebook read (a bigger file is not a lesson; checked before reading).
+MAX_NOTEBOOK = 50 * 2**20
 #: Where a student copy keeps its hash (notebook metadata).
 COPY_KEY = "duel_lessons_student_copy"
 #: The first lines of the answer key, by which write_answer_key knows a file it made.
@@ -87,9 +104,25 @@ def _tags(cell: Mapping[str, Any]) -> set[str]:
 MODEL_SOLUTION = re.compile(r"\blesson\.solution\s*\(")
 
 
+def _nbgrader_solution(cell: Mapping[str, Any]) -> bool:
+    metadata = cell.get("metadata")
+    if not isinstance(metadata, Mapping):
+        return False
+    grader = metadata.get("nbgrader")
+    return metadata.get("solution") is True or (isinstance(grader, Mapping) and grader.get("solution") is True)
+
+
 def is_removed(cell: Mapping[str, Any]) -> bool:
-    """Whether a cell (parsed JSON or nbformat node) holds a solution or a teacher note."""
-    if _tags(cell) & REMOVED_TAGS:
+    r"""Whether a cell (parsed JSON or nbformat node) holds a solution or a teacher note.
+
+    >>> is_removed({"cell_type": "code", "source": "%%time\n# SOLUTION\nx = 1", "metadata": {}})
+    True
+    >>> is_removed({"cell_type": "markdown", "source": "> **Teacher note:** odd numbers lose", "metadata": {}})
+    True
+    >>> is_removed({"cell_type": "code", "source": "# Check your answer\nlesson.check(1, answer)", "metadata": {}})
+    False
+    """
+    if _tags(cell) & REMOVED_TAGS or _nbgrader_solution(cell):
         return True
     lines = _source(cell).lstrip().splitlines()
     if cell.get("cell_type") == "code":
@@ -97,18 +130,37 @@ def is_removed(cell: Mapping[str, Any]) -> bool:
             return True  # a model solution, even if its tag was forgotten
         for line in lines:
             stripped = line.strip()
+            if stripped.startswith("%"):
+                continue  # a magic (%%time, %matplotlib inline) above the comments
             if stripped and not stripped.startswith("#"):
                 return False  # only the leading comment block is searched
             if CODE_MARKER.match(stripped):
                 return True
         return False
-    return bool(lines) and MARKDOWN_MARKER.match(lines[0].strip()) is not None
+    if not lines:
+        return False
+    first = lines[0].strip()
+    return MARKDOWN_MARKER.match(first) is not None or MARKDOWN_SOLUTION.match(first) is not None
 
 
 def sources_hash(cells: list[Any]) -> str:
-    """A hash of the cells' types and sources: what a student edits (not outputs or run counts)."""
+    """A hash of the cells' types and sources (the first mark of a copy: kept to recognise older copies)."""
     plain = [[str(c.get("cell_type", "")), _source(c)] for c in cells if isinstance(c, Mapping)]
     return hashlib.sha256(json.dumps(plain, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def content_hash(cells: list[Any]) -> str:
+    """A hash of everything a student's work changes: types, sources, outputs and run counts.
+
+    A copy that a student has only run (its outputs filled in) is their work too.
+    """
+    plain = [
+        [str(c.get("cell_type", "")), _source(c), c.get("outputs") or [], c.get("execution_count")]
+        for c in cells
+        if isinstance(c, Mapping)
+    ]
+    text = json.dumps(plain, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
@@ -126,7 +178,7 @@ def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
             cell["execution_count"] = None
         cells.append(cell)
     metadata = {k: v for k, v in dict(notebook.get("metadata") or {}).items() if k not in ("widgets", COPY_KEY)}
-    metadata[COPY_KEY] = {"sources_sha256": sources_hash(cells)}
+    metadata[COPY_KEY] = {"sources_sha256": sources_hash(cells), "content_sha256": content_hash(cells)}
     return {**notebook, "metadata": metadata, "cells": cells}
 
 
@@ -140,7 +192,7 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
         return CopyError(f"{path}: {why}; nothing was written.")
 
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_NOTEBOOK)
     except IsADirectoryError:
         raise fail("is a folder, not a notebook") from None
     except OSError as error:
@@ -172,6 +224,32 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     return notebook
 
 
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; OSError for anything else, without hanging.
+
+    A link, a FIFO or a device (``/dev/zero`` under a lesson's name) is refused before it is read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if path.is_symlink():
+            raise OSError(error.errno, "it is a link; give the file itself") from None
+        raise
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(21, "is a folder")
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(22, "it is not a regular file (a FIFO, a device or a socket)")
+        if info.st_size > limit:
+            raise OSError(27, f"it is {info.st_size:,} bytes, over the limit of {limit:,}")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(27, f"it is over the limit of {limit:,} bytes")
+    return data
+
+
 def _raw_cells(data: dict[str, Any]) -> list[Any]:
     cells = data.get("cells")
     if isinstance(cells, list):
@@ -198,7 +276,7 @@ def _copy_state(path: Path) -> str:
     """``"ours"`` (an unchanged copy this command made), ``"edited"`` (one of ours, changed since),
     ``"teacher"`` (a notebook with solutions that is not ours), or ``"other"``."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(read_regular(path, MAX_NOTEBOOK).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return "other"
     if not isinstance(data, dict):
@@ -207,7 +285,10 @@ def _copy_state(path: Path) -> str:
     metadata = data.get("metadata")
     mark = metadata.get(COPY_KEY) if isinstance(metadata, dict) else None
     if isinstance(mark, dict):
-        return "ours" if mark.get("sources_sha256") == sources_hash(cells) else "edited"
+        if "content_sha256" in mark:
+            return "ours" if mark.get("content_sha256") == content_hash(cells) else "edited"
+        run = any(isinstance(c, dict) and (c.get("outputs") or c.get("execution_count") is not None) for c in cells)
+        return "ours" if mark.get("sources_sha256") == sources_hash(cells) and not run else "edited"
     if any(isinstance(c, dict) and is_removed(c) for c in cells):
         return "teacher"
     return "other"
@@ -247,6 +328,8 @@ def _plan_target(target: Path, force: bool) -> bool:
         return False
     if target.is_dir():
         raise CopyError(f"Refusing: {target} is a folder; nothing was written.")
+    if not target.is_file():
+        raise CopyError(f"Refusing to replace {target}: not a regular file (a FIFO or a device). Nothing was written.")
     state = _copy_state(target)
     if state == "ours":
         return False
@@ -316,6 +399,8 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
     notebooks, and (unless ``force``) a copy a student has edited or a file this command did
     not make.  With ``force`` such a file is first kept as ``NAME.backup-DATE.ipynb``.
     """
+    if not str(dest).strip() or not str(src).strip():
+        raise CopyError("The source and the destination must be folder names, not empty; nothing was written.")
     src, dest = Path(src), Path(dest)
     notebooks = _lessons(src)
     copies = [student_notebook(read_notebook(path)) for path in notebooks]  # all valid before anything is written
@@ -421,9 +506,10 @@ def answer_key(src: Path | str) -> str:
 def is_answer_key(path: Path) -> bool:
     """Whether the file at ``path`` is an answer key this command wrote (by its first lines)."""
     try:
-        with path.open(encoding="utf-8") as file:
-            head = [file.readline().rstrip("\n") for _ in range(3)]
+        head = read_regular(path, 2**20).decode("utf-8").split("\n")[:3]
     except (OSError, ValueError):
+        return False
+    if len(head) < 3:
         return False
     return head[0] == KEY_TITLE and head[2].startswith(KEY_INTRO)
 
@@ -434,6 +520,8 @@ def write_answer_key(src: Path | str, output: Path | str, *, force: bool = False
     An existing ``output`` is replaced only if it is an answer key this command wrote, or with
     ``force`` (then a backup is kept).  Links and folders are never replaced.
     """
+    if not str(output).strip():
+        raise CopyError("The answer key's file name is empty; give one, such as answer-key.md.")
     output = Path(output)
     text = answer_key(src)
     if output.is_symlink():
@@ -442,6 +530,8 @@ def write_answer_key(src: Path | str, output: Path | str, *, force: bool = False
         raise CopyError(f"{output} is a folder: give the answer key a file name, such as answer-key.md.")
     if not output.parent.is_dir():
         raise CopyError(f"The folder {output.parent} does not exist.")
+    if output.exists() and not output.is_file():
+        raise CopyError(f"Refusing to replace {output}: not a regular file (a device or a FIFO), even with --force.")
     if output.exists() and not is_answer_key(output):
         if not force:
             raise CopyError(

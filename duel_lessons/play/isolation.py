@@ -1,0 +1,436 @@
+r"""The operating system's side of the bot sandbox: which isolation layers run here, and starting, watching
+and ending a worker's process tree (see :mod:`duel_lessons.play.sandbox` for why each layer is there).
+
+* :func:`bubblewrap` finds whether ``bwrap`` runs here (namespaces of its own, read-only binds of only the
+  Python folders and the package, a private ``/tmp`` and ``/dev``); :func:`isolation_notes` says, once,
+  which layers are missing.
+* A root referee gives each worker a user id of its own (:func:`next_uid`); :func:`sweep_user` kills that
+  user's processes and removes its files from ``/tmp`` and ``/dev/shm`` when the worker ends.
+* :class:`Worker` reads the CPU time of the whole process tree and kills it.
+* :func:`run_isolated` runs any Python command with the same layers (a handed-in notebook, say).
+
+>>> printable("bell\x07")
+'bell\\x07'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil  # type: ignore[import-untyped]
+
+from duel_lessons.engine.errors import DuelError
+
+#: How far past its CPU limit a looping bot can get before the referee sees it: the referee reads the CPU
+#: time at least every ``CPU_TICK`` seconds, and a tick on a loaded machine can be late by about as much again.
+CPU_TICK = 0.05
+CPU_MARGIN = 0.25
+#: The folder of the duel_lessons package (bound read-only into bubblewrap; its parent is on the worker's path).
+PACKAGE = Path(__file__).resolve().parent.parent
+#: The first user id given to workers of a root referee (one id per live worker, never a real user's).
+UID_BASE = 1_900_000_000
+
+
+def check_time_limit(time_limit: object, what: str = "The time limit") -> float:
+    """A time limit in seconds: a finite number above 0 and at most a day (DuelError otherwise)."""
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+        raise DuelError(f"{what} must be a number of seconds, not {time_limit!r}.")
+    try:
+        value = float(time_limit)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value) or value <= 0:
+        raise DuelError(f"{what} must be a finite number of seconds above 0, not {time_limit!r}.")
+    if value > 86_400:
+        raise DuelError(f"{what} must be at most a day (86400 s), not {time_limit!r}.")
+    return value
+
+
+def printable(text: str) -> str:
+    """Text from a bot, safe to print on a terminal: control characters (escape codes) written as ``\\x1b``.
+
+    >>> printable("red\\x1b[31m\\nnext line")
+    'red\\\\x1b[31m\\nnext line'
+    """
+    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+# -- the layers available here -------------------------------------------------------------------
+
+
+def is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def can_change_user() -> bool:
+    """Whether this (root) process holds CAP_SETUID and CAP_SETGID (a container may take them away)."""
+    if not is_root():
+        return False
+    try:
+        text = Path("/proc/self/status").read_text()
+    except OSError:
+        return True  # not Linux: root can
+    for line in text.splitlines():
+        if line.startswith("CapEff:"):
+            caps = int(line.split()[1], 16)
+            return bool(caps & (1 << 6)) and bool(caps & (1 << 7))
+    return True
+
+
+def _system_binds() -> list[str]:
+    binds: list[str] = []
+    for path in ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
+        if os.path.islink(path):
+            binds += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            binds += ["--ro-bind", path, path]
+    for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime"):
+        if os.path.exists(path):
+            binds += ["--ro-bind", path, path]
+    return binds
+
+
+def python_dirs() -> list[str]:
+    """The folders the worker's Python needs: its installation, its site-packages, and this package."""
+    import site
+    import sysconfig
+
+    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    dirs.add(str(Path(sys.executable).resolve().parent.parent))
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        with contextlib.suppress(KeyError):
+            dirs.add(sysconfig.get_paths()[key])
+    with contextlib.suppress(AttributeError):
+        dirs.update(site.getsitepackages())
+    dirs.add(str(PACKAGE))
+    return sorted(d for d in {str(Path(d).resolve()) for d in dirs} if os.path.isdir(d))
+
+
+def _package_root() -> str:
+    return str(PACKAGE.parent)
+
+
+def bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False) -> list[str]:
+    command = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    if user_namespace:
+        command.append("--unshare-user")
+    command += ["--die-with-parent", "--new-session", *_system_binds()]
+    folders = sorted({*python_dirs(), *extra})
+    parents = sorted({str(p) for f in folders for p in Path(f).parents if str(p) != "/"} - set(folders))
+    for parent in parents:  # made by bubblewrap, traversable by the worker's user (the real ones may not be)
+        if not any(parent.startswith(f + "/") for f in folders):
+            command += ["--perms", "0755", "--dir", parent]
+    for folder in folders:
+        command += ["--ro-bind", folder, folder]
+    command += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
+    return command
+
+
+@functools.cache
+def bubblewrap() -> tuple[bool | None, str]:
+    """Whether bubblewrap works here: (None if not, else whether it needs a user namespace of its own), and why not."""
+    if not sys.platform.startswith("linux"):
+        return None, "bubblewrap is Linux only"
+    if shutil.which("bwrap") is None:
+        return None, "bubblewrap (bwrap) is not installed"
+    why = ""
+    for user_namespace in (False, True) if can_change_user() else (True,):
+        try:
+            done = subprocess.run(
+                [*bwrap_command(user_namespace=user_namespace), sys.executable, "-c", "import math"],
+                capture_output=True,
+                timeout=60,
+                env=worker_environment(),
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            why = str(error)
+            continue
+        if done.returncode == 0:
+            return user_namespace, ""
+        why = printable(done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:][0] if done.stderr else "")
+    return None, f"bubblewrap cannot run here ({why or 'namespaces not allowed'})"
+
+
+def isolation_notes(functions: bool = False) -> list[str]:
+    """The layers missing here, one sentence each (empty when every layer runs).
+
+    ``functions``: some bots are functions that cannot be pickled (they run in a forked worker).
+    """
+    notes = []
+    wrap, why = bubblewrap()
+    if wrap is None:
+        notes.append(f"Sandbox: {why}; bots are not in namespaces of their own.")
+    if is_root() and not can_change_user():
+        notes.append(
+            "Sandbox: this process is root without the right to change user (CAP_SETUID): bots run as root"
+            + (
+                "; only bubblewrap's namespaces keep them from this process."
+                if wrap is not None
+                else " and could harm this process. Install bubblewrap, or run as an ordinary user."
+            )
+        )
+    elif not is_root() and wrap is None and hasattr(os, "geteuid"):
+        notes.append(
+            "Sandbox: bots run as your own user, so a bot written to attack could signal this process; "
+            "bot files are kept to a restricted namespace. Install bubblewrap for namespaces."
+        )
+    if not hasattr(os, "fork"):
+        notes.append("Sandbox: no resource limits or separate users on this system; bot files run restricted.")
+    if functions and hasattr(os, "fork"):
+        notes.append(
+            "Sandbox: bots given as functions that cannot be pickled run in workers forked from this process, "
+            "outside bubblewrap; give bots as files for a fresh interpreter."
+        )
+    return notes
+
+
+def worker_environment(extra_paths: Sequence[str] = ()) -> dict[str, str]:
+    """A clean environment (none of the teacher's variables): the package on the path, a private HOME."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": os.pathsep.join([_package_root(), *extra_paths]),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONNOUSERSITE": "1",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "NUMBA_DISABLE_JIT": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+    }
+    if sys.platform == "win32":  # Windows needs its system folder to start Python
+        env.update({k: v for k, v in os.environ.items() if k.upper() in ("SYSTEMROOT", "TEMP", "TMP")})
+    return env
+
+
+_uids = itertools.count()
+
+
+def next_uid() -> int | None:
+    """A user id for the next worker of a root referee, unused by any other live worker (None: not root)."""
+    if not is_root():
+        return None
+    return UID_BASE + (os.getpid() % 10_000) * 1000 + next(_uids) % 1000
+
+
+def sweep_user(uid: int, keep: Sequence[int] = ()) -> None:
+    """Kill every process of the worker user ``uid`` (but ``keep``) and remove its files from /tmp and /dev/shm."""
+    if uid < UID_BASE:  # never anyone else's
+        return
+    for process in psutil.process_iter(["uids"]):
+        with contextlib.suppress(psutil.Error, TypeError):
+            if process.pid not in keep and uid in tuple(process.info["uids"] or ()):
+                process.kill()
+    if keep:
+        return
+    for folder in ("/tmp", "/dev/shm", "/var/tmp"):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid != uid:
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path, ignore_errors=True)
+                    else:
+                        os.unlink(entry.path)
+
+
+# -- the worker's process, however it was started --------------------------------------------------
+
+
+class Worker:
+    """A started worker: its process tree, its user (root referee), its CPU time, killing it."""
+
+    def __init__(self, pid: int, uid: int | None, popen: subprocess.Popen[bytes] | None, mp: Any = None) -> None:
+        self.pid, self.uid, self.popen, self.mp = pid, uid, popen, mp
+        self.worker_pid: int | None = None
+        try:
+            self.root: psutil.Process | None = psutil.Process(pid)
+        except psutil.Error:
+            self.root = None
+
+    def tree(self) -> list[psutil.Process]:
+        if self.root is None:
+            return []
+        try:
+            return [self.root, *self.root.children(recursive=True)]
+        except psutil.Error:
+            return []
+
+    def cpu(self) -> float | None:
+        """The CPU seconds of the worker and every process under it (those ended included), or None."""
+        total, seen = 0.0, False
+        for process in self.tree():
+            with contextlib.suppress(psutil.Error):
+                t = process.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+                seen = True
+        return total if seen else None
+
+    def exit_code(self) -> int | None:
+        if self.popen is not None:
+            try:
+                return self.popen.wait(1)
+            except subprocess.TimeoutExpired:
+                return None
+        self.mp.join(1)
+        return self.mp.exitcode  # type: ignore[no-any-return]
+
+    def strays(self) -> None:
+        """Kill every process under the worker but the worker itself (and bubblewrap's own)."""
+        keep = {self.pid}
+        for process in self.tree():
+            with contextlib.suppress(psutil.Error):
+                if process.name() == "bwrap":
+                    keep.add(process.pid)
+                elif self.worker_pid is None:
+                    self.worker_pid = process.pid  # the first process under bubblewrap is the worker
+        if self.worker_pid is not None:
+            keep.add(self.worker_pid)
+        for process in self.tree():
+            if process.pid not in keep:
+                with contextlib.suppress(psutil.Error):
+                    process.kill()
+        if self.uid is not None:
+            sweep_user(self.uid, keep=tuple(keep))
+
+    def kill(self) -> None:
+        for process in reversed(self.tree()):
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGKILL)
+        if self.popen is not None:
+            with contextlib.suppress(OSError):
+                self.popen.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(5)
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+        else:
+            with contextlib.suppress(OSError, ValueError):
+                self.mp.kill()
+            self.mp.join(5)
+            with contextlib.suppress(ValueError):
+                self.mp.close()
+        if self.uid is not None:
+            sweep_user(self.uid)
+
+
+# -- any Python command, with the same layers ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Isolated:
+    """What :func:`run_isolated` saw: the exit code, the output (capped), and why it was stopped (or None)."""
+
+    returncode: int | None
+    stdout: bytes
+    stderr: bytes
+    stopped: str | None
+    cpu: float
+
+
+def run_isolated(
+    args: Sequence[str],
+    *,
+    stdin: bytes = b"",
+    cpu_limit: float = 60.0,
+    wall_limit: float = 300.0,
+    memory_limit: int = 2 * 2**30,
+    output_limit: int = 50 * 2**20,
+    readable: Sequence[str] = (),
+) -> Isolated:
+    """Run ``python ARGS`` (a module with ``-m``, or a script) in the bot sandbox's layers; ``stdin`` is its input.
+
+    The same layers as a bot (a fresh interpreter, bubblewrap with only the Python folders and
+    ``readable`` bound read-only, a user of its own under a root caller, a clean environment,
+    resource limits but processes allowed (a notebook needs a kernel), every process killed at
+    the end), with a CPU limit over the whole process tree and a wall-clock limit.  Hand data in
+    on ``stdin`` and read the result from ``stdout``: nothing of the caller's is writable.
+
+    >>> run_isolated(["-c", "print(6 * 7)"]).stdout
+    b'42\\n'
+    """
+    cpu_limit = check_time_limit(cpu_limit, "The CPU limit")
+    wall_limit = check_time_limit(wall_limit, "The wall-clock limit")
+    uid = next_uid() if can_change_user() else None
+    user_namespace, _ = bubblewrap()
+    limits = (
+        "import os, resource, sys\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n"
+        "resource.setrlimit(resource.RLIMIT_CORE, (0, 0))\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({output_limit}, {output_limit}))\n"
+        f"uid = {uid!r}\n"
+        "if uid is not None:\n"
+        "    os.setgroups([]); os.setgid(uid); os.setuid(uid)\n"
+        "    resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))\n"
+        "os.execv(sys.executable, [sys.executable, '-s', *sys.argv[1:]])\n"
+    )
+    command = [sys.executable, "-s", "-c", limits, *args]
+    if user_namespace is not None:
+        command = bwrap_command(list(readable), user_namespace) + command
+    env = worker_environment()
+    home = "/tmp" if user_namespace is not None else "/nonexistent"
+    env["HOME"] = env["JUPYTER_RUNTIME_DIR"] = env["IPYTHONDIR"] = home
+    popen = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd="/",
+        start_new_session=True,
+    )
+    worker = Worker(popen.pid, uid, popen)
+    began = time.monotonic()
+    out: list[bytes] = []
+    err: list[bytes] = []
+    stopped: str | None = None
+    cpu = 0.0
+    assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+    with contextlib.suppress(OSError):
+        popen.stdin.write(stdin)
+    with contextlib.suppress(OSError):
+        popen.stdin.close()
+    streams = {popen.stdout: out, popen.stderr: err}
+    size = 0
+    try:
+        while streams:
+            ready, _, _ = select.select(list(streams), [], [], CPU_TICK)
+            for stream in ready:
+                chunk = os.read(stream.fileno(), 65536)
+                if not chunk:
+                    del streams[stream]
+                    continue
+                size += len(chunk)
+                streams[stream].append(chunk)
+            cpu = max(cpu, worker.cpu() or 0.0)
+            if size > output_limit:
+                stopped = f"wrote more than {output_limit:,} bytes"
+            elif cpu > cpu_limit:
+                stopped = f"used more than {cpu_limit:g} s of CPU time"
+            elif time.monotonic() - began > wall_limit:
+                stopped = f"did not finish within {wall_limit:g} s"
+            if stopped:
+                break
+    finally:
+        worker.kill()
+    return Isolated(popen.returncode if stopped is None else None, b"".join(out), b"".join(err), stopped, cpu)

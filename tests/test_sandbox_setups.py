@@ -1,0 +1,209 @@
+"""The attacker's view of the sandbox, in every set-up this machine can make: each attack is a bot file.
+
+A referee script runs in a child process set up as a teacher's machine might be: as root with
+bubblewrap, as root without it (``PATH`` without ``bwrap``: as if not installed), as root that
+may not change user (its capabilities taken away with ``setpriv``, as in some containers), and
+as the ordinary user ``nobody``.  Nothing is forced inside the sandbox: the set-up is the
+machine's.  Each attack bot is loaded *without* the restricted namespace (``restricted=False``,
+as an attacker who found a way round it), so these tests judge the process, user and namespace
+layers alone.  An attack is *contained* when the bot could not do it, judged by its outcome (a
+file not written, a process not signalled, nothing left behind), never by time.
+
+Where a set-up cannot hold (root that may not change user, without bubblewrap), the test checks
+that the tournament says so (:func:`~duel_lessons.play.sandbox.isolation_notes`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from duel_lessons.play.isolation import bwrap_command, python_dirs, worker_environment
+
+LINUX_ROOT = sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0
+SETPRIV = shutil.which("setpriv")
+BWRAP = shutil.which("bwrap")
+
+#: Each attack: the body of ``move(state)``; it returns a legal move when it failed (contained), or raises ESCAPED.
+ATTACKS = {
+    "signal the referee": (
+        "try:\n        os.kill(REFEREE, 0)\n    except OSError:\n        return state.legal_moves[0]\n"
+        "    raise RuntimeError('ESCAPED: could signal the referee')"
+    ),
+    "signal another bot": (
+        "import psutil\n    mine = {os.getpid(), *(p.pid for p in psutil.Process().parents())}\n"
+        "    for p in psutil.process_iter(['cmdline']):\n"
+        "        if p.pid not in mine and 'bot_worker' in ' '.join(p.info['cmdline'] or []):\n"
+        "            try:\n                os.kill(p.pid, 0)\n            except OSError:\n                continue\n"
+        "            raise RuntimeError('ESCAPED: could signal another bot')\n    return state.legal_moves[0]"
+    ),
+    "read the referee's memory": (
+        "try:\n        open(f'/proc/{REFEREE}/mem', 'rb').close()\n    except OSError:\n"
+        "        return state.legal_moves[0]\n    raise RuntimeError('ESCAPED: opened the referee memory')"
+    ),
+    "read the teacher's file": (
+        "try:\n        text = open(SECRET).read()\n    except OSError:\n        return state.legal_moves[0]\n"
+        "    raise RuntimeError('ESCAPED: read ' + text)"
+    ),
+    "write the teacher's folder": (
+        "try:\n        open(os.path.join(TEACHER, 'pwned'), 'w').write('x')\n    except OSError:\n"
+        "        return state.legal_moves[0]\n    raise RuntimeError('ESCAPED: wrote a file')"
+    ),
+    "leave a daemon": (
+        "try:\n        pid = os.fork()\n    except OSError:\n        return state.legal_moves[0]\n"
+        "    if pid == 0:\n        os.setsid()\n        if os.fork() == 0:\n"
+        "            os.execv('/bin/sh', ['sh', '-c', 'sleep 20; : ' + MARK + '-daemon'])\n        os._exit(0)\n"
+        "    os.waitpid(pid, 0)\n    return state.legal_moves[0]"
+    ),
+    "use CPU in a forked child": (
+        "try:\n        pid = os.fork()\n    except OSError:\n        return state.legal_moves[0]\n"
+        "    if pid == 0:\n        end = time.process_time() + 3\n        while time.process_time() < end:\n"
+        "            pass\n        os._exit(0)\n    os.waitpid(pid, 0)\n    return state.legal_moves[0]"
+    ),
+    "fill /tmp and /dev/shm": (
+        "for folder in ('/tmp', '/dev/shm'):\n        try:\n"
+        "            open(os.path.join(folder, MARK), 'wb').write(b'x' * 500_000)\n        except OSError:\n"
+        "            pass\n    return state.legal_moves[0]"
+    ),
+    "find another bot's source": (
+        "import gc\n    for obj in gc.get_objects():\n"
+        "        if isinstance(obj, str) and 'OTHER-BOT-' + 'SECRET' in obj:\n"
+        "            raise RuntimeError('ESCAPED: found another bot source')\n    return state.legal_moves[0]"
+    ),
+}
+
+REFEREE = r"""
+import json, os, sys, time
+import psutil
+from pathlib import Path
+from duel_lessons.engine.game import new_game
+from duel_lessons.play.sandbox import BotFile, Forfeit, Sandbox, isolation_notes
+from duel_lessons.play.tournament import bot_files, round_robin
+
+attacks = json.loads(sys.argv[1])
+teacher, mark = Path(sys.argv[2]), sys.argv[3]
+secret = teacher / "secret.txt"
+secret.write_text("the answers")
+secret.chmod(0o600)
+bots = teacher / "bots"
+bots.mkdir()
+(bots / "other.py").write_text("# OTHER-BOT-SECRET\ndef move(state):\n    return state.legal_moves[-1]\n")
+header = (f"import os, sys, time\nREFEREE = {os.getpid()}\nSECRET = {str(secret)!r}\nTEACHER = {str(teacher)!r}\n"
+          f"MARK = {mark!r}\n")
+results = {"notes": isolation_notes()}
+other = BotFile.snapshot(bots / "other.py")
+for name, body in attacks.items():
+    path = bots / "attack.py"
+    path.write_text(header + "def move(state):\n    " + body + "\n")
+    bot = BotFile.snapshot(path)
+    before = time.process_time()
+    with Sandbox(other, new_game().rules, 0.5, restricted=False) as rival:
+        rival.ask(new_game("divisor-duel", 12))  # a live rival worker while the attack runs
+        with Sandbox(bot, new_game().rules, 0.5, wall_limit=30, restricted=False) as box:
+            try:
+                answer = box.ask(new_game("divisor-duel", 12))
+                outcome = "contained" if answer == 2 else f"answered {answer}"
+            except Forfeit as forfeit:
+                outcome = "ESCAPED" if "ESCAPED" in forfeit.reason else "contained: " + forfeit.reason[:120]
+            box.new_game()  # the game is over: nothing of the bot may outlive it
+            time.sleep(0.3)
+            daemons = [p for p in psutil.process_iter(["cmdline"])
+                       if mark + "-daemon" in " ".join(p.info["cmdline"] or [])]
+    for p in daemons:
+        p.kill()  # (only in a set-up where it escaped)
+    escaped_files = [p for p in (teacher / "pwned", Path("/tmp", mark), Path("/dev/shm", mark)) if p.exists()]
+    for p in escaped_files:
+        p.unlink()
+    left = [str(p) for p in escaped_files] + [f"daemon {p.pid}" for p in daemons]
+    results[name] = {"outcome": outcome, "files": left}
+print(json.dumps(results))
+"""
+
+
+def _run(setup: str, tmp_path: Path, attacks: dict[str, str]) -> dict[str, object]:
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    teacher.chmod(0o755)
+    mark = f"duel-attack-{os.getpid()}-{setup}"
+    env = {**os.environ}
+    command = [sys.executable, "-c", REFEREE, json.dumps(attacks), str(teacher), mark]
+    if "no-bwrap" in setup:
+        env["PATH"] = "/nonexistent"
+    if setup.startswith("root-nocap"):
+        assert SETPRIV is not None
+        command = [SETPRIV, "--bounding-set=-all", "--inh-caps=-all", *command]
+    if setup.startswith("user"):
+        # Python lives under /root here, which `nobody` cannot enter: a bubblewrap view of the same folders
+        # (made traversable; no namespace but the mounts, so the referee's own bubblewrap can nest) lets the
+        # referee run as nobody; inside it, the referee is an ordinary user.
+        teacher.chmod(0o777)
+        outer = bwrap_command([], False)
+        tmp_path.chmod(0o755)
+        outer = [a for a in outer if a not in ("--unshare-net", "--die-with-parent", "--unshare-pid")]
+        proc = outer.index("--proc")
+        outer[proc : proc + 2] = ["--bind", "/proc", "/proc"]  # the host's processes, as an ordinary user sees them
+        outer[0] = str(BWRAP)
+        outer[-1:-1] = ["--bind", str(tmp_path), "/teacher"]
+        command = [
+            *outer,
+            SETPRIV,
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",  # type: ignore[list-item]
+            sys.executable,
+            "-c",
+            REFEREE,
+            json.dumps(attacks),
+            "/teacher/teacher",
+            mark,
+        ]
+        env = {**worker_environment(), "PATH": "/usr/bin:/bin" if "no-bwrap" not in setup else "/nonexistent"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def _contained(results: dict[str, object], name: str) -> bool:
+    result = results[name]
+    assert isinstance(result, dict)
+    return str(result["outcome"]).startswith("contained") and not result["files"]
+
+
+SETUPS = ["root", "root-no-bwrap", "root-nocap", "root-nocap-no-bwrap", "user", "user-no-bwrap"]
+
+
+@pytest.mark.skipif(not LINUX_ROOT or SETPRIV is None, reason="the set-ups are made with setpriv, as root on Linux")
+@pytest.mark.parametrize("setup", SETUPS)
+def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
+    if "no-bwrap" not in setup and BWRAP is None:
+        pytest.skip("bubblewrap is not installed here (.ci/run installs it)")
+    results = _run(setup, tmp_path, ATTACKS)
+    notes = " ".join(results["notes"])  # type: ignore[arg-type]
+    escaped = sorted(name for name in ATTACKS if not _contained(results, name))
+    namespaces = "bubblewrap" not in notes  # bubblewrap ran (it may be installed and still not run: root without caps)
+    if setup.startswith("root-nocap") and not namespaces:
+        # Root that may not change user, with no namespaces: a bot *is* root. The tournament must say so.
+        assert "could harm this process" in notes
+        assert not _contained(results, "signal the referee")  # the attack is real in this set-up
+        assert _contained(results, "find another bot's source")  # the fresh interpreter still holds
+        assert _contained(results, "use CPU in a forked child")  # the CPU of the whole tree still counts
+    elif setup.startswith("user") and not namespaces:
+        # An ordinary user without bubblewrap: bots run as the teacher's user. Said, and no fork, no source.
+        assert "signal this process" in notes
+        for name in ("leave a daemon", "use CPU in a forked child", "find another bot's source"):
+            assert _contained(results, name), (name, results[name])
+    else:
+        assert escaped == [], {name: results[name] for name in escaped}
+
+
+def test_the_worker_binds_only_python_and_the_package() -> None:
+    """Bubblewrap's view holds the Python folders and the package, never the folder of the tests or bots."""
+    folders = python_dirs()
+    assert str(Path(__file__).parent) not in folders
+    assert not any(Path(f) == Path.home() for f in folders)
