@@ -25,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -124,10 +125,18 @@ def _package_root() -> str:
     return str(PACKAGE.parent)
 
 
-def bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False) -> list[str]:
+#: The user and group id inside a ``scratch`` sandbox's own user namespace (``nobody``'s).
+SCRATCH_ID = 65534
+
+
+def bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False, scratch: bool = False) -> list[str]:
+    """The bubblewrap command line before the worker's own; ``scratch``: a user namespace of its own with an
+    unprivileged user and no capabilities, and a /tmp that user may write (see :func:`run_isolated`)."""
     command = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
-    if user_namespace:
+    if user_namespace or scratch:
         command.append("--unshare-user")
+    if scratch:
+        command += ["--uid", str(SCRATCH_ID), "--gid", str(SCRATCH_ID), "--cap-drop", "ALL"]
     command += ["--die-with-parent", "--new-session", *_system_binds()]
     folders = sorted({*python_dirs(), *extra})
     parents = sorted({str(p) for f in folders for p in Path(f).parents if str(p) != "/"} - set(folders))
@@ -136,8 +145,8 @@ def bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False) -> li
             command += ["--perms", "0755", "--dir", parent]
     for folder in folders:
         command += ["--ro-bind", folder, folder]
-    command += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
-    return command
+    command += ["--dev", "/dev", "--proc", "/proc", *(["--perms", "01777"] if scratch else []), "--tmpfs", "/tmp"]
+    return [*command, "--chdir", "/tmp", "--"]
 
 
 @functools.cache
@@ -357,6 +366,7 @@ def run_isolated(
     memory_limit: int = 2 * 2**30,
     output_limit: int = 50 * 2**20,
     readable: Sequence[str] = (),
+    scratch: bool = False,
 ) -> Isolated:
     """Run ``python ARGS`` (a module with ``-m``, or a script) in the bot sandbox's layers; ``stdin`` is its input.
 
@@ -366,13 +376,20 @@ def run_isolated(
     the end), with a CPU limit over the whole process tree and a wall-clock limit.  Hand data in
     on ``stdin`` and read the result from ``stdout``: nothing of the caller's is writable.
 
+    ``scratch`` gives the command a private, writable ``/tmp`` (a notebook's libraries keep caches
+    there). Under bubblewrap that is a user namespace of its own, with an unprivileged user inside and
+    every capability dropped, in place of a user id of its own outside (which could write nowhere).
+    Without bubblewrap it is a fresh folder of the caller's, removed afterwards, and the command runs
+    as the caller's user: :func:`isolation_notes` says that layer is missing.
+
     >>> run_isolated(["-c", "print(6 * 7)"]).stdout
     b'42\\n'
     """
     cpu_limit = check_time_limit(cpu_limit, "The CPU limit")
     wall_limit = check_time_limit(wall_limit, "The wall-clock limit")
-    uid = next_uid() if can_change_user() else None
     user_namespace, _ = bubblewrap()
+    uid = next_uid() if can_change_user() and not scratch else None
+    private = tempfile.mkdtemp(prefix="duel-isolated-") if scratch and user_namespace is None else None
     limits = (
         "import os, resource, sys\n"
         f"resource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n"
@@ -386,10 +403,12 @@ def run_isolated(
     )
     command = [sys.executable, "-s", "-c", limits, *args]
     if user_namespace is not None:
-        command = bwrap_command(list(readable), user_namespace) + command
+        command = bwrap_command(list(readable), user_namespace, scratch) + command
     env = worker_environment()
-    home = "/tmp" if user_namespace is not None else "/nonexistent"
+    home = "/tmp" if user_namespace is not None else private or "/nonexistent"
     env["HOME"] = env["JUPYTER_RUNTIME_DIR"] = env["IPYTHONDIR"] = home
+    if private is not None:
+        env["TMPDIR"] = private
     popen = subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
@@ -433,4 +452,6 @@ def run_isolated(
                 break
     finally:
         worker.kill()
+        if private is not None:
+            shutil.rmtree(private, ignore_errors=True)
     return Isolated(popen.returncode if stopped is None else None, b"".join(out), b"".join(err), stopped, cpu)
