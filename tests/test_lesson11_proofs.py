@@ -236,3 +236,13 @@ class Liar:
 def test_sum_rule_lazy_and_hostile_rules_run_bounded_and_pass_nothing(rule: object, kind: str, says: str) -> None:
     verdict = check("sum-rule", rule, {**P, "triple_upto": 12})
     assert verdict.kind == kind and says in verdict.message, verdict.message
+
+
+def test_exercise_2_every_legal_move_handed_in_does_not_get_the_wrong_ones_named() -> None:
+    params = {**P, "example": [120, 180, 300]}
+    every = [(i, d) for i, n in enumerate((120, 180, 300)) for d in DIVISOR_DUEL.divisors_of(n)]
+    verdict = check("2", every, params)
+    assert verdict.kind == "partial" and "too many to name" in verdict.message
+    assert "(0, 2)" not in verdict.message and "(1, 2)" not in verdict.message
+    named = check("2", [(0, 3), (0, 2)], params)
+    assert named.kind == "partial" and "(0, 2)" in named.message  # one wrong move is still named
