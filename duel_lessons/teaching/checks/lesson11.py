@@ -198,17 +198,17 @@ def sum_rule(answer: object, p: Params) -> Verdict:
                         key=f"miss:{parts}",
                     )
             for big in BIG_LISTS:
-                said = _ask_big(sandbox, rules, big)
-                if isinstance(said, Verdict):
-                    return said
+                told_big = _ask_big(sandbox, rules, big)
+                if isinstance(told_big, Verdict):
+                    return told_big
                 really = _xor(list(big)) == 0
-                if bool(said) != really:
+                if bool(told_big) != really:
                     return Verdict(
                         "miss",
                         f"It holds on every sum of up to three numbers up to {upto}, but not on a bigger one: a sum "
                         f"whose parts have the values {list(big)} ({' + '.join(map(str, _smallest_with(rules, big)))}"
                         f", for example, far too big for brute force) is {'P' if really else 'N'}, but your rule "
-                        f"says {'P' if said else 'N'}.",
+                        f"says {'P' if told_big else 'N'}.",
                         "Does your rule work for any number of parts, and for values bigger than 3?",
                         "Write the values in binary, one under the other, as you did for Nim heaps. What was the "
                         "Nim rule?",
