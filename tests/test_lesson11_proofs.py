@@ -92,9 +92,15 @@ def test_parsons_used_too_early_and_malformed() -> None:
 
 def test_exercise_1_beyond_brute_force() -> None:
     assert [g(n) for n in (100, 360, 840)] == [2, 3, 3]  # XOR 2: N; the ordinary sum 8 is even
-    assert check("1", "N").kind == "right"
-    assert check("1", "P").kind == "misconception"
-    assert check("1", "n").kind == "format"
+    assert check("1", ("N", 2)).kind == "right"
+    assert check("1", ["N", 2.0]).kind == "right"
+    assert check("1", ("P", 2)).kind == "misconception"  # the XOR right, the letter not
+    assert check("1", ("P", 8)).kind == "misconception"  # the ordinary sum
+    assert check("1", ("N", 3)).kind == "miss"
+    # a letter alone is a format slip, whichever letter: trying "P" then "N" passes nothing (review rev4)
+    for answer in ("N", "P", "n", ("n", 2), ("N",), ("N", "two"), ("maybe", 2), []):
+        assert check("1", answer).kind == "format", answer
+    assert check("1", ("n", 2)).message == check("1", ("p", 5)).message  # a case slip confirms nothing
 
 
 def test_exercise_2_from_one_gets_the_count_from_0_hint() -> None:
@@ -136,7 +142,7 @@ def test_every_model_answer_passes_its_check(params: dict[str, object]) -> None:
 
 
 def test_model_answers_follow_the_parameters() -> None:
-    assert SPEC.models["1"](OTHER)[0] == "P"  # 4 ^ 3 ^ 7 = 0
+    assert SPEC.models["1"](OTHER)[0] == ("P", 0)  # 4 ^ 3 ^ 7 = 0
     assert SPEC.models["2"](OTHER)[0] == []  # 4 + 6 + 12 is a P-position
 
 

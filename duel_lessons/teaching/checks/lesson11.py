@@ -31,10 +31,8 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.checks.lesson10 import brute
 from duel_lessons.teaching.feedback import (
-    Misconception,
     Verdict,
     as_whole,
-    expect_choice,
     is_unanswered,
     plain,
     unanswered,
@@ -349,36 +347,61 @@ SPEC.parsons(
 
 @SPEC.check(1)
 def p_or_n(answer: object, p: Params) -> Verdict:
-    """P or N for EX_SUM (numbers beyond brute force: by the XOR of the Grundy values, the proved rule)."""
+    """P or N for EX_SUM with the XOR of its values, as ("N", 6) (numbers beyond brute force: by the proved rule).
+
+    The XOR is asked with the letter, so that trying "P" and then "N" does not pass: the letter alone is a format slip.
+    """
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
     rules = rules_of(p)
     values = _values(rules, [int(n) for n in p["ex_sum"]])
-    right = "P" if _xor(values) == 0 else "N"
-    even_sum = "P" if sum(values) % 2 == 0 else "N"
-    return expect_choice(
-        answer,
-        right,
-        ("P", "N"),
-        misconceptions=[
-            Misconception(
-                "even-sum",
-                even_sum if even_sum != right else "",
-                "Is that the ordinary sum of the values? The rule is about binary columns, not the sum.",
+    s = _xor(values)
+    right = "P" if s == 0 else "N"
+    form = 'Give the letter and the XOR of the three values, as a pair: for example ("N", 6).'
+    if not (isinstance(answer, (list, tuple)) and len(answer) == 2):
+        return Verdict("format", form, key="format:pair")
+    letter, number = answer
+    if not isinstance(letter, str) or letter.strip().upper() not in ("P", "N") or as_whole(number) is None:
+        return Verdict("format", form, key="format:pair")
+    if letter.strip() != letter.strip().upper():  # named whatever the answer, so that it confirms nothing
+        return Verdict("format", 'Write the letter as a capital: "P" or "N".', key="format:case")
+    said, told = letter.strip(), as_whole(number)
+    if told != s:
+        if told == sum(values):
+            return Verdict(
+                "misconception",
+                f"{told} is the ordinary sum of the values. The rule is about binary columns, not the sum.",
                 "Write the three values in binary, one under the other, and count the 1s in each column.",
+                "Look the three values up with grundy_value, then compute a ^ b ^ c in Python.",
+                key="even-sum",
             )
-        ],
-        hint="Find the Grundy values with grundy_value, write them in binary, and combine them by the rule.",
-        stronger="Look the three values up with grundy_value, then compute a ^ b ^ c. Is it 0?",
-    )
+        return Verdict(
+            "miss",
+            f"{told} is not the XOR of the three values.",
+            "Find the Grundy values with grundy_value, write them in binary, and combine them column by column.",
+            "Look the three values up with grundy_value, then compute a ^ b ^ c in Python.",
+            key=f"xor:{told}",
+        )
+    if said != right:
+        return Verdict(
+            "misconception",
+            f"The XOR {s} is right, but the letter is not.",
+            "Which XOR makes a sum balanced? And who loses from a balanced sum?",
+            "Balanced (XOR 0) sums are P; every other sum is N.",
+            key="letter",
+        )
+    return Verdict("right")
 
 
 @SPEC.model(1)
 def model_1(p: Params) -> tuple[object, str]:
-    """P or N for EX_SUM, with the values and their XOR."""
+    """P or N for EX_SUM, with the XOR of its values."""
     rules = rules_of(p)
     numbers = [int(n) for n in p["ex_sum"]]
     values = _values(rules, numbers)
     s = _xor(values)
-    return ("P" if s == 0 else "N"), (
+    return ("P" if s == 0 else "N", s), (
         f"The values of {listing(numbers)} are {listing(values)}, and their XOR is {s}"
         + (": balanced." if s == 0 else ", not 0.")
     )
