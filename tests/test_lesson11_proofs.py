@@ -252,3 +252,22 @@ def test_exercise_2_every_legal_move_handed_in_does_not_get_the_wrong_ones_named
     assert "(0, 2)" not in verdict.message and "(1, 2)" not in verdict.message
     named = check("2", [(0, 3), (0, 2)], params)
     assert named.kind == "partial" and "(0, 2)" in named.message  # one wrong move is still named
+
+
+def test_the_rule_opens_only_after_a_real_conjecture_of_the_students_own() -> None:
+    # Review rev4: the A-E guess used to open the XOR rule, so the sum-rule exercise could be skipped.
+    form = SPEC.guess_forms["rule"]
+    assert form(lambda values: reduce(xor, values, 0) == 0, P) is None
+    assert form(lambda values: sum(values) % 2 == 0, P) is None  # wrong, but a conjecture
+    for rule in (lambda values: True, lambda values: ..., loops, lambda values: "yes", "xor", 3):
+        assert form(rule, P) is not None, rule
+    assert "no conjecture" in str(form(lambda values: False, P))
+    assert "time limit" in str(form(loops, P))
+
+
+def test_the_a_to_e_reveal_keeps_the_rule_for_the_rule_reveal() -> None:
+    before = SPEC.reveals["hand-over"](["A"], P)
+    assert "XOR" not in before and "Sprague" not in before
+    after = SPEC.reveals["rule"](lambda values: sum(values) % 2 == 0, P)
+    assert "XOR" in after and "First counterexample" in after
+    assert "agrees" in SPEC.reveals["rule"](lambda values: reduce(xor, values, 0) == 0, P)

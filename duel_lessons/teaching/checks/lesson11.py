@@ -81,25 +81,85 @@ def hand_over(guess: object, p: Params) -> str:
     right = [k for k in CHOICES if (k in chosen) == (k in losing)]
     return (
         f"The player to move loses from **{', '.join(losing)}**; you picked {chosen or 'none'} and were right "
-        f"about {len(right)} of the 5.\n\n**The rule (Sprague–Grundy):** a sum is P exactly when the XOR of the "
-        "Grundy values of its parts is 0, just like Nim with heaps of those sizes. With two parts, XOR 0 means "
-        "equal values (lesson 10)."
+        f"about {len(right)} of the 5. The rule behind it opens once you have handed in a rule of your own."
     )
 
 
-SPEC.discovers(
-    "hand-over",
-    r"\bxor\b",
-    r"⊕",
-    r"\^",
-    r"nim[- ]?sum",
-    r"exclusive or",
-    r"behaves? like (a|two) nim heaps?",
-    r"nim heaps? of",
-    r"even number of 1s",
-    r"sprague",
-    r"\bbalanced\b",
-)
+@SPEC.guess_form("rule")
+def rule_form(value: object, p: Params) -> str | None:
+    """A rule of the student's own (run in its own process): it answers every small sum, and not always alike.
+
+    So the rule's reveal opens only after a real conjecture: not ``...``, not a rule that loops or crashes, not a
+    constant rule such as ``return True``.
+    """
+    if not callable(value):
+        return "Hand in your rule itself, the function name without brackets: my_sum_rule."
+    rules = rules_of(p)
+    lists = _small_lists(rules, int(p["triple_upto"]))
+    told: list[int] = []
+    try:
+        with Sandbox(_rule_as_bot(value, lists), rules, time_limit=RULE_TIME, max_strikes=1) as sandbox:
+            for k, values in enumerate(lists):
+                try:
+                    said = sandbox.ask(new_game(rules, 2 + k))
+                except Forfeit as stopped:
+                    return f"For values {list(values)} your rule gave no answer: it {stopped.reason}."
+                if said == _SAID_NOTHING:
+                    return "Write your rule first: replace the ... after return."
+                if said == _SAID_OTHER:
+                    return f"Your rule should give True or False; for values {list(values)} it gave something else."
+                told.append(said)
+    except DuelError as error:
+        return f"Your rule could not be run: {error}"
+    if len(set(told)) < 2:
+        return (
+            f"Your rule says {'P' if told and told[0] else 'N'} for every sum: that is no conjecture. Which sums "
+            "in the data are P, and what do their values have in common?"
+        )
+    return None
+
+
+@SPEC.reveal("rule")
+def the_rule(rule: object, p: Params) -> str:
+    """The sum rule, compared with the student's rule (by the sum-rule check)."""
+    text = (
+        "**The rule (Sprague–Grundy):** a sum is P exactly when the XOR of the Grundy values of its parts is 0, "
+        "just like Nim with heaps of those sizes. With two parts, XOR 0 means equal values (lesson 10)."
+    )
+    if callable(rule):
+        verdict = sum_rule(rule, p)
+        text += (
+            " Your rule agrees with it on every sum the check tried."
+            if verdict.kind == "right"
+            else f" Your rule: {verdict.message}"
+        )
+    return text
+
+
+def _small_lists(rules: Rules, upto: int) -> list[tuple[int, ...]]:
+    """The lists of values of every sum of up to three numbers up to ``upto``, each once, in the check's order."""
+    lists: list[tuple[int, ...]] = []
+    for parts in _all_sums(upto):
+        values = tuple(_values(rules, parts))
+        if values not in lists:
+            lists.append(values)
+    return lists
+
+
+for _guess in ("hand-over", "rule"):
+    SPEC.discovers(
+        _guess,
+        r"\bxor\b",
+        r"⊕",
+        r"\^",
+        r"nim[- ]?sum",
+        r"exclusive or",
+        r"behaves? like (a|two) nim heaps?",
+        r"nim heaps? of",
+        r"even number of 1s",
+        r"sprague",
+        r"\bbalanced\b",
+    )
 
 
 def _all_sums(upto: int) -> list[tuple[int, ...]]:
