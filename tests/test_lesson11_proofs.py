@@ -92,9 +92,15 @@ def test_parsons_used_too_early_and_malformed() -> None:
 
 def test_exercise_1_beyond_brute_force() -> None:
     assert [g(n) for n in (100, 360, 840)] == [2, 3, 3]  # XOR 2: N; the ordinary sum 8 is even
-    assert check("1", "N").kind == "right"
-    assert check("1", "P").kind == "misconception"
-    assert check("1", "n").kind == "format"
+    assert check("1", ("N", 2)).kind == "right"
+    assert check("1", ["N", 2.0]).kind == "right"
+    assert check("1", ("P", 2)).kind == "misconception"  # the XOR right, the letter not
+    assert check("1", ("P", 8)).kind == "misconception"  # the ordinary sum
+    assert check("1", ("N", 3)).kind == "miss"
+    # a letter alone is a format slip, whichever letter: trying "P" then "N" passes nothing (review rev4)
+    for answer in ("N", "P", "n", ("n", 2), ("N",), ("N", "two"), ("maybe", 2), []):
+        assert check("1", answer).kind == "format", answer
+    assert check("1", ("n", 2)).message == check("1", ("p", 5)).message  # a case slip confirms nothing
 
 
 def test_exercise_2_from_one_gets_the_count_from_0_hint() -> None:
@@ -136,7 +142,7 @@ def test_every_model_answer_passes_its_check(params: dict[str, object]) -> None:
 
 
 def test_model_answers_follow_the_parameters() -> None:
-    assert SPEC.models["1"](OTHER)[0] == "P"  # 4 ^ 3 ^ 7 = 0
+    assert SPEC.models["1"](OTHER)[0] == ("P", 0)  # 4 ^ 3 ^ 7 = 0
     assert SPEC.models["2"](OTHER)[0] == []  # 4 + 6 + 12 is a P-position
 
 
@@ -236,3 +242,32 @@ class Liar:
 def test_sum_rule_lazy_and_hostile_rules_run_bounded_and_pass_nothing(rule: object, kind: str, says: str) -> None:
     verdict = check("sum-rule", rule, {**P, "triple_upto": 12})
     assert verdict.kind == kind and says in verdict.message, verdict.message
+
+
+def test_exercise_2_every_legal_move_handed_in_does_not_get_the_wrong_ones_named() -> None:
+    params = {**P, "example": [120, 180, 300]}
+    every = [(i, d) for i, n in enumerate((120, 180, 300)) for d in DIVISOR_DUEL.divisors_of(n)]
+    verdict = check("2", every, params)
+    assert verdict.kind == "partial" and "too many to name" in verdict.message
+    assert "(0, 2)" not in verdict.message and "(1, 2)" not in verdict.message
+    named = check("2", [(0, 3), (0, 2)], params)
+    assert named.kind == "partial" and "(0, 2)" in named.message  # one wrong move is still named
+
+
+def test_the_rule_opens_only_after_a_real_conjecture_of_the_students_own() -> None:
+    # Review rev4: the A-E guess used to open the XOR rule, so the sum-rule exercise could be skipped.
+    form = SPEC.guess_forms["rule"]
+    assert form(lambda values: reduce(xor, values, 0) == 0, P) is None
+    assert form(lambda values: sum(values) % 2 == 0, P) is None  # wrong, but a conjecture
+    for rule in (lambda values: True, lambda values: ..., loops, lambda values: "yes", "xor", 3):
+        assert form(rule, P) is not None, rule
+    assert "no conjecture" in str(form(lambda values: False, P))
+    assert "time limit" in str(form(loops, P))
+
+
+def test_the_a_to_e_reveal_keeps_the_rule_for_the_rule_reveal() -> None:
+    before = SPEC.reveals["hand-over"](["A"], P)
+    assert "XOR" not in before and "Sprague" not in before
+    after = SPEC.reveals["rule"](lambda values: sum(values) % 2 == 0, P)
+    assert "XOR" in after and "First counterexample" in after
+    assert "agrees" in SPEC.reveals["rule"](lambda values: reduce(xor, values, 0) == 0, P)

@@ -31,10 +31,8 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.checks.lesson10 import brute
 from duel_lessons.teaching.feedback import (
-    Misconception,
     Verdict,
     as_whole,
-    expect_choice,
     is_unanswered,
     plain,
     unanswered,
@@ -83,25 +81,85 @@ def hand_over(guess: object, p: Params) -> str:
     right = [k for k in CHOICES if (k in chosen) == (k in losing)]
     return (
         f"The player to move loses from **{', '.join(losing)}**; you picked {chosen or 'none'} and were right "
-        f"about {len(right)} of the 5.\n\n**The rule (Sprague–Grundy):** a sum is P exactly when the XOR of the "
-        "Grundy values of its parts is 0, just like Nim with heaps of those sizes. With two parts, XOR 0 means "
-        "equal values (lesson 10)."
+        f"about {len(right)} of the 5. The rule behind it opens once you have handed in a rule of your own."
     )
 
 
-SPEC.discovers(
-    "hand-over",
-    r"\bxor\b",
-    r"⊕",
-    r"\^",
-    r"nim[- ]?sum",
-    r"exclusive or",
-    r"behaves? like (a|two) nim heaps?",
-    r"nim heaps? of",
-    r"even number of 1s",
-    r"sprague",
-    r"\bbalanced\b",
-)
+@SPEC.guess_form("rule")
+def rule_form(value: object, p: Params) -> str | None:
+    """A rule of the student's own (run in its own process): it answers every small sum, and not always alike.
+
+    So the rule's reveal opens only after a real conjecture: not ``...``, not a rule that loops or crashes, not a
+    constant rule such as ``return True``.
+    """
+    if not callable(value):
+        return "Hand in your rule itself, the function name without brackets: my_sum_rule."
+    rules = rules_of(p)
+    lists = _small_lists(rules, int(p["triple_upto"]))
+    told: list[int] = []
+    try:
+        with Sandbox(_rule_as_bot(value, lists), rules, time_limit=RULE_TIME, max_strikes=1) as sandbox:
+            for k, values in enumerate(lists):
+                try:
+                    said = sandbox.ask(new_game(rules, 2 + k))
+                except Forfeit as stopped:
+                    return f"For values {list(values)} your rule gave no answer: it {stopped.reason}."
+                if said == _SAID_NOTHING:
+                    return "Write your rule first: replace the ... after return."
+                if said == _SAID_OTHER:
+                    return f"Your rule should give True or False; for values {list(values)} it gave something else."
+                told.append(said)
+    except DuelError as error:
+        return f"Your rule could not be run: {error}"
+    if len(set(told)) < 2:
+        return (
+            f"Your rule says {'P' if told and told[0] else 'N'} for every sum: that is no conjecture. Which sums "
+            "in the data are P, and what do their values have in common?"
+        )
+    return None
+
+
+@SPEC.reveal("rule")
+def the_rule(rule: object, p: Params) -> str:
+    """The sum rule, compared with the student's rule (by the sum-rule check)."""
+    text = (
+        "**The rule (Sprague–Grundy):** a sum is P exactly when the XOR of the Grundy values of its parts is 0, "
+        "just like Nim with heaps of those sizes. With two parts, XOR 0 means equal values (lesson 10)."
+    )
+    if callable(rule):
+        verdict = sum_rule(rule, p)
+        text += (
+            " Your rule agrees with it on every sum the check tried."
+            if verdict.kind == "right"
+            else f" Your rule: {verdict.message}"
+        )
+    return text
+
+
+def _small_lists(rules: Rules, upto: int) -> list[tuple[int, ...]]:
+    """The lists of values of every sum of up to three numbers up to ``upto``, each once, in the check's order."""
+    lists: list[tuple[int, ...]] = []
+    for parts in _all_sums(upto):
+        values = tuple(_values(rules, parts))
+        if values not in lists:
+            lists.append(values)
+    return lists
+
+
+for _guess in ("hand-over", "rule"):
+    SPEC.discovers(
+        _guess,
+        r"\bxor\b",
+        r"⊕",
+        r"\^",
+        r"nim[- ]?sum",
+        r"exclusive or",
+        r"behaves? like (a|two) nim heaps?",
+        r"nim heaps? of",
+        r"even number of 1s",
+        r"sprague",
+        r"\bbalanced\b",
+    )
 
 
 def _all_sums(upto: int) -> list[tuple[int, ...]]:
@@ -198,17 +256,17 @@ def sum_rule(answer: object, p: Params) -> Verdict:
                         key=f"miss:{parts}",
                     )
             for big in BIG_LISTS:
-                said = _ask_big(sandbox, rules, big)
-                if isinstance(said, Verdict):
-                    return said
+                told_big = _ask_big(sandbox, rules, big)
+                if isinstance(told_big, Verdict):
+                    return told_big
                 really = _xor(list(big)) == 0
-                if bool(said) != really:
+                if bool(told_big) != really:
                     return Verdict(
                         "miss",
                         f"It holds on every sum of up to three numbers up to {upto}, but not on a bigger one: a sum "
                         f"whose parts have the values {list(big)} ({' + '.join(map(str, _smallest_with(rules, big)))}"
                         f", for example, far too big for brute force) is {'P' if really else 'N'}, but your rule "
-                        f"says {'P' if said else 'N'}.",
+                        f"says {'P' if told_big else 'N'}.",
                         "Does your rule work for any number of parts, and for values bigger than 3?",
                         "Write the values in binary, one under the other, as you did for Nim heaps. What was the "
                         "Nim rule?",
@@ -349,36 +407,61 @@ SPEC.parsons(
 
 @SPEC.check(1)
 def p_or_n(answer: object, p: Params) -> Verdict:
-    """P or N for EX_SUM (numbers beyond brute force: by the XOR of the Grundy values, the proved rule)."""
+    """P or N for EX_SUM with the XOR of its values, as ("N", 6) (numbers beyond brute force: by the proved rule).
+
+    The XOR is asked with the letter, so that trying "P" and then "N" does not pass: the letter alone is a format slip.
+    """
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
     rules = rules_of(p)
     values = _values(rules, [int(n) for n in p["ex_sum"]])
-    right = "P" if _xor(values) == 0 else "N"
-    even_sum = "P" if sum(values) % 2 == 0 else "N"
-    return expect_choice(
-        answer,
-        right,
-        ("P", "N"),
-        misconceptions=[
-            Misconception(
-                "even-sum",
-                even_sum if even_sum != right else "",
-                "Is that the ordinary sum of the values? The rule is about binary columns, not the sum.",
+    s = _xor(values)
+    right = "P" if s == 0 else "N"
+    form = 'Give the letter and the XOR of the three values, as a pair: for example ("N", 6).'
+    if not (isinstance(answer, (list, tuple)) and len(answer) == 2):
+        return Verdict("format", form, key="format:pair")
+    letter, number = answer
+    if not isinstance(letter, str) or letter.strip().upper() not in ("P", "N") or as_whole(number) is None:
+        return Verdict("format", form, key="format:pair")
+    if letter.strip() != letter.strip().upper():  # named whatever the answer, so that it confirms nothing
+        return Verdict("format", 'Write the letter as a capital: "P" or "N".', key="format:case")
+    said, told = letter.strip(), as_whole(number)
+    if told != s:
+        if told == sum(values):
+            return Verdict(
+                "misconception",
+                f"{told} is the ordinary sum of the values. The rule is about binary columns, not the sum.",
                 "Write the three values in binary, one under the other, and count the 1s in each column.",
+                "Look the three values up with grundy_value, then compute a ^ b ^ c in Python.",
+                key="even-sum",
             )
-        ],
-        hint="Find the Grundy values with grundy_value, write them in binary, and combine them by the rule.",
-        stronger="Look the three values up with grundy_value, then compute a ^ b ^ c. Is it 0?",
-    )
+        return Verdict(
+            "miss",
+            f"{told} is not the XOR of the three values.",
+            "Find the Grundy values with grundy_value, write them in binary, and combine them column by column.",
+            "Look the three values up with grundy_value, then compute a ^ b ^ c in Python.",
+            key=f"xor:{told}",
+        )
+    if said != right:
+        return Verdict(
+            "misconception",
+            f"The XOR {s} is right, but the letter is not.",
+            "Which XOR makes a sum balanced? And who loses from a balanced sum?",
+            "Balanced (XOR 0) sums are P; every other sum is N.",
+            key="letter",
+        )
+    return Verdict("right")
 
 
 @SPEC.model(1)
 def model_1(p: Params) -> tuple[object, str]:
-    """P or N for EX_SUM, with the values and their XOR."""
+    """P or N for EX_SUM, with the XOR of its values."""
     rules = rules_of(p)
     numbers = [int(n) for n in p["ex_sum"]]
     values = _values(rules, numbers)
     s = _xor(values)
-    return ("P" if s == 0 else "N"), (
+    return ("P" if s == 0 else "N", s), (
         f"The values of {listing(numbers)} are {listing(values)}, and their XOR is {s}"
         + (": balanced." if s == 0 else ", not 0.")
     )
@@ -395,6 +478,11 @@ def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
         for d in rules.divisors_of(n)
         if s and grundy_value(rules, rules.result(n, d)) == values[i] ^ s
     }
+
+
+#: At most this many moves that do not win are named in exercise 2's feedback (more are only counted), so that
+#: handing in every legal move does not get the losing ones named and the answer left over.
+NAMED_EXTRAS = 2
 
 
 def _legal(rules: Rules, numbers: tuple[int, ...], move: tuple[int, int]) -> bool:
@@ -453,7 +541,10 @@ def winning_moves(answer: object, p: Params) -> Verdict:
     extra = sorted(moves - good)
     if right:
         text = f"{len(right)} of the {len(good)} winning moves"
-        text += f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."
+        if len(extra) > NAMED_EXTRAS:  # a list of every legal move must not get the wrong ones named back
+            text += f"; {len(extra)} of your moves do not win (too many to name: check each one with the rule)."
+        else:
+            text += f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."
         return Verdict(
             "partial",
             text,
