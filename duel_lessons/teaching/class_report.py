@@ -158,7 +158,7 @@ def _judge(row: Row, plan: Plan, answers: Mapping[str, object], rules: Mapping[s
             row.verdicts[name] = "wrong"
             row.mistakes[name] = "no value (a function, or it ran out of time)"
             continue
-        verdict = lesson.judge(name, value)
+        verdict = lesson._judge(name, value)  # pure: the report's process keeps no attempts
         row.verdicts[name] = _outcome(verdict.kind)
         if verdict.kind in ("misconception", "format", "partial", "miss") and verdict.key:
             row.mistakes[name] = verdict.key
