@@ -122,3 +122,22 @@ def test_a_format_slip_never_shows_the_answer_of_its_step(lesson: Lesson, answer
         text = f"{v.message} {v.hint} {v.stronger}".replace(" ", "")
         assert "d*(N/d-1)" not in text and "m*(2**k-1)" not in text and "m*(2^k-1)" not in text, (name, answer, v)
         assert "(2," not in text and "[2," not in text, (name, answer, v)
+
+
+@pytest.mark.parametrize("notebook", ["04-which-numbers-lose.ipynb", "06-factor-duel.ipynb"])
+def test_run_all_leaves_no_solver_in_the_students_namespace(notebook: str) -> None:
+    """After Run All, a top-level ``tabulate`` (``.winning_moves``) would answer the exercises in one call."""
+    import ast
+    from pathlib import Path
+
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks" / notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for node in ast.parse(cell.source).body:  # imports inside a function stay inside it
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("duel_lessons.solving"):
+                assert {a.name for a in node.names} <= {"lesson_size"}, ast.unparse(node)
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("duel_lessons") for a in node.names), ast.unparse(node)
