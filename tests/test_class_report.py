@@ -3,7 +3,8 @@
 The class is made from the student copy of lesson 00 with its answer cells filled in; the expected
 counts below are worked out by hand from the lesson's exercises (allowed divisors of 12 in Divisor
 Duel: 2, 3, 4, 6; primes among 2, 9, 11, 15, 21, 23: 2, 11, 23; after three moves of "take the
-biggest" from 60 it is Player 2's turn), not by the code under test.
+biggest" from 60 it is Player 2's turn; taking the smallest from 12 goes 12, 10, 8, 6, 4, 2), not by the code
+under test.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def saved(**fields: Any) -> dict[str, Any]:
     return {"output_type": "display_data", "metadata": {}, "data": {record.MIME: data, "text/plain": ""}}
 
 
-RIGHT = {"answer_1": "[2, 3, 4, 6]", "answer_2": "[2, 11, 23]", "answer_3": "2", "my_guess": "1"}
+SMALLEST = "[12, 10, 8, 6, 4, 2]"
+RIGHT = {"answer_1": "[2, 3, 4, 6]", "answer_2": "[2, 11, 23]", "answer_3": SMALLEST, "my_guess": "1"}
 
 
 def make_class(folder: Path) -> None:
@@ -74,26 +76,31 @@ def make_class(folder: Path) -> None:
     write(
         "ben.ipynb",
         filled(
-            {"answer_1": "[1, 2, 3, 4, 6, 12]", "answer_2": "[2, 11, 23]", "answer_3": "1", "my_guess": "2"},
+            {"answer_1": "[1, 2, 3, 4, 6, 12]", "answer_2": "[2, 11, 23]", "answer_3": "[12, 6, 3]", "my_guess": "2"},
             outputs=[saved(action="guess", name="biggest", kind="noted", shown="2", first="1")],
         ),
     )
     write("cam.ipynb", filled({"answer_1": "[2, 3, 4, 6, 12]", "answer_2": "[11, 23]"}))
-    write("dee.ipynb", filled({"answer_1": "[1, 2, 3, 4, 6]", "answer_2": "[1, 2, 11, 23]", "answer_3": "2"}))
+    write("dee.ipynb", filled({"answer_1": "[1, 2, 3, 4, 6]", "answer_2": "[1, 2, 11, 23]", "answer_3": SMALLEST}))
     write("eve.ipynb", filled({}))  # blank
-    write("fay.ipynb", filled({"answer_1": '"2,3,4,6"', "answer_2": '"2 11 23"', "answer_3": '"2"'}))  # format slips
+    write(
+        "fay.ipynb", filled({"answer_1": '"2,3,4,6"', "answer_2": '"2 11 23"', "answer_3": '"12 10 8 6 4 2"'})
+    )  # format slips
     tamper = [
         "lesson.check = lambda *a, **k: print('✅ right!')",
         "import duel_lessons.teaching.lesson as L\nL.Lesson.judge = lambda *a, **k: None",
     ]
-    write("gus.ipynb", filled({"answer_1": "[2, 3]", "answer_2": "[2, 11, 23]", "answer_3": "2"}, tamper))
+    write("gus.ipynb", filled({"answer_1": "[2, 3]", "answer_2": "[2, 11, 23]", "answer_3": SMALLEST}, tamper))
     forged = [
         {"output_type": "stream", "name": "stdout", "text": "✅ Exercise 1: right!\n"},
         saved(action="check", name="1", kind="right"),
     ]
-    write("hal.ipynb", filled({"answer_1": "[12]", "answer_2": "[2, 11]", "answer_3": "2"}, outputs=forged))
+    write("hal.ipynb", filled({"answer_1": "[12]", "answer_2": "[2, 11]", "answer_3": SMALLEST}, outputs=forged))
     edited = [saved(action="check", name="2", kind="right", history=["miss:[9]"])]
-    write("ida.ipynb", filled({"answer_1": "[2, 3, 4, 6]", "answer_2": "[9, 15, 21]", "answer_3": "2"}, outputs=edited))
+    write(
+        "ida.ipynb",
+        filled({"answer_1": "[2, 3, 4, 6]", "answer_2": "[9, 15, 21]", "answer_3": SMALLEST}, outputs=edited),
+    )
     write("jon.ipynb", filled(RIGHT, ["while True:\n    pass"]))  # a loop: that cell is stopped, the rest runs
     write(
         "kim.ipynb",
@@ -155,7 +162,7 @@ def test_misconceptions_are_named_and_counted(report_files: tuple[Path, str, str
     assert table["dee"]["exercise 1 mistake"] == "with-1"
     assert table["cam"]["exercise 2 mistake"] == "two-is-not-prime"
     assert table["dee"]["exercise 2 mistake"] == "one-is-prime"
-    assert table["ben"]["exercise 3 mistake"] == "other-player"
+    assert table["ben"]["exercise 3 mistake"] == "biggest"
     assert table["fay"]["exercise 1 mistake"].startswith("format")
 
 

@@ -158,7 +158,7 @@ def _judge(row: Row, plan: Plan, answers: Mapping[str, object], rules: Mapping[s
             row.verdicts[name] = "wrong"
             row.mistakes[name] = "no value (a function, or it ran out of time)"
             continue
-        verdict = lesson.judge(name, value)
+        verdict = lesson._judge(name, value)  # pure: the report's process keeps no attempts
         row.verdicts[name] = _outcome(verdict.kind)
         if verdict.kind in ("misconception", "format", "partial", "miss") and verdict.key:
             row.mistakes[name] = verdict.key
@@ -352,6 +352,7 @@ class ClassReport:
         import base64
 
         from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
 
         colours = COLOURS
         fig = Figure(figsize=(10, 4.5), layout="constrained")
@@ -373,6 +374,7 @@ class ClassReport:
         ax.set_title(f"Lesson {self.plan.lesson}: answers per exercise", fontsize=16)
         ax.set_xlabel("exercise", fontsize=14)
         ax.set_ylabel("students", fontsize=14)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole students
         ax.tick_params(labelsize=12)
         ax.legend(fontsize=12, loc="upper left", bbox_to_anchor=(1.01, 1))
         buffer = io.BytesIO()

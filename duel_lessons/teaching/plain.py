@@ -201,4 +201,8 @@ def _show(value: object, depth: int) -> str:
     if isinstance(value, (bool, int, float, Unreadable)) or value is None or value is ...:
         return repr(value)
     name = getattr(value, "__name__", None)
-    return str(name) if isinstance(name, str) else f"a {type(value).__name__}"
+    if not isinstance(name, str):
+        return f"a {type(value).__name__}"
+    code = getattr(value, "__code__", None)
+    line = getattr(code, "co_firstlineno", None)
+    return f"{name} (a function, line {line} of its cell or file)" if isinstance(line, int) else name

@@ -172,7 +172,7 @@ def _read(text: str, names: Sequence[str]) -> ast.expr:
         raise ExpressionError(f"That is longer than {MAX_TEXT} characters.")
     source = text.strip().replace("^", "**").replace("×", "*").replace("·", "*").replace("−", "-").replace("÷", "/")
     if not source:
-        raise ExpressionError("That is empty: type an expression, such as d*(N/d - 1).")
+        raise ExpressionError("That is empty: type an expression, such as 3*(a + b).")
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError:
@@ -348,7 +348,7 @@ def expect_expression(
     if is_unanswered(answer):
         return unanswered()
     if type(answer) is not str:
-        return Verdict("format", 'Type the expression as text in quotes, like "d*(N/d - 1)".', key="format:not-text")
+        return Verdict("format", 'Type the expression as text in quotes, like "3*(a + b)".', key="format:not-text")
     try:
         tree = _read(answer, names)
         expr = parse_expression(answer, names)
@@ -487,7 +487,8 @@ def expect_step(
     if is_unanswered(answer):
         return unanswered()
     if not isinstance(answer, (list, tuple)) or len(answer) != 2:
-        return Verdict("format", "Give the step and a number, like (2, 15).", key="format:pair", options=steps)
+        message = "Give the step and a number as a pair, like (step, number)."
+        return Verdict("format", message, key="format:pair", options=steps)
     step, number = as_whole(answer[0]), _one_number(answer[1], limit)
     if step is None or not 1 <= step <= steps:
         return Verdict("format", f"The step is a whole number from 1 to {steps}.", key="format:step", options=steps)

@@ -319,7 +319,7 @@ class GameBoard(BoardSettings, BoardFrame):
         self._add_coach(f"Explain: {text}", self.state)
         self._refresh(announce=f"Explain: {prose(text)}")
 
-    def winning_results(self) -> set[int] | None:
+    def _winning_results(self) -> set[int] | None:
         """The legal moves that leave a P-position (None if the coach cannot tell)."""
         try:
             return set(coach.winning_moves(self.state))

@@ -75,7 +75,7 @@ class BoardFrame(BoardNames):
     _message: tuple[str, bool]
     _turn: Turn
     _coach_lines: list[tuple[GameState, str]]
-    winning_results: Callable[[], set[int] | None]
+    _winning_results: Callable[[], set[int] | None]
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, with the position as text and HTML where widgets do not render (nbconvert, GitHub)."""
@@ -151,7 +151,7 @@ class BoardFrame(BoardNames):
             result = {"kind": kind, "icon": icon, "headline": words.result(state.winner, vs), "why": prose(why)}
         moves = state.legal_moves if human else ()
         show_pn = self.switches["show_pn"] and self.pn_toggle.value
-        winning = self.winning_results() if show_pn and moves and state is self.state else None
+        winning = self._winning_results() if show_pn and moves and state is self.state else None
         cards = []
         pictures = self.switches["rectangles"] and last
         for d in moves[: self.max_buttons]:

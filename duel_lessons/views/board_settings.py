@@ -66,7 +66,7 @@ class BoardSettings(BoardNames):
         ).add_class("duel-opponent")  # fmt: skip
         self.level_box = w.Dropdown(
             options=list(LEVELS), value=level, description="Computer level", style=WIDE,
-            tooltip="random: any move; greedy: the largest divisor; perfect: best play; coach: best play, explained",
+            tooltip="random: any move; greedy: one simple fixed rule; perfect: best play; coach: best play, explained",
             disabled=opponent != "computer",
         ).add_class("duel-level")  # fmt: skip
         self.new_button = button("New game", "Start a new game with these settings", "duel-new")
