@@ -18,9 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from duel_lessons.engine.game import GameState, new_game  # noqa: E402
-from duel_lessons.play.sandbox import Forfeit, Sandbox  # noqa: E402
-from duel_lessons.play.tournament import longest_time, round_robin  # noqa: E402
+import contextlib
+
+from duel_lessons.engine.game import GameState, new_game
+from duel_lessons.play.sandbox import Forfeit, Sandbox
+from duel_lessons.play.tournament import longest_time, round_robin
 
 
 def first(state: GameState) -> int:
@@ -42,11 +44,8 @@ def main() -> None:
     print("attack                                   held (s)")
     for name in ("infinite loop", "sleep for ever", "SIGSTOP itself", "grow memory without end", "fork bomb"):
         began = time.monotonic()
-        with Sandbox(ATTACKS[name][0], new_game().rules, 1.0) as box:
-            try:
-                box.ask(new_game("divisor-duel", 12))
-            except Forfeit:
-                pass
+        with Sandbox(ATTACKS[name][0], new_game().rules, 1.0) as box, contextlib.suppress(Forfeit):
+            box.ask(new_game("divisor-duel", 12))
         print(f"{name:<40} {time.monotonic() - began:8.1f}")
     bots: dict[str, object] = {f"honest{i}": first for i in range(9)}
     bots["staller"] = stalls
