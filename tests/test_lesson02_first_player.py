@@ -50,12 +50,13 @@ def test_models_follow_the_starts(starts: list[int]) -> None:
 
 def test_parsons_right_wrong_and_malformed() -> None:
     one = lesson()
-    assert one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right
-    assert one.verdict("proof-1", ["A", "C", "B", "D", "E"]).right
-    assert one.verdict("proof-1", ["B", "A", "C", "D", "E"]).kind == "partial"
-    wrong = one.verdict("proof-1", ["A", "B", "F", "D", "E"])
-    assert wrong.kind == "misconception" and "F" in wrong.hint
-    assert one.verdict("proof-1", ["A", "B", "C", "D"]).kind != "right"
+    assert one.verdict("proof-1", ["D", "G", "A", "F", "C"]).right
+    assert one.verdict("proof-1", ["D", "A", "G", "F", "C"]).right
+    assert one.verdict("proof-1", ["G", "D", "A", "F", "C"]).kind == "partial"
+    wrong = one.verdict("proof-1", ["D", "G", "B", "F", "C"])
+    assert wrong.kind == "misconception" and "B" in wrong.hint
+    assert not one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right  # the labels in order are not the proof
+    assert one.verdict("proof-1", ["D", "G", "A", "F"]).kind != "right"
     for malformed in ("ABCDE", ["a", "b"], [1, 2, 3], None):
         assert not one.verdict("proof-1", malformed).right
 

@@ -196,23 +196,26 @@ def model_3(p: Params) -> tuple[object, str]:
     return right, why if lost else "Every start here has a move to a number the other player loses from."
 
 
-# The proof that 8 is lost (Divisor Duel), put in order; F and G are the plausible wrong lines.
+# The proof that 8 is lost (Divisor Duel), put in order; B and E are the plausible wrong lines (labels shuffled: A..E in order is not the proof).
 SPEC.parsons(
     "proof-1",
     lines={
-        "A": "From 8 the allowed divisors are 2 and 4, so the first move leaves 6 or 4.",
-        "B": "From 4 the other player takes 2 and leaves 2, where you have no move.",
-        "C": "From 6 the other player takes 3 and leaves 3, where you have no move.",
-        "D": "So whichever move you make from 8, the other player can leave you stuck.",
-        "E": "So the first player loses from 8, however well they play.",
-        "F": "From 6 the other player takes 2 and leaves 4, where you have no move.",
-        "G": "From 8 you take 4 and leave 4, where the other player has no move.",
+        "A": "From 6 the other player takes 3 and leaves 3, where you have no move.",
+        "B": "From 6 the other player takes 2 and leaves 4, where you have no move.",
+        "C": "So the first player loses from 8, however well they play.",
+        "D": "From 8 the allowed divisors are 2 and 4, so the first move leaves 6 or 4.",
+        "E": "From 8 you take 4 and leave 4, where the other player has no move.",
+        "F": "So whichever move you make from 8, the other player can leave you stuck.",
+        "G": "From 4 the other player takes 2 and leaves 2, where you have no move.",
     },
-    proof=["A", "B", "C", "D", "E"],
-    uses={"B": ["A"], "C": ["A"], "D": ["B", "C"], "E": ["D"]},
-    wrong={"F": "from 4 you can still take 2.", "G": "from 4 the other player can still take 2."},
+    proof=["D", "G", "A", "F", "C"],
+    uses={"G": ["D"], "A": ["D"], "F": ["G", "A"], "C": ["F"]},
+    wrong={
+        "B": "from 4 you can still take 2.",
+        "E": "from 4 the other player can still take 2.",
+    },
     label="Proof question 1",
-    why="A; then B and C (either order): each first move has a reply that leaves you stuck; D; E.",
+    why="D; then G and A (either order): each first move has a reply that leaves you stuck; F; C.",
 )
 
 
