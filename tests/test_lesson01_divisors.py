@@ -72,13 +72,14 @@ def test_the_claim_and_its_converse_by_brute_force() -> None:
 
 def test_proof_order_right_wrong_and_malformed() -> None:
     one = lesson()
-    assert one.verdict("proof-1", ["B", "C", "E", "F", "D", "A"]).right
-    assert one.verdict("proof-1", ["B", "E", "C", "F", "D", "A"]).right  # C and E rely only on B
-    early = one.verdict("proof-1", ["C", "B", "E", "F", "D", "A"])
-    assert early.kind == "partial" and "C" in early.message and "B" in early.message
-    wrong = one.verdict("proof-1", ["B", "C", "E", "F", "H", "A"])
-    assert wrong.kind == "misconception" and "H" in wrong.hint
-    short = one.verdict("proof-1", ["B", "C", "E", "F", "D"])
+    assert one.verdict("proof-1", ["C", "H", "D", "G", "A", "F"]).right
+    assert one.verdict("proof-1", ["C", "D", "H", "G", "A", "F"]).right  # H and D rely only on C
+    early = one.verdict("proof-1", ["H", "C", "D", "G", "A", "F"])
+    assert early.kind == "partial" and "H" in early.message and "C" in early.message
+    wrong = one.verdict("proof-1", ["C", "H", "D", "G", "E", "F"])
+    assert wrong.kind == "misconception" and "E" in wrong.hint
+    assert not one.verdict("proof-1", ["A", "B", "C", "D", "E", "F"]).right  # the labels in order are not the proof
+    short = one.verdict("proof-1", ["C", "H", "D", "G", "A"])
     assert not short.right
     for malformed in ("BCEFDA", ["b", "c"], [1, 2], ["B", "B"]):
         assert one.verdict("proof-1", malformed).kind == "format", malformed

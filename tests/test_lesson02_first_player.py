@@ -38,24 +38,41 @@ def test_every_model_answer_passes() -> None:
         assert one.verdict(name, model).right, (name, model)
         assert why
     assert one.model("proof-2")[0] == 12
-    assert one.model(3)[0] == [4, 6, 10, 12]
+    assert one.model(3)[0] == {4: 2, 6: 3, 10: 2, 12: 3}  # 4 − 2 = 2, 6 − 3 = 3, 10 − 2 = 8, 12 − 3 = 9: lost
 
 
 @pytest.mark.parametrize("starts", [[4, 6, 8, 9, 10, 12], [14, 15, 16, 20]])
 def test_models_follow_the_starts(starts: list[int]) -> None:
     one = lesson(starts=starts)
     model, _ = one.model(3)
-    assert model == [n for n in starts if brute_wins(n)]
+    assert sorted(model) == [n for n in starts if brute_wins(n)]
+    assert all(not brute_wins(n - d) and n % d == 0 and 1 < d < n for n, d in model.items())
+
+
+def test_exercise_3_asks_for_the_moves_the_reveal_does_not_give() -> None:
+    """The reveal of the guess lists the starts; exercise 3 also wants a winning move from each (review rev1)."""
+    one = lesson()
+    assert [n for n in (4, 6, 8, 9, 10, 12) if brute_wins(n)] == [4, 6, 10, 12]
+    assert one.verdict(3, {4: 2, 6: 3, 10: 5, 12: 3}).right  # 10 − 5 = 5: stuck
+    assert one.verdict(3, {4: 2, 6: 3, 10: 2, 12: 4}).right  # 12 − 4 = 8: lost
+    bad_move = one.verdict(3, {4: 2, 6: 3, 10: 2, 12: 6})  # 12 − 6 = 6, then 6 − 3 = 3: stuck
+    assert bad_move.kind == "partial" and "12" in bad_move.message and "6" in bad_move.message
+    assert one.verdict(3, {4: 2, 6: 3, 10: 7, 12: 3}).kind == "misconception"  # 7 is no move from 10
+    assert one.verdict(3, {4: 2, 6: 3, 10: 2}).kind == "partial"  # a start missing
+    assert one.verdict(3, {8: 2, 9: 3}).kind == "misconception"  # the lost starts
+    for malformed in ([4, 6, 10, 12], "4, 6", {4: "2", 6: 3, 10: 2, 12: 3}, {4: ..., 6: 3, 10: 2, 12: 3}, {"a": 1}):
+        assert one.verdict(3, malformed).kind == "format", malformed
 
 
 def test_parsons_right_wrong_and_malformed() -> None:
     one = lesson()
-    assert one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right
-    assert one.verdict("proof-1", ["A", "C", "B", "D", "E"]).right
-    assert one.verdict("proof-1", ["B", "A", "C", "D", "E"]).kind == "partial"
-    wrong = one.verdict("proof-1", ["A", "B", "F", "D", "E"])
-    assert wrong.kind == "misconception" and "F" in wrong.hint
-    assert one.verdict("proof-1", ["A", "B", "C", "D"]).kind != "right"
+    assert one.verdict("proof-1", ["D", "G", "A", "F", "C"]).right
+    assert one.verdict("proof-1", ["D", "A", "G", "F", "C"]).right
+    assert one.verdict("proof-1", ["G", "D", "A", "F", "C"]).kind == "partial"
+    wrong = one.verdict("proof-1", ["D", "G", "B", "F", "C"])
+    assert wrong.kind == "misconception" and "B" in wrong.hint
+    assert not one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right  # the labels in order are not the proof
+    assert one.verdict("proof-1", ["D", "G", "A", "F"]).kind != "right"
     for malformed in ("ABCDE", ["a", "b"], [1, 2, 3], None):
         assert not one.verdict("proof-1", malformed).right
 

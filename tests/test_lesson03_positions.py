@@ -47,7 +47,7 @@ def remoteness(n: int) -> int:
 def test_parity_and_the_proofs_lines_by_brute_force() -> None:
     for n in range(1, 400):
         assert remoteness(n) % 2 == (0 if loses(n) else 1), n
-    assert (remoteness(8), remoteness(10)) == (2, 1)  # line G is false
+    assert (remoteness(8), remoteness(10)) == (2, 1)  # line B is false
     assert (
         next(n for n in range(1, 100) if not loses(n) and any(not loses(n - d) for d in range(2, n) if n % d == 0)) == 6
     )
@@ -104,11 +104,12 @@ def test_counterexample_right_wrong_and_malformed() -> None:
 
 def test_parsons_right_wrong_and_malformed() -> None:
     one = lesson()
-    assert one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right
-    assert one.verdict("proof-1", ["A", "B", "D", "C", "E"]).right
-    assert one.verdict("proof-1", ["A", "C", "B", "D", "E"]).kind == "partial"
-    assert one.verdict("proof-1", ["A", "B", "C", "F", "E"]).kind == "misconception"
-    assert one.verdict("proof-1", ["A", "B", "C", "G", "E"]).kind == "misconception"
+    assert one.verdict("proof-1", ["C", "F", "A", "G", "D"]).right
+    assert one.verdict("proof-1", ["C", "F", "G", "A", "D"]).right
+    assert one.verdict("proof-1", ["C", "A", "F", "G", "D"]).kind == "partial"
+    assert one.verdict("proof-1", ["C", "F", "A", "E", "D"]).kind == "misconception"
+    assert one.verdict("proof-1", ["C", "F", "A", "B", "D"]).kind == "misconception"
+    assert not one.verdict("proof-1", ["A", "B", "C", "D", "E"]).right  # the labels in order are not the proof
     for malformed in ("ABCDE", ["a"], [1], ["A", "A"]):
         assert one.verdict("proof-1", malformed).kind == "format"
 

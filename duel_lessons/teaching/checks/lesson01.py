@@ -366,23 +366,23 @@ def model_4(p: Params) -> tuple[object, str]:
 SPEC.parsons(
     "proof-1",
     lines={
-        "A": "So n = d × d.",
-        "B": "n ÷ d is a divisor of n too (divisors come in pairs).",
-        "C": "n ÷ d > 1, because d < n.",
-        "D": "d is the only divisor between 1 and n, so n ÷ d = d.",
-        "E": "n ÷ d < n, because d > 1.",
-        "F": "So n ÷ d is a divisor between 1 and n.",
-        "G": "n ÷ d < d, because d > 1.",
-        "H": "So n ÷ d = 1.",
+        "A": "d is the only divisor between 1 and n, so n ÷ d = d.",
+        "B": "n ÷ d < d, because d > 1.",
+        "C": "n ÷ d is a divisor of n too (divisors come in pairs).",
+        "D": "n ÷ d < n, because d > 1.",
+        "E": "So n ÷ d = 1.",
+        "F": "So n = d × d.",
+        "G": "So n ÷ d is a divisor between 1 and n.",
+        "H": "n ÷ d > 1, because d < n.",
     },
-    proof=["B", "C", "E", "F", "D", "A"],
-    uses={"C": ["B"], "E": ["B"], "F": ["C", "E"], "D": ["F"], "A": ["D"]},
+    proof=["C", "H", "D", "G", "A", "F"],
+    uses={"H": ["C"], "D": ["C"], "G": ["H", "D"], "A": ["G"], "F": ["A"]},
     wrong={
-        "G": "for n = 12 and d = 2, n ÷ d = 6 is bigger than d.",
-        "H": "n ÷ d = 1 would mean d = n, but d is smaller than n.",
+        "B": "for n = 12 and d = 2, n ÷ d = 6 is bigger than d.",
+        "E": "n ÷ d = 1 would mean d = n, but d is smaller than n.",
     },
     label="Proof question 1",
-    why="B, then C and E (either order), F, D, A: the partner n ÷ d is also between 1 and n, "
+    why="C, then H and D (either order), G, A, F: the partner n ÷ d is also between 1 and n, "
     "and the only such divisor is d.",
 )
 

@@ -13,7 +13,18 @@ from duel_lessons.engine.rules import Rules
 from duel_lessons.solving.tables import Table
 from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of, stuck, table_of
-from duel_lessons.teaching.feedback import Misconception, Verdict, expect_list, expect_member, plain
+from duel_lessons.teaching.feedback import (
+    Misconception,
+    Verdict,
+    as_whole,
+    expect_list,
+    expect_member,
+    is_unanswered,
+    plain,
+    show,
+    unanswered,
+)
+from duel_lessons.teaching.feedback import right as right_verdict
 from duel_lessons.teaching.proofs import expect_counterexample
 
 SPEC = register(LessonSpec("02", needs=("rules", "starts", "reach_n", "quick_win_n")))
@@ -144,15 +155,14 @@ def model_2(p: Params) -> tuple[object, str]:
     return d, f"{n} − {d} = {rules.result(n, d)}, and from {rules.result(n, d)} there is no allowed divisor."
 
 
-@SPEC.check(3)
-def always_wins(answer: object, p: Params) -> Verdict:
-    """The starts in ``starts`` that the first player can always win."""
+def _starts_verdict(keys: object, p: Params) -> Verdict:
+    """Whether ``keys`` are the starts in ``starts`` that the first player can always win."""
     starts = [int(n) for n in p["starts"]]
     right = first_player_wins(p)
     even = [n for n in starts if n % 2 == 0]
     lost = [n for n in starts if n not in right]
     return expect_list(
-        answer,
+        keys,
         right,
         what="starts",
         misconceptions=[
@@ -186,33 +196,93 @@ def always_wins(answer: object, p: Params) -> Verdict:
     )
 
 
+@SPEC.check(3)
+def always_wins(answer: object, p: Params) -> Verdict:
+    """The starts in ``starts`` that the first player can always win, each with a winning first move: ``{n: d}``.
+
+    The reveal of the guess names the starts; the moves are the student's own work.
+    """
+    answer = plain(answer)
+    if is_unanswered(answer):
+        return unanswered()
+    wanted = "Give a dict: each start you can always win from, with a winning first move, like {start: divisor, ...}."
+    if not isinstance(answer, dict):
+        return Verdict("format", wanted, key="format:not-a-dict")
+    keys = [as_whole(n) for n in answer]
+    if any(n is None for n in keys):
+        return Verdict("format", wanted, key="format:keys")
+    starts = _starts_verdict(keys, p)
+    if not starts.right:
+        return starts
+    rules = rules_of(p)
+    table = table_of(p, max(int(n) for n in p["starts"]))
+    for n, said in answer.items():
+        d = as_whole(said)
+        if is_unanswered(said):
+            return Verdict("format", f"Fill in a first move for {n}.", key="format:move")
+        if d is None:
+            return Verdict(
+                "format", f"Give one divisor for each start; for {n} you gave {show(said)}.", key="format:move"
+            )
+        if d not in rules.divisors_of(n):
+            return Verdict(
+                "misconception",
+                f"{d} is not a move you may make from {n}.",
+                f"The moves from {n} are its allowed divisors. Which of them is a good first move?",
+                f"List the allowed divisors of {n}, and what each one leaves.",
+                key="not-a-move",
+            )
+        m = rules.result(n, d)
+        if not table.is_p(m):
+            reply = table.winning_moves(m)[0]
+            return Verdict(
+                "partial",
+                f"Right starts. But from {n}, taking {d} leaves {m}, and the other player answers {reply}, "
+                f"leaving {rules.result(m, reply)}: then you lose.",
+                f"From {n}, look for a move that leaves a number the other player LOSES from.",
+                f"Try each move from {n}. For each number it leaves, can the other player hand you a losing number?",
+                key=f"move:{n}:{d}",
+            )
+    return right_verdict("Each of your moves leaves a number the other player loses from.")
+
+
 @SPEC.model(3)
 def model_3(p: Params) -> tuple[object, str]:
-    """Exercise 3's model: the starts the first player can always win."""
+    """Exercise 3's model: the starts the first player can always win, each with a winning first move."""
+    rules = rules_of(p)
     starts = [int(n) for n in p["starts"]]
+    table = table_of(p, max(starts))
     right = first_player_wins(p)
+    moves = {n: table.winning_moves(n)[0] for n in right}
     lost = [n for n in starts if n not in right]
-    why = f"{listing(lost)} {'is' if len(lost) == 1 else 'are'} lost: every move from there hands over a win."
-    return right, why if lost else "Every start here has a move to a number the other player loses from."
+    steps = ", ".join(f"{n} − {d} = {rules.result(n, d)}" for n, d in moves.items())
+    why = f"{steps} leave a number the other player loses from"
+    if lost:
+        why += f"; {listing(lost)} {'is' if len(lost) == 1 else 'are'} lost: every move from there hands over a win"
+    return moves, why + "."
 
 
-# The proof that 8 is lost (Divisor Duel), put in order; F and G are the plausible wrong lines.
+# The proof that 8 is lost (Divisor Duel), put in order; B and E are the plausible wrong lines
+# (labels shuffled: A..E in order is not the proof).
 SPEC.parsons(
     "proof-1",
     lines={
-        "A": "From 8 the allowed divisors are 2 and 4, so the first move leaves 6 or 4.",
-        "B": "From 4 the other player takes 2 and leaves 2, where you have no move.",
-        "C": "From 6 the other player takes 3 and leaves 3, where you have no move.",
-        "D": "So whichever move you make from 8, the other player can leave you stuck.",
-        "E": "So the first player loses from 8, however well they play.",
-        "F": "From 6 the other player takes 2 and leaves 4, where you have no move.",
-        "G": "From 8 you take 4 and leave 4, where the other player has no move.",
+        "A": "From 6 the other player takes 3 and leaves 3, where you have no move.",
+        "B": "From 6 the other player takes 2 and leaves 4, where you have no move.",
+        "C": "So the first player loses from 8, however well they play.",
+        "D": "From 8 the allowed divisors are 2 and 4, so the first move leaves 6 or 4.",
+        "E": "From 8 you take 4 and leave 4, where the other player has no move.",
+        "F": "So whichever move you make from 8, the other player can leave you stuck.",
+        "G": "From 4 the other player takes 2 and leaves 2, where you have no move.",
     },
-    proof=["A", "B", "C", "D", "E"],
-    uses={"B": ["A"], "C": ["A"], "D": ["B", "C"], "E": ["D"]},
-    wrong={"F": "from 4 you can still take 2.", "G": "from 4 the other player can still take 2."},
+    proof=["D", "G", "A", "F", "C"],
+    uses={"G": ["D"], "A": ["D"], "F": ["G", "A"], "C": ["F"]},
+    wrong={
+        "B": "from 4 you can still take 2.",
+        "E": "from 4 the other player can still take 2.",
+    },
     label="Proof question 1",
-    why="A; then B and C (either order): each first move has a reply that leaves you stuck; D; E.",
+    why="D; then G and A (either order): each first move has a reply that leaves you stuck; F; C.",
 )
 
 
