@@ -65,6 +65,12 @@ HEADS = {
 }
 
 
+#: What the student edition says instead of a model answer.
+STUDENT_EDITION = (
+    "Model answers are in the teacher's edition of the lessons, not in this one: "
+    "compare with a partner, or ask your teacher."
+)
+
 #: Set to "1" (the test suite does) to make a model solution that fails its check, a check that raises,
 #: a misconception test or a reveal that breaks an error (in a classroom: a notice, and the lesson runs on).
 STRICT_SOLUTIONS = STRICT
@@ -216,8 +222,10 @@ class Lesson:
     parameters (from its ``# PARAMETERS`` cell), which the checks compute from.
     """
 
-    def __init__(self, number: str | int, **params: Any) -> None:
+    def __init__(self, number: str | int, *, student: bool = False, **params: Any) -> None:
         self.number = str(number).zfill(2)
+        #: The student edition (``duel-lessons student-copies`` writes ``student=True``): no model answers.
+        self.student = student is True
         self.spec: LessonSpec = spec(self.number)
         missing = [name for name in self.spec.needs if name not in params]
         if missing:
@@ -526,6 +534,8 @@ class Lesson:
         strict mode, for the tests).
         """
         key = str(name)
+        if self.student:
+            raise LessonError(STUDENT_EDITION)
         if not strict() and key not in self.attempts.attempted:
             title = self.spec.labels.get(key, label(key))
             raise LessonError(f"Try {title[0].lower() + title[1:]} first: the model answer opens after your attempt.")
@@ -546,6 +556,9 @@ class Lesson:
         fails the suite.  In a classroom a notice says so, and the lesson runs on.
         """
         key = str(name)
+        if self.student:
+            print(f"📖 {STUDENT_EDITION}")
+            return
         if model is _NO_MODEL:
             model, why = self._model(key)
         verdict = self._judge(key, model)

@@ -163,6 +163,18 @@ def content_hash(cells: list[Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+_LESSON_CALL = re.compile(r"""\bLesson\(\s*(["']?\d{1,2}["']?)\s*,(?!\s*student=)""")
+
+
+def student_lesson(source: str) -> str:
+    """A code cell's source with its ``Lesson("04", ...)`` made the student edition's (no model answers).
+
+    >>> student_lesson('lesson = Lesson("04", rules=RULES)')
+    'lesson = Lesson("04", student=True, rules=RULES)'
+    """
+    return _LESSON_CALL.sub(lambda m: f"Lesson({m.group(1)}, student=True,", source)
+
+
 def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a notebook (parsed JSON or nbformat node) without solutions, teacher notes, outputs or widget state.
 
@@ -176,6 +188,7 @@ def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
         if cell.get("cell_type") == "code":
             cell["outputs"] = []
             cell["execution_count"] = None
+            cell["source"] = student_lesson(_source(cell))
         cells.append(cell)
     metadata = {k: v for k, v in dict(notebook.get("metadata") or {}).items() if k not in ("widgets", COPY_KEY)}
     metadata[COPY_KEY] = {"sources_sha256": sources_hash(cells), "content_sha256": content_hash(cells)}
