@@ -7,15 +7,9 @@ import itertools
 
 import pytest
 
-from duel_lessons.play.nim import (
-    MAX_HEAP_TABLE,
-    losing_piles,
-    nim_outcome,
-    nim_winning_moves,
-    subtraction_outcome,
-    three_heap_lines,
-    two_heap_lines,
-)
+from duel_lessons.play import nim
+from duel_lessons.play.nim import MAX_HEAP_TABLE, losing_piles, three_heap_lines, two_heap_lines
+from duel_lessons.play.nim_solver import nim_outcome, nim_winning_moves, subtraction_outcome
 from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.checks import spec
 from duel_lessons.teaching.lesson import forget
@@ -125,3 +119,16 @@ def test_the_xor_rule_by_brute_force_and_the_reveal_matches() -> None:
         assert (nim_outcome(heaps) == "P") == (heaps[0] ^ heaps[1] ^ heaps[2] == 0), heaps
     assert [k for k, h in {"A": (1, 1), "B": (1, 2), "C": (2, 2), "D": (1, 2, 3), "E": (1, 2, 4)}.items()
             if nim_outcome(h) == "P"] == ["A", "C", "D"]
+
+
+def test_the_module_the_lesson_imports_offers_no_solver() -> None:
+    """A student who lists what play.nim offers finds the game and the capped tables, no brute-force solver."""
+    public = {name for name in dir(nim) if not name.startswith("_")}
+    solvers = {"nim_outcome", "nim_winning_moves", "nim_p_positions", "subtraction_outcome", "nim_moves", "after"}
+    assert public & solvers == set()
+    assert set(nim.__all__) == {"MAX_HEAP_TABLE", "MAX_PILE_TABLE", "NimGame", "losing_piles", "three_heap_lines",
+                                "two_heap_lines"}
+    with pytest.raises(ValueError, match="15"):
+        two_heap_lines(MAX_HEAP_TABLE + 1)
+    with pytest.raises(ValueError, match="100"):
+        losing_piles([1, 2, 3], 1001)

@@ -1,6 +1,6 @@
-"""Lesson 09, "How do you win at Nim?": the checks (Nim and subtraction games by brute force live in play.nim).
+"""Lesson 09, "How do you win at Nim?": the checks (Nim and subtraction games by brute force live in play.nim_solver).
 
->>> from duel_lessons.play.nim import nim_outcome, subtraction_outcome
+>>> from duel_lessons.play.nim_solver import nim_outcome, subtraction_outcome
 >>> nim_outcome((1, 2, 3)), subtraction_outcome(8, (1, 2, 3))
 ('P', 'P')
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from duel_lessons.play.nim import (
+from duel_lessons.play.nim import losing_piles
+from duel_lessons.play.nim_solver import (
     after,
-    losing_piles,
     nim_moves,
     nim_outcome,
     nim_p_positions,
