@@ -136,3 +136,9 @@ def test_the_imported_simulation_does_not_answer_exercise_2() -> None:
         _, ask_again = simulate([0.5], games=games, start_range=(10, 99), seed=1)
         verdict = SPEC.checks["2"](ask_again[0], {**BASE, "ex_games": games})
         assert verdict.kind == "misconception" and verdict.key == "careless-first", (games, verdict)
+
+
+def test_proof_1_is_not_read_off_the_cell_above() -> None:
+    """The cell above proof question 1 lists the moves from 15 (smallest result 3), not a start whose minimum is 2."""
+    assert min(15 // d for d in NUMBER_FACTOR.divisors_of(15)) == 3
+    assert kind("proof-1", 3) == "misconception" and kind("proof-1", 2) == "right"

@@ -130,7 +130,11 @@ def smallest_result(answer: object, p: Params) -> Verdict:
     return expect_number(
         answer, 2,
         misconceptions=[Misconception("one", 1, "The result is bigger than 1, so it cannot be 1.",
-                                      "List the whole numbers bigger than 1, in order. Which comes first?")],
+                                      "List the whole numbers bigger than 1, in order. Which comes first?"),
+                        Misconception("from-15", 3, "3 is the smallest result from 15. The question is about "
+                                                    "every start: could another start leave less?",
+                                      "The proof says the result is a whole number bigger than 1. Which is the "
+                                      "smallest such number?")],
         hint="Which is the smallest whole number that is bigger than 1?",
         stronger="Try N = 2 × 3: divide by 3. How small can the result of a move be?",
     )
