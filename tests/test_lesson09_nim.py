@@ -132,3 +132,15 @@ def test_the_module_the_lesson_imports_offers_no_solver() -> None:
         two_heap_lines(MAX_HEAP_TABLE + 1)
     with pytest.raises(ValueError, match="100"):
         losing_piles([1, 2, 3], 1001)
+
+
+def test_a_look_up_of_the_data_does_not_pass_the_nim_rule() -> None:
+    """A rule copied from the tables (heaps 0 .. HEAP_UPTO) is partial: the check also tries heaps beyond the data."""
+    upto = BASE["heap_upto"]
+    assert isinstance(upto, int)
+    seen = {(a, b, c) for a in range(upto + 1) for b in range(upto + 1) for c in range(upto + 1)
+            if nim_outcome((a, b, c)) == "P"}
+    verdict = SPEC.checks["nim-rule"](lambda a, b, c: (a, b, c) in seen, BASE)
+    assert verdict.kind == "partial" and "beyond the data" in verdict.message
+    assert SPEC.checks["nim-rule"](lambda a, b, c: a ^ b ^ c == 0, BASE).right
+    assert SPEC.checks["nim-rule"](lambda a, b, c: a ^ b ^ c == 0, {**BASE, "heap_upto": 15}).right
