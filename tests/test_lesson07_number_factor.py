@@ -82,7 +82,8 @@ def test_every_model_answer_passes_its_check_under_each_offered_parameter(params
 def test_exercise_1_follows_ex_rate_and_exercise_2_follows_ex_games() -> None:
     assert kind("1", 0.4) == "right" and kind("1", 0.8, ex_rate=0.1) == "right"
     assert kind("1", 0.4, ex_rate=0.1) != "right"
-    assert kind("2", 4 / 7) == "right" and kind("2", 0.5, ex_games=4) == "right" and kind("2", 0.5) == "misconception"
+    assert kind("2", 3 / 7) == "right" and kind("2", 0.5, ex_games=4) == "right" and kind("2", 0.5) == "misconception"
+    assert kind("2", 4 / 7) == "misconception"  # the share if the careless player started game 1
 
 
 def test_the_guess_forms() -> None:
@@ -125,5 +126,19 @@ def test_the_long_run_rate_is_half_of_one_minus_q() -> None:
 
 def test_exact_ask_again_fractions() -> None:
     for games in range(2, 21):
-        started = len(range(1, games + 1, 2))
+        started = len(range(2, games + 1, 2))  # the careful player starts game 1
         assert SPEC.checks["2"](started / games, {**BASE, "ex_games": games}).right
+
+
+def test_the_imported_simulation_does_not_answer_exercise_2() -> None:
+    """simulate lets the careless player start game 1; exercise 2 has the careful one start."""
+    for games in (5, 7, 11):
+        _, ask_again = simulate([0.5], games=games, start_range=(10, 99), seed=1)
+        verdict = SPEC.checks["2"](ask_again[0], {**BASE, "ex_games": games})
+        assert verdict.kind == "misconception" and verdict.key == "careless-first", (games, verdict)
+
+
+def test_proof_1_is_not_read_off_the_cell_above() -> None:
+    """The cell above proof question 1 lists the moves from 15 (smallest result 3), not a start whose minimum is 2."""
+    assert min(15 // d for d in NUMBER_FACTOR.divisors_of(15)) == 3
+    assert kind("proof-1", 3) == "misconception" and kind("proof-1", 2) == "right"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from duel_lessons import DIVISOR_DUEL, get_rules
+from duel_lessons import DIVISOR_DUEL, get_rules, new_game
 from duel_lessons.solving.closed_forms import closed_form
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching import Lesson
@@ -92,10 +92,31 @@ def test_every_model_answer_passes_its_check_under_each_offered_parameter(params
 
 
 def test_exercise_1_big_numbers_and_its_misconceptions() -> None:
-    assert verdict("1", 2).kind == "right" and verdict("1", 2 * 5**7).kind == "right"
+    assert verdict("1", 2 * 5**12).kind == "right"
+    assert verdict("1", 2).kind == "partial" and verdict("1", 2 * 5**7).kind == "partial"  # winning, not the largest
     assert verdict("1", 4).kind == "misconception" and verdict("1", 5).kind == "misconception"
+    assert verdict("1", 3 * 10**12).kind == "misconception" and verdict("1", 0).kind == "miss"
+    assert verdict("1", "2").kind == "format" and verdict("1", 2 * 5**20, ex_even=10**20).kind == "right"
     odd_half = 2 * 10**12 + 2
     assert verdict("1", 0, ex_even=odd_half).kind == "right" and verdict("1", 2, ex_even=odd_half).kind != "right"
+
+
+def test_exercise_1_largest_move_against_the_solver() -> None:
+    """The largest winning move (from the proof) against the game's own winning moves, by brute force."""
+    table = tabulate(EVEN, 600)
+    for n in range(1, 601):
+        wins = [d for d in EVEN.divisors_of(n) if table.is_p(n - d)] if n > 2 else []
+        model, _ = SPEC.models["1"]({**BASE, "ex_even": n})
+        assert model == max(wins, default=0), n
+        assert SPEC.checks["1"](max(wins, default=0), {**BASE, "ex_even": n}).right, n
+
+
+def test_exercise_1_is_beyond_the_game_board() -> None:
+    """The notebook's EX_EVEN is beyond the engine (10**18), so the board's hints cannot answer exercise 1."""
+    from duel_lessons.engine.errors import BadStartError
+
+    with pytest.raises(BadStartError):
+        new_game(EVEN, 10**20)
 
 
 def test_exercise_2_wants_a_rule_not_a_table() -> None:

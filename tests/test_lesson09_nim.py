@@ -7,15 +7,9 @@ import itertools
 
 import pytest
 
-from duel_lessons.play.nim import (
-    MAX_HEAP_TABLE,
-    losing_piles,
-    nim_outcome,
-    nim_winning_moves,
-    subtraction_outcome,
-    three_heap_lines,
-    two_heap_lines,
-)
+from duel_lessons.play import nim
+from duel_lessons.play.nim import MAX_HEAP_TABLE, losing_piles, three_heap_lines, two_heap_lines
+from duel_lessons.play.nim_solver import nim_outcome, nim_winning_moves, subtraction_outcome
 from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.checks import spec
 from duel_lessons.teaching.lesson import forget
@@ -125,3 +119,28 @@ def test_the_xor_rule_by_brute_force_and_the_reveal_matches() -> None:
         assert (nim_outcome(heaps) == "P") == (heaps[0] ^ heaps[1] ^ heaps[2] == 0), heaps
     assert [k for k, h in {"A": (1, 1), "B": (1, 2), "C": (2, 2), "D": (1, 2, 3), "E": (1, 2, 4)}.items()
             if nim_outcome(h) == "P"] == ["A", "C", "D"]
+
+
+def test_the_module_the_lesson_imports_offers_no_solver() -> None:
+    """A student who lists what play.nim offers finds the game and the capped tables, no brute-force solver."""
+    public = {name for name in dir(nim) if not name.startswith("_")}
+    solvers = {"nim_outcome", "nim_winning_moves", "nim_p_positions", "subtraction_outcome", "nim_moves", "after"}
+    assert public & solvers == set()
+    assert set(nim.__all__) == {"MAX_HEAP_TABLE", "MAX_PILE_TABLE", "NimGame", "losing_piles", "three_heap_lines",
+                                "two_heap_lines"}
+    with pytest.raises(ValueError, match="15"):
+        two_heap_lines(MAX_HEAP_TABLE + 1)
+    with pytest.raises(ValueError, match="100"):
+        losing_piles([1, 2, 3], 1001)
+
+
+def test_a_look_up_of_the_data_does_not_pass_the_nim_rule() -> None:
+    """A rule copied from the tables (heaps 0 .. HEAP_UPTO) is partial: the check also tries heaps beyond the data."""
+    upto = BASE["heap_upto"]
+    assert isinstance(upto, int)
+    seen = {(a, b, c) for a in range(upto + 1) for b in range(upto + 1) for c in range(upto + 1)
+            if nim_outcome((a, b, c)) == "P"}
+    verdict = SPEC.checks["nim-rule"](lambda a, b, c: (a, b, c) in seen, BASE)
+    assert verdict.kind == "partial" and "beyond the data" in verdict.message
+    assert SPEC.checks["nim-rule"](lambda a, b, c: a ^ b ^ c == 0, BASE).right
+    assert SPEC.checks["nim-rule"](lambda a, b, c: a ^ b ^ c == 0, {**BASE, "heap_upto": 15}).right

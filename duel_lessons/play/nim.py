@@ -1,93 +1,34 @@
-"""Nim and subtraction games by brute force, a Nim game to play in a notebook, and the data lesson 09 shows.
+"""A Nim game to play in a notebook, and the data lesson 09 shows (small tables: the exercises ask beyond them).
 
-Nothing here uses the XOR rule to *decide* who wins: outcomes come from trying every move, so lesson 09's
-data and checks are independent of the rule the students are asked to find.
+The brute-force solver the game and the tables use lives in :mod:`duel_lessons.play.nim_solver`; it is
+imported here under private names only, so nothing this module offers a student answers an exercise
+(the tables stop at heaps of 15 and piles of 100; the exercises ask beyond them).
 
->>> nim_outcome((1, 2, 3)), nim_outcome((1, 2, 4))
-('P', 'N')
->>> subtraction_outcome(8, (1, 2, 3))
-'P'
+>>> print("\\n".join(two_heap_lines(2)))
+      0  1  2
+  0   P  N  N
+  1   N  P  N
+  2   N  N  P
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
-from itertools import combinations_with_replacement
 
-__all__ = [
-    "MAX_HEAP_TABLE",
-    "MAX_PILE_TABLE",
-    "NimGame",
-    "after",
-    "losing_piles",
-    "nim_moves",
-    "nim_outcome",
-    "nim_p_positions",
-    "nim_winning_moves",
-    "subtraction_outcome",
-    "three_heap_lines",
-    "two_heap_lines",
-]
+from duel_lessons.play.nim_solver import after as _after
+from duel_lessons.play.nim_solver import nim_moves as _nim_moves
+from duel_lessons.play.nim_solver import nim_outcome as _nim_outcome
+from duel_lessons.play.nim_solver import nim_p_positions as _nim_p_positions
+from duel_lessons.play.nim_solver import nim_winning_moves as _nim_winning_moves
+from duel_lessons.play.nim_solver import subtraction_outcome as _subtraction_outcome
 
-Heaps = tuple[int, ...]
+__all__ = ["MAX_HEAP_TABLE", "MAX_PILE_TABLE", "NimGame", "losing_piles", "three_heap_lines", "two_heap_lines"]
 
 #: The largest heap the lesson's data tables show (the exercises ask beyond it).
 MAX_HEAP_TABLE = 15
 #: The largest pile the lesson's subtraction data shows.
 MAX_PILE_TABLE = 100
-
-
-def nim_moves(heaps: Sequence[int]) -> list[tuple[int, int]]:
-    """Every move (heap number counted from 1, how many to take).
-
-    >>> nim_moves([1, 2])
-    [(1, 1), (2, 1), (2, 2)]
-    """
-    return [(i + 1, k) for i, h in enumerate(heaps) for k in range(1, h + 1)]
-
-
-def after(heaps: Sequence[int], move: tuple[int, int]) -> Heaps:
-    """The heaps after taking ``count`` from heap ``heap`` (counted from 1)."""
-    heap, count = move
-    return tuple(h - count if i == heap - 1 else h for i, h in enumerate(heaps))
-
-
-@cache
-def _nim_p(key: Heaps) -> bool:
-    return not any(_nim_p(tuple(sorted(after(key, m)))) for m in nim_moves(key))
-
-
-def nim_outcome(heaps: Sequence[int]) -> str:
-    """"P" if the player to move loses Nim from these heaps (the last to take wins), else "N"; by brute force."""
-    return "P" if _nim_p(tuple(sorted(int(h) for h in heaps))) else "N"
-
-
-def nim_winning_moves(heaps: Sequence[int]) -> list[tuple[int, int]]:
-    """Every move that leaves a P-position, by brute force.
-
-    >>> nim_winning_moves([3, 4, 5])
-    [(1, 2)]
-    """
-    return [m for m in nim_moves(heaps) if nim_outcome(after(heaps, m)) == "P"]
-
-
-def nim_p_positions(heap_count: int, upto: int) -> list[Heaps]:
-    """The P-positions with ``heap_count`` heaps of 1 .. upto counters, each listed once (smallest heaps first)."""
-    return [t for t in combinations_with_replacement(range(1, upto + 1), heap_count) if nim_outcome(t) == "P"]
-
-
-@cache
-def _sub_p(n: int, moves: tuple[int, ...]) -> bool:
-    return not any(_sub_p(n - m, moves) for m in moves if m <= n)
-
-
-def subtraction_outcome(n: int, moves: Sequence[int]) -> str:
-    """"P" or "N" for one pile of n counters when a move takes one of ``moves`` counters (the last to take wins)."""
-    for k in range(n + 1):  # fill the cache from the bottom: no deep recursion
-        _sub_p(k, tuple(moves))
-    return "P" if _sub_p(n, tuple(moves)) else "N"
 
 
 # -- the data lesson 09 shows (small on purpose: the exercises ask beyond it) ---------------------------------
@@ -110,7 +51,7 @@ def two_heap_lines(upto: int) -> list[str]:
     upto = _capped(upto, MAX_HEAP_TABLE, "The table")
     lines = ["     " + " ".join(f"{b:>2}" for b in range(upto + 1))]
     for a in range(upto + 1):
-        lines.append(f"{a:>3}  " + " ".join(f"{nim_outcome((a, b)):>2}" for b in range(upto + 1)))
+        lines.append(f"{a:>3}  " + " ".join(f"{_nim_outcome((a, b)):>2}" for b in range(upto + 1)))
     return lines
 
 
@@ -123,7 +64,7 @@ def three_heap_lines(upto: int) -> list[str]:
     upto = _capped(upto, MAX_HEAP_TABLE, "The list")
     width = upto.bit_length()
     lines = []
-    for position in nim_p_positions(3, upto):
+    for position in _nim_p_positions(3, upto):
         lines.append(f"heaps {list(position)}:")
         lines += [f"   {h:>2} = {h:0{width}b}" for h in position]
     return lines
@@ -136,7 +77,7 @@ def losing_piles(moves: Sequence[int], upto: int) -> list[int]:
     [4, 8, 12]
     """
     upto = _capped(upto, MAX_PILE_TABLE, "The list of piles")
-    return [n for n in range(1, upto + 1) if subtraction_outcome(n, moves) == "P"]
+    return [n for n in range(1, upto + 1) if _subtraction_outcome(n, moves) == "P"]
 
 
 # -- a game to play in a notebook ----------------------------------------------------------------------
@@ -179,14 +120,14 @@ class NimGame:
         if problem:
             print(f"Not allowed: {problem} Heaps are {self.heaps}; try again.")
             return
-        self.heaps = list(after(self.heaps, (heap, count)))
+        self.heaps = list(_after(self.heaps, (heap, count)))
         print(f"You take {count} from heap {heap}: heaps {self.heaps}.")
         if self.over:
             print("You took the last counter and win!")
             return
-        good = nim_winning_moves(self.heaps)
-        move = good[0] if good else self._rng.choice([(h, 1) for h, _ in nim_moves(self.heaps)])
-        self.heaps = list(after(self.heaps, move))
+        good = _nim_winning_moves(self.heaps)
+        move = good[0] if good else self._rng.choice([(h, 1) for h, _ in _nim_moves(self.heaps)])
+        self.heaps = list(_after(self.heaps, move))
         print(f"The computer takes {move[1]} from heap {move[0]}: heaps {self.heaps}.")
         if self.over:
             print("The computer took the last counter and wins.")

@@ -11,7 +11,6 @@ The seeded simulation the lesson runs lives in :mod:`duel_lessons.play.careless`
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -28,7 +27,7 @@ SPEC = register(
     LessonSpec(
         "07",
         needs=("rules", "start", "upto", "ex_rate", "ex_games"),
-        offers={"start": (60, 100), "upto": (10, 1000), "ex_rate": (0.1, 0.25, 0.45), "ex_games": (4, 10, 11)},
+        offers={"start": (60, 100), "upto": (10, 1000), "ex_rate": (0.1, 0.25, 0.45), "ex_games": (5, 11)},
     )
 )
 
@@ -131,7 +130,11 @@ def smallest_result(answer: object, p: Params) -> Verdict:
     return expect_number(
         answer, 2,
         misconceptions=[Misconception("one", 1, "The result is bigger than 1, so it cannot be 1.",
-                                      "List the whole numbers bigger than 1, in order. Which comes first?")],
+                                      "List the whole numbers bigger than 1, in order. Which comes first?"),
+                        Misconception("from-15", 3, "3 is the smallest result from 15. The question is about "
+                                                    "every start: could another start leave less?",
+                                      "The proof says the result is a whole number bigger than 1. Which is the "
+                                      "smallest such number?")],
         hint="Which is the smallest whole number that is bigger than 1?",
         stronger="Try N = 2 × 3: divide by 3. How small can the result of a move be?",
     )
@@ -240,12 +243,15 @@ def model_1(p: Params) -> tuple[object, str]:
 
 def _exact(p: Params) -> Fraction:
     games = int(p["ex_games"])
-    return Fraction(math.ceil(games / 2), games)
+    return Fraction(games // 2, games)
 
 
 @SPEC.check(2)
 def ask_again_exact(answer: object, p: Params) -> Verdict:
-    """ceil(G/2)/G for G = EX_GAMES: the careless player wins exactly the games they start."""
+    """floor(G/2)/G for G = EX_GAMES, the careful player first: the careless player wins exactly the games they start.
+
+    (``simulate`` lets the careless player start game 1, so its ask-again rate is not this answer for an odd G.)
+    """
     games = int(p["ex_games"])
     exact = _exact(p)
     value: object = answer
@@ -261,22 +267,25 @@ def ask_again_exact(answer: object, p: Params) -> Verdict:
                           "Exactly half only when the number of games is even. Count the games the careless player "
                           "starts.",
                           "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?"),
-            Misconception("other-player", lambda a: abs(float(a) - (games // 2) / games) < 1e-9
+            Misconception("careless-first", lambda a: abs(float(a) - (games - games // 2) / games) < 1e-9
                           and games % 2 == 1,
-                          "That is the share of the games the careful player starts.",
-                          "The careless player starts game 1, then every other game. Count those."),
+                          "That would be the careless player's share if they started game 1. Who starts game 1 "
+                          "here?",
+                          "The careful player starts game 1, then every other game. Which games does the careless "
+                          "player start? Count those."),
         ],
         hint="Under the ask-again rule the careless player wins exactly the games they start. How many is that?",
-        stronger="The careless player starts games 1, 3, 5, ... How many of those are there among EX_GAMES games?",
+        stronger="The careful player starts games 1, 3, 5, ... Which games are left for the careless player, and how "
+                 "many of them are there among EX_GAMES games?",
     )
 
 
 @SPEC.model(2)
 def model_2(p: Params) -> tuple[object, str]:
-    """The exact fraction ceil(G/2)/G."""
+    """The exact fraction floor(G/2)/G."""
     games = int(p["ex_games"])
     exact = _exact(p)
-    started = list(range(1, games + 1, 2))
-    return exact, (f"the careless player starts games {', '.join(map(str, started))} and wins exactly those: "
-                   f"{len(started)}/{games}" + (f" = {exact}" if exact.denominator != games else ""))
-
+    started = list(range(2, games + 1, 2))
+    return exact, (f"the careful player starts game 1; the careless player starts games {', '.join(map(str, started))} "
+                   f"and wins exactly those: {len(started)}/{games}" + (f" = {exact}" if exact.denominator != games
+                                                                         else ""))

@@ -1,8 +1,8 @@
 """Checks for lesson 08, "What happens when you change the rules?" (restricted divisors and misère play).
 
 >>> p = {"upto": 1000, "ex_even": 60, "misere_divisors": "odd"}
->>> SPEC.checks["1"](2, p).kind, SPEC.checks["1"](4, p).kind
-('right', 'misconception')
+>>> SPEC.checks["1"](30, p).kind, SPEC.checks["1"](2, p).kind, SPEC.checks["1"](4, p).kind
+('right', 'partial', 'misconception')
 >>> SPEC.checks["2"](lambda n: n % 2 == 0, p).kind
 'miss'
 """
@@ -20,9 +20,10 @@ from duel_lessons.teaching.checks.common import compare_sets, listing, subset_fo
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
-    expect_member,
+    as_whole,
     first_difference,
     is_unanswered,
+    show,
     unanswered,
 )
 from duel_lessons.teaching.proofs import expect_expression
@@ -31,7 +32,7 @@ SPEC = register(
     LessonSpec(
         "08",
         needs=("upto", "ex_even", "misere_divisors"),
-        offers={"ex_even": (60, 2 * 10**12 + 2, 3 * 2**50), "misere_divisors": ("even",), "upto": (10**4,)},
+        offers={"ex_even": (10**24, 2 * 10**20 + 2, 3 * 2**70), "misere_divisors": ("even",), "upto": (10**4,)},
     )
 )
 
@@ -192,45 +193,88 @@ def _form(rules: Rules) -> ClosedForm:
     return form
 
 
-def _even_moves(n: int) -> tuple[set[int], set[int]]:
-    """The winning moves from n with even divisors only ({0} if none), and all legal moves."""
-    form = _form(EVEN)
-    legal = set(EVEN.divisors_of(n)) if n > 2 else set()
-    good = {d for d in legal if form.is_p(n - d)}
-    return good or {0}, legal
+def _odd_part(n: int) -> int:
+    """n without its factors 2 (n >= 1).
+
+    >>> _odd_part(40), _odd_part(7)
+    (5, 7)
+    """
+    return n >> ((n & -n).bit_length() - 1)
+
+
+def _even_p(n: int) -> bool:
+    """Even divisors only: n is P exactly when it is not a multiple of 4 (proved in section 3; any size of n)."""
+    return n % 4 != 0
+
+
+def _largest_even_move(n: int) -> int:
+    """The largest winning move from n, even divisors only (0 if none): twice the odd part, when 4 divides n.
+
+    A winning move d is an even divisor with n − d not a multiple of 4, so d = 2e with e odd and e | n/2;
+    the largest is 2 × (the odd part of n).  The tests check it against the solver's winning moves.
+
+    >>> _largest_even_move(60), _largest_even_move(64), _largest_even_move(30)
+    (30, 2, 0)
+    """
+    return 2 * _odd_part(n) if n % 4 == 0 else 0
 
 
 @SPEC.check(1)
 def even_winning_move(answer: object, p: Params) -> Verdict:
-    """One winning move from EX_EVEN with even divisors only (0 if there is none)."""
+    """The largest winning move from EX_EVEN with even divisors only (0 if there is none).
+
+    EX_EVEN may be beyond 10**18, where the game board and the solver stop: only the proof answers it.
+    """
     n = int(p["ex_even"])
-    moves, legal = _even_moves(n)
-    return expect_member(
-        answer, moves, what="divisor",
-        misconceptions=[
-            Misconception("odd-divisor", lambda a: isinstance(a, int) and a % 2 == 1 and a > 0,
-                          "Only even divisors are allowed in this variant.",
-                          "The proof's winning move in the half game is e = 1. Which move d is that in the real game?"),
-            Misconception("losing-move", lambda a: a in legal,
-                          "That is a legal move, but look at what it leaves: can your opponent win from there?",
-                          "Use the proof: which numbers lose in Even-only Duel? Leave your opponent one of them."),
-        ],
-        hint="Which numbers lose in Even-only Duel? Hand your opponent one of them. (If there is no such move, "
-             "answer 0.)",
-        stronger="Translate the half game's winning move e = 1 back to the real game. (And first decide: is EX_EVEN "
-                 "a P-position? Then answer 0.)",
-    )
+    best = _largest_even_move(n)
+    if is_unanswered(answer):
+        return unanswered()
+    value = as_whole(answer)
+    if value is None:
+        return Verdict("format", "Give one whole number: a move (an even divisor of EX_EVEN), or 0 if no move wins.",
+                       key="format:number")
+    if value == best:
+        return Verdict("right")
+    if best == 0:
+        return Verdict("miss", f"{show(value)} is not a winning move.",
+                       "First decide: can the player to move from EX_EVEN win at all? (If not, answer 0.)",
+                       "Which numbers lose in Even-only Duel? Is EX_EVEN one of them?", key=f"miss:{value}")
+    if value == 0:
+        return Verdict("miss", "There is a winning move from EX_EVEN.",
+                       "Which numbers lose in Even-only Duel? Can you hand your opponent one of them?",
+                       "The half game's winning move e = 1 becomes which move in the real game?", key="miss:0")
+    if value < 0 or value >= n or n % value:
+        return Verdict("misconception",
+                       f"{show(value)} is not a move from EX_EVEN: a move is a divisor smaller than it.",
+                       "A move subtracts a divisor of EX_EVEN, other than EX_EVEN itself.",
+                       "Write EX_EVEN as a product of primes: its divisors are built from those.", key="not-a-move")
+    if value % 2:
+        return Verdict("misconception", "Only even divisors are allowed in this variant.",
+                       "The half game's moves e become the real moves 2e. Which of them win?",
+                       "A winning move in the half game from an even m leaves an odd number. Which divisors e do "
+                       "that?", key="odd-divisor")
+    if not _even_p(n - value):
+        return Verdict("misconception", "That is a legal move, but it hands your opponent a winning position.",
+                       "Use the proof: which numbers lose in Even-only Duel? Leave your opponent one of them.",
+                       "Halve everything: in the half game on m = EX_EVEN / 2, your move is e = d / 2. Which e leave "
+                       "your opponent a P-position?", key="losing-move")
+    return Verdict("partial", "That is a winning move, but not the largest one.",
+                   "In the half game on m = EX_EVEN / 2, the winning moves are the divisors e that leave an odd "
+                   "number. Which e are those, and which is the largest?",
+                   "From an even m, m − e is odd exactly when e is odd. The largest odd divisor of m is m with every "
+                   "factor 2 taken out. Then double it back.", key=f"partial:{value}")
 
 
 @SPEC.model(1)
 def model_1(p: Params) -> tuple[object, str]:
-    """A winning move from EX_EVEN."""
+    """The largest winning move from EX_EVEN."""
     n = int(p["ex_even"])
-    moves, _ = _even_moves(n)
-    if moves == {0}:
+    d = _largest_even_move(n)
+    if d == 0:
         return 0, f"{n:,} is not a multiple of 4, so it is a P-position: no move wins"
-    d = 2 if 2 in moves else min(moves)
-    return d, f"{n:,} − {d} = {n - d:,}, which is 2 more than a multiple of 4: a P-position (the half game's e = 1)"
+    return d, (f"a winning move d = 2e leaves {n:,} − d not a multiple of 4, so e is an odd divisor of {n // 2:,}; "
+               f"the largest is its odd part {d // 2:,}, so d = {d:,} (leaving {n - d:,}, 2 more than a multiple "
+               "of 4)")
 
 
 def _table(rules: Rules, upto: int) -> Table:

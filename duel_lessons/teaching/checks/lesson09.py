@@ -1,6 +1,6 @@
-"""Lesson 09, "How do you win at Nim?": the checks (Nim and subtraction games by brute force live in play.nim).
+"""Lesson 09, "How do you win at Nim?": the checks (Nim and subtraction games by brute force live in play.nim_solver).
 
->>> from duel_lessons.play.nim import nim_outcome, subtraction_outcome
+>>> from duel_lessons.play.nim_solver import nim_outcome, subtraction_outcome
 >>> nim_outcome((1, 2, 3)), subtraction_outcome(8, (1, 2, 3))
 ('P', 'P')
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from duel_lessons.play.nim import (
+from duel_lessons.play.nim import losing_piles
+from duel_lessons.play.nim_solver import (
     after,
-    losing_piles,
     nim_moves,
     nim_outcome,
     nim_p_positions,
@@ -191,7 +191,38 @@ def nim_rule(answer: object, p: Params) -> Verdict:
                            "How many 1s are in the fours column of each P-position? In the twos? In the ones? "
                            "(a & 4, a & 2 and a & 1 test a column.)",
                            key=f"miss:{a},{b},{c}")
-    return Verdict("right", f"Your rule is right for every position with heaps up to {upto}. Now: why?")
+    for a, b, c in _beyond(upto):  # a rule, not a look-up of the data shown
+        try:
+            said = answer(a, b, c)
+        except Exception as error:  # the student's function
+            return Verdict("partial", f"Right for every position with heaps up to {upto}, but at heaps {[a, b, c]} "
+                                      f"it stopped with {type(error).__name__}.",
+                           "A rule, not a look-up of the table: it must work for heaps of any size.",
+                           "Say in words what every P-position in the binary list has in common, then write that.",
+                           key="partial:lookup")
+        really = nim_outcome((a, b, c)) == "P"
+        if bool(said) != really:
+            return Verdict("partial", f"Right for every position with heaps up to {upto}, but not at heaps "
+                                      f"{[a, b, c]}, beyond the data: there the player to move "
+                                      f"{'loses' if really else 'wins'}.",
+                           "Does your rule say what the P-positions have in common, or only list them?",
+                           "Look at the binary digits of each P-position, one column at a time, and write that as "
+                           "a rule for any heaps.", key=f"partial:{a},{b},{c}")
+    return Verdict("right", f"Your rule is right for every position with heaps up to {upto}, and beyond. Now: why?")
+
+
+def _beyond(upto: int) -> list[tuple[int, int, int]]:
+    """Positions with a heap beyond the data (at most 2 × upto + 1): P-positions first, then their neighbours.
+
+    They are built with the nim-sum only to be sure some are P; each is judged by brute force. A look-up
+    of the table shown (which says "wins" beyond it) fails at the first one.
+
+    >>> _beyond(7)[0], len(_beyond(7)) > 100, all(max(h) > 7 for h in _beyond(7))
+    ((0, 8, 8), True, True)
+    """
+    span = range(2 * upto + 2)
+    balanced = [(a, b, a ^ b) for a in span for b in span if max(a, b, a ^ b) > upto]
+    return balanced + [(a, b, c + 1) for a, b, c in balanced]
 
 
 @SPEC.model("nim-rule")
