@@ -47,3 +47,17 @@ def test_a_student_lesson_shows_no_model_answer(capsys: pytest.CaptureFixture[st
     teacher.check(1, [12])
     teacher.solution(1)
     assert "[2, 3, 4, 6]" in capsys.readouterr().out
+
+
+def test_a_loop_over_answers_stops_finding_them(capsys: pytest.CaptureFixture[str]) -> None:
+    from duel_lessons.teaching.lesson import MAX_TRIES
+
+    forget("00")
+    lesson = Lesson("00", **PARAMS)
+    for n in range(MAX_TRIES):
+        assert not lesson.verdict(1, [n + 100]).right  # a loop over wrong answers: each one counted
+    late = lesson.verdict(1, [2, 3, 4, 6])  # the right answer, after the loop: not judged any more
+    assert not late.right and late.key == "format:too-many-tries" and "[2, 3, 4, 6]" not in late.message
+    assert lesson.verdict(1, ...).kind == "unanswered"
+    forget("00")
+    assert Lesson("00", **PARAMS).verdict(1, [2, 3, 4, 6]).right  # a new session judges again

@@ -78,6 +78,9 @@ STRICT_SOLUTIONS = STRICT
 #: (cycling through the options is no way round it); for other checks, three.
 FEW_OPTIONS = 4
 CYCLE = 3
+#: Judged answers per check in one session: past this, answers are no longer judged (a loop over the
+#: options, or over the orders of a proof, finds nothing), and the student is told to stop and think.
+MAX_TRIES = 40
 _NO_MODEL = object()
 
 
@@ -301,16 +304,29 @@ class Lesson:
         few = 0 < verdict.options <= FEW_OPTIONS
         return "cycle" if different >= CYCLE or (few and different >= 2) else False
 
+    def _counted(self, key: str, answer: object) -> Verdict:
+        """The verdict, unless this check has had MAX_TRIES judged answers in this session already."""
+        if self.attempts.judged.get(key, 0) >= MAX_TRIES and not is_unanswered(answer):
+            self._check(key)  # an unknown check is still named as such
+            return Verdict(
+                "format",
+                f"That is {MAX_TRIES} tries at this one in this session, so answers are no longer checked here. "
+                "Stop trying answers: work it out on paper, or with a partner, or ask your teacher.",
+                "Go back to the example in the lesson and do it by hand first.",
+                key="format:too-many-tries",
+            )
+        return self._judge(key, answer)
+
     def verdict(self, name: int | str, answer: object) -> Verdict:
         """The verdict of check ``name`` on ``answer``; it counts as an attempt (a loop over options shows)."""
-        verdict = self._judge(name, answer)
+        verdict = self._counted(str(name), answer)
         self._record(str(name), verdict)
         return verdict
 
     def feedback(self, name: int | str, answer: object) -> list[str]:
         """The feedback lines for an answer, remembering it (a repeat or a cycle gets the stronger hint)."""
         key = str(name)
-        verdict = self._judge(key, answer)
+        verdict = self._counted(key, answer)
         stronger = self._record(key, verdict)
         if verdict.kind != "unanswered":
             self.attempts.last[key] = verdict
