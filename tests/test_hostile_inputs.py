@@ -88,7 +88,7 @@ def test_a_malformed_url_is_a_message(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_anywhere_is_one_line_and_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    def interrupted() -> None:
+    def interrupted(*args: object) -> None:
         raise KeyboardInterrupt  # as if Ctrl-C came while a command's modules were being imported
 
     monkeypatch.setattr(app, "build_parser", interrupted)

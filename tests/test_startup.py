@@ -16,6 +16,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -58,15 +59,17 @@ def test_help_lists_every_command_without_importing_them() -> None:
 
 def imported(args: list[str], env: dict[str, str]) -> set[str]:
     """The heavy libraries imported by ``duel-lessons ARGS`` (stdin empty) in a fresh process."""
-    script = (
-        "import sys\n"
-        "from duel_lessons.cli import main\n"
-        f"code = main({args!r})\n"
-        f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.__stderr__)\n"
-    )
-    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300,
-                         stdin=subprocess.DEVNULL, cwd=ROOT)  # fmt: skip
-    return set(run.stderr.strip().splitlines()[-1].split()) if run.stderr.strip() else set()
+    with tempfile.TemporaryDirectory() as folder:
+        found = Path(folder) / "imported.txt"  # not stderr: a command that ends its input may silence that
+        script = (
+            "import sys\n"
+            "from duel_lessons.cli import main\n"
+            f"code = main({args!r})\n"
+            f"open({str(found)!r}, 'w').write(' '.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+        )
+        subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300,
+                       stdin=subprocess.DEVNULL, cwd=ROOT, check=False)  # fmt: skip
+        return set(found.read_text(encoding="utf-8").split())
 
 
 @pytest.mark.parametrize("args", STARTS, ids=" ".join)
@@ -96,6 +99,7 @@ def test_every_start_takes_at_most_half_a_second_of_cpu(env: dict[str, str]) -> 
 #: The modules that run bots in the sandbox (separate processes, measured with psutil): they need psutil.
 SANDBOXED = {
     "duel_lessons.play.sandbox",
+    "duel_lessons.play.isolation",
     "duel_lessons.play.bot_worker",
     "duel_lessons.play.tournament",
     "duel_lessons.cli.tournament",

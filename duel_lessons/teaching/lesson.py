@@ -50,7 +50,7 @@ from duel_lessons.teaching.feedback import (
     show,
     strict,
 )
-from duel_lessons.teaching.record import attempt, emit
+from duel_lessons.teaching.record import Progress, attempt, emit
 
 NOT_ANSWERED = "replace the ... with your answer and run the cell again."
 MAX_TEST = 10**6
@@ -118,33 +118,6 @@ class Result:
 
     def _ipython_display_(self) -> None:
         """Show nothing: the feedback has been printed already."""
-
-
-@dataclass(frozen=True)
-class Progress:
-    """A student's own summary of a lesson: (what, where it stands, how many tries) per row."""
-
-    lesson: str
-    rows: list[tuple[str, str, int]]
-
-    def __str__(self) -> str:
-        width = max((len(what) for what, _, _ in self.rows), default=0)
-        lines = [f"Lesson {self.lesson}: your progress in this session"]
-        for what, state, tries in self.rows:
-            lines.append(f"  {what:<{width}}  {state}" + (f" ({tries} tries)" if tries > 1 else ""))
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        from html import escape
-
-        body = "".join(
-            f"<tr><td>{escape(what)}</td><td>{escape(state)}</td><td>{tries}</td></tr>"
-            for what, state, tries in self.rows
-        )
-        return (
-            f"<table><caption>Lesson {escape(self.lesson)}: your progress in this session</caption>"
-            f"<tr><th>what</th><th>where you are</th><th>tries</th></tr>{body}</table>"
-        )
 
 
 @dataclass

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 #: The MIME type of an attempt record (a JSON object).
@@ -111,3 +112,30 @@ def records(notebook: Mapping[str, Any]) -> list[dict[str, Any]]:
         if isinstance(data, Mapping) and well_formed(data.get(MIME)):
             found.append(dict(data[MIME]))
     return found
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A student's own summary of a lesson: (what, where it stands, how many tries) per row."""
+
+    lesson: str
+    rows: list[tuple[str, str, int]]
+
+    def __str__(self) -> str:
+        width = max((len(what) for what, _, _ in self.rows), default=0)
+        lines = [f"Lesson {self.lesson}: your progress in this session"]
+        for what, state, tries in self.rows:
+            lines.append(f"  {what:<{width}}  {state}" + (f" ({tries} tries)" if tries > 1 else ""))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        body = "".join(
+            f"<tr><td>{escape(what)}</td><td>{escape(state)}</td><td>{tries}</td></tr>"
+            for what, state, tries in self.rows
+        )
+        return (
+            f"<table><caption>Lesson {escape(self.lesson)}: your progress in this session</caption>"
+            f"<tr><th>what</th><th>where you are</th><th>tries</th></tr>{body}</table>"
+        )

@@ -17,19 +17,25 @@ so do the bigger sums the sum-rule check adds after every small one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import reduce
 from itertools import combinations_with_replacement
 from operator import xor
 
 from duel_lessons.engine.errors import DuelError
-from duel_lessons.engine.game import GameState, new_game
+from duel_lessons.engine.game import new_game
 from duel_lessons.engine.rules import Rules
-from duel_lessons.play.sandbox import Forfeit, Sandbox
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.checks.lesson10 import brute
+from duel_lessons.teaching.checks.rule_process import (
+    BIG_BASE,
+    BIG_LISTS,
+    SAID_NOTHING,
+    SAID_OTHER,
+    ask_big,
+    rule_sandbox,
+)
 from duel_lessons.teaching.feedback import (
     Verdict,
     as_whole,
@@ -94,19 +100,21 @@ def rule_form(value: object, p: Params) -> str | None:
     """
     if not callable(value):
         return "Hand in your rule itself, the function name without brackets: my_sum_rule."
+    from duel_lessons.play.sandbox import Forfeit  # only where a rule is run: the module imports without psutil
+
     rules = rules_of(p)
     lists = _small_lists(rules, int(p["triple_upto"]))
     told: list[int] = []
     try:
-        with Sandbox(_rule_as_bot(value, lists), rules, time_limit=RULE_TIME, max_strikes=1) as sandbox:
+        with rule_sandbox(value, lists, rules) as sandbox:
             for k, values in enumerate(lists):
                 try:
                     said = sandbox.ask(new_game(rules, 2 + k))
                 except Forfeit as stopped:
                     return f"For values {list(values)} your rule gave no answer: it {stopped.reason}."
-                if said == _SAID_NOTHING:
+                if said == SAID_NOTHING:
                     return "Write your rule first: replace the ... after return."
-                if said == _SAID_OTHER:
+                if said == SAID_OTHER:
                     return f"Your rule should give True or False; for values {list(values)} it gave something else."
                 told.append(said)
     except DuelError as error:
@@ -166,40 +174,6 @@ def _all_sums(upto: int) -> list[tuple[int, ...]]:
     return [t for k in (1, 2, 3) for t in combinations_with_replacement(range(1, upto + 1), k)]
 
 
-#: CPU seconds the student's rule may spend on one list of values, in its own process (a generous wall-clock
-#: backstop is added by the sandbox): a rule that loops is stopped and named, it never hangs the notebook.
-RULE_TIME = 2.0
-#: After every small sum, the rule must also be right for these lists of larger values, with more parts: sums whose
-#: numbers (the smallest with these values: 24, 64, 96, 256 for values 4 to 7 in Divisor Duel) are too big for brute
-#: force, so a rule that looks each list up by brute force (values -> numbers -> ``brute``) runs out of time. They are
-#: judged by the XOR of the values, the rule proved in section 4 (the P-sums among them come first).
-BIG_LISTS = ((5, 6, 3), (7, 4, 3), (6, 5, 7, 4), (7, 7), (5, 6, 7), (4, 5, 6, 7, 1), (6, 6, 4), (7, 6, 5, 4, 4))
-#: Where BIG_LISTS start among the lists the rule's process is asked about (after every small sum's values).
-BIG_BASE = 1000
-#: What the rule's process reports for one list of values (the rule's own value never leaves its process).
-_SAID_FALSE, _SAID_TRUE, _SAID_OTHER, _SAID_NOTHING = 0, 1, 2, 3
-
-
-def _rule_as_bot(rule: Callable[[list[int]], object], lists: list[tuple[int, ...]]) -> Callable[[GameState], int]:
-    """The student's rule, asked through the bot sandbox: the "position" number 2 + k stands for ``lists[k]``.
-
-    Everything the rule returns is judged inside its own process (a liar's ``__eq__`` or ``__bool__`` runs there,
-    under the time limit); only 0 (False), 1 (True), 2 (not a bool) or 3 (still ``...``) comes back.
-    """
-
-    def ask(state: GameState) -> int:
-        said = rule(list(lists[state.number - 2]))
-        if said is ...:
-            return _SAID_NOTHING
-        if type(said) is bool:
-            return int(said)
-        if type(said) is int and said in (0, 1):
-            return said
-        return _SAID_OTHER
-
-    return ask
-
-
 @SPEC.check("sum-rule", label="Your sum rule")
 def sum_rule(answer: object, p: Params) -> Verdict:
     """A function of the list of Grundy values, True exactly for P-sums (brute force, up to three parts).
@@ -211,6 +185,8 @@ def sum_rule(answer: object, p: Params) -> Verdict:
         return unanswered()
     if not callable(answer):
         return Verdict("format", "Give a function of a list of values, such as my_sum_rule.", key="format:function")
+    from duel_lessons.play.sandbox import Forfeit  # only where a rule is run: the module imports without psutil
+
     rules = rules_of(p)
     upto = int(p["triple_upto"])
     sums = _all_sums(upto)
@@ -222,7 +198,7 @@ def sum_rule(answer: object, p: Params) -> Verdict:
     lists = lists[:BIG_BASE] + [()] * (BIG_BASE - len(lists)) + list(BIG_LISTS)
     told: dict[tuple[int, ...], int] = {}
     try:
-        with Sandbox(_rule_as_bot(answer, lists), rules, time_limit=RULE_TIME, max_strikes=1) as sandbox:
+        with rule_sandbox(answer, lists, rules) as sandbox:
             for parts in sums:
                 values = tuple(_values(rules, parts))
                 if values not in told:
@@ -236,9 +212,9 @@ def sum_rule(answer: object, p: Params) -> Verdict:
                             key="format:error",
                         )
                 said = told[values]
-                if said == _SAID_NOTHING:
+                if said == SAID_NOTHING:
                     return unanswered()
-                if said == _SAID_OTHER:
+                if said == SAID_OTHER:
                     return Verdict(
                         "format",
                         f"Your rule should give True or False; for values {list(values)} it gave something else.",
@@ -256,7 +232,7 @@ def sum_rule(answer: object, p: Params) -> Verdict:
                         key=f"miss:{parts}",
                     )
             for big in BIG_LISTS:
-                told_big = _ask_big(sandbox, rules, big)
+                told_big = ask_big(sandbox, rules, big)
                 if isinstance(told_big, Verdict):
                     return told_big
                 really = _xor(list(big)) == 0
@@ -290,27 +266,6 @@ def _smallest_with(rules: Rules, values: tuple[int, ...]) -> list[int]:
         if all(v in found for v in values):
             break
     return [found.get(v, 0) for v in values]
-
-
-def _ask_big(sandbox: Sandbox, rules: Rules, values: tuple[int, ...]) -> int | Verdict:
-    """The rule's answer for one of BIG_LISTS (asked as list number len(small lists) + k), or the verdict on it."""
-    try:
-        said = sandbox.ask(new_game(rules, 2 + BIG_BASE + BIG_LISTS.index(values)))
-    except Forfeit as stopped:
-        return Verdict(
-            "format",
-            f"For values {list(values)} your rule gave no answer: it {stopped.reason}. (A rule that looks each "
-            "sum up by brute force runs out of time on big sums: find a rule that uses the values only.)",
-            "Your rule must return True or False for every list of values, quickly: no endless loop, no brute force.",
-            key="format:error-big",
-        )
-    if said in (_SAID_OTHER, _SAID_NOTHING):
-        return Verdict(
-            "format",
-            f"Your rule should give True or False; for values {list(values)} it gave something else.",
-            key="format:not-bool",
-        )
-    return said
 
 
 def my_sum_rule(values: list[int]) -> bool:
