@@ -203,6 +203,9 @@ def _show(value: object, depth: int) -> str:
     name = getattr(value, "__name__", None)
     if not isinstance(name, str):
         return f"a {type(value).__name__}"
+    module = getattr(value, "__module__", None)
+    if isinstance(module, str) and module.startswith("duel_lessons."):
+        return f"{name} (the function in {module})"  # the package's own: its module, where a reader finds it
     code = getattr(value, "__code__", None)
     line = getattr(code, "co_firstlineno", None)
     return f"{name} (a function, line {line} of its cell or file)" if isinstance(line, int) else name
