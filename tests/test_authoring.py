@@ -111,7 +111,7 @@ def test_the_example_book_shipped_as_a_file_passes_the_book_tests(tmp_path: Path
     files = ["tests/test_engine_properties.py", "tests/test_closed_forms.py", "tests/test_authoring.py"]
     skip = "not shipped_as_a_file"  # this test itself, which would recurse
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly", "-k", skip, *files],
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-o", "addopts=-ra", "-k", skip, *files],
         cwd=tmp_path,
         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
         capture_output=True,
