@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -35,8 +36,15 @@ def test_records_are_read_back_and_anything_else_is_ignored() -> None:
     assert record.records({"cells": "nonsense"}) == []
 
 
-def test_checks_guesses_and_tests_are_shown_as_records_in_ipython(capsys: pytest.CaptureFixture[str]) -> None:
+def test_checks_guesses_and_tests_are_shown_as_records_in_ipython(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from IPython.core.interactiveshell import InteractiveShell
+
+    # IPython adds an active virtualenv's site-packages to sys.path when it is not the running
+    # Python's: under CI's lowest-versions run that put the main venv's nbconvert in this process.
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    path_before = list(sys.path)
 
     shell = InteractiveShell.instance()
     shown: list[dict[str, Any]] = []
@@ -52,6 +60,7 @@ def test_checks_guesses_and_tests_are_shown_as_records_in_ipython(capsys: pytest
     finally:
         shell.display_pub.publish = publish  # type: ignore[method-assign]
         InteractiveShell.clear_instance()
+    assert sys.path == path_before  # the shell left the test process's imports alone
     saved = [d[record.MIME] for d in shown if record.MIME in d]
     assert [(r["action"], r["name"], r["kind"]) for r in saved] == [
         ("check", "1", "misconception"),

@@ -124,6 +124,7 @@ def main() -> None:
     request = json.loads(sys.stdin.buffer.read() or b"{}")
     scratch = tempfile.mkdtemp(prefix="duel-grade-")  # IPython's and matplotlib's folders, this run's only
     os.environ.update(MPLBACKEND="Agg", HOME=scratch, IPYTHONDIR=scratch, MPLCONFIGDIR=scratch)
+    os.environ.pop("VIRTUAL_ENV", None)  # or IPython adds that venv's packages to this Python's path
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
