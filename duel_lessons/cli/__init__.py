@@ -4,7 +4,7 @@ Modules: :mod:`~duel_lessons.cli.app` (the parser, the list of subcommands, ``ma
 :mod:`~duel_lessons.cli.console` (reading and writing), :mod:`~duel_lessons.cli.options`
 (shared flags), :mod:`~duel_lessons.cli.terminal` (``play``), :mod:`~duel_lessons.cli.sum_play`
 (``play --sum``), :mod:`~duel_lessons.cli.tools` (``rules``, ``solve``, ``table``),
-:mod:`~duel_lessons.cli.files` (safe output files), :mod:`~duel_lessons.cli.copies`
+:mod:`~duel_lessons.views.files` (safe output files), :mod:`~duel_lessons.cli.copies`
 (``student-copies``, ``answer-key``).
 """
 

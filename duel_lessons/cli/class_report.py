@@ -41,8 +41,8 @@ def _teacher_copy(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace, io: Console) -> int:
     """Grade the folder, write the HTML page and the CSV, print the summary."""
-    from duel_lessons.cli.files import write_atomically
     from duel_lessons.teaching.class_report import class_report
+    from duel_lessons.views.files import write_atomically
 
     folder = Path(args.submissions)
     output = Path(args.output)

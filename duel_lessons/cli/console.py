@@ -46,6 +46,7 @@ def safe_text(text: str) -> str:
     """
     return text.translate(_CONTROLS)
 
+
 #: ASCII stand-ins for the characters the package's messages use.
 ASCII_FALLBACKS: dict[str, str] = {
     "÷": "/",

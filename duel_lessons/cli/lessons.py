@@ -159,4 +159,3 @@ def add_parser(subparsers: Subparsers) -> None:
         )
         configure(parser)
         parser.set_defaults(func=run)
-

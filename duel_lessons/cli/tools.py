@@ -3,7 +3,7 @@
 ``solve`` asks the oracle (:mod:`duel_lessons.solving.oracle`, through
 :func:`duel_lessons.play.analysis.analyse`); ``table`` reads the solver's tables
 (:mod:`duel_lessons.solving.tables`) and writes files with
-:func:`duel_lessons.cli.files.write_atomically`.
+:func:`duel_lessons.views.files.write_atomically`.
 
 >>> table_format("nf.json", None), table_format("nf.dat", None), table_format(None, "csv")
 ('json', 'text', 'csv')
@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from duel_lessons.cli.console import Console
-from duel_lessons.cli.files import write_atomically
 from duel_lessons.cli.options import (
     QUICK_TABLE,
     Subparsers,
@@ -36,6 +35,7 @@ from duel_lessons.engine.rules import RULEBOOKS
 from duel_lessons.play.analysis import analyse
 from duel_lessons.solving.oracle import oracle
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, tabulate
+from duel_lessons.views.files import write_atomically
 
 # -- rules --------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ __all__ = [
     "play_out",
 ]
 
+
 @dataclass(frozen=True, repr=False)
 class GameState:
     """A position in a game: rules, current number, player to move, passes, history.

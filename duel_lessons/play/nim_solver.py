@@ -43,7 +43,7 @@ def _nim_p(key: Heaps) -> bool:
 
 
 def nim_outcome(heaps: Sequence[int]) -> str:
-    """"P" if the player to move loses Nim from these heaps (the last to take wins), else "N"; by brute force."""
+    """ "P" if the player to move loses Nim from these heaps (the last to take wins), else "N"; by brute force."""
     return "P" if _nim_p(tuple(sorted(int(h) for h in heaps))) else "N"
 
 
@@ -67,7 +67,7 @@ def _sub_p(n: int, moves: tuple[int, ...]) -> bool:
 
 
 def subtraction_outcome(n: int, moves: Sequence[int]) -> str:
-    """"P" or "N" for one pile of n counters when a move takes one of ``moves`` counters (the last to take wins)."""
+    """ "P" or "N" for one pile of n counters when a move takes one of ``moves`` counters (the last to take wins)."""
     for k in range(n + 1):  # fill the cache from the bottom: no deep recursion
         _sub_p(k, tuple(moves))
     return "P" if _sub_p(n, tuple(moves)) else "N"

@@ -337,8 +337,9 @@ class Sandbox:
         self.not_root = bool(reply.get("not_root"))
         self._cpu = worker.cpu() or 0.0
 
-    def _exec(self, spec: dict[str, Any], extra: list[str], uid: int | None, theirs: socket.socket,
-              ours: socket.socket) -> Worker:
+    def _exec(
+        self, spec: dict[str, Any], extra: list[str], uid: int | None, theirs: socket.socket, ours: socket.socket
+    ) -> Worker:
         """A fresh interpreter (in bubblewrap where it runs), told its bot over the socket."""
         spec = {**spec, "uid": uid, "restricted": self.restricted}
         command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
@@ -547,5 +548,3 @@ class Sandbox:
 
 def _text(value: object) -> str | None:
     return printable(value[:4000]) if isinstance(value, str) and value else None
-
-

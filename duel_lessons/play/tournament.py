@@ -526,8 +526,12 @@ def round_robin(
         per_bot = default_budget(2 * (len(names) - 1) * len(numbers), limit)
     bots = [e for e in entrants.values() if not isinstance(e, str)]
     notes = tuple(isolation_notes(functions=any(not isinstance(e, BotFile) for e in bots))) if bots else ()
-    limits = {"memory_limit": memory_limit, "output_limit": output_limit, "total_budget": per_bot,
-              "game_budget": default_game_budget(limit)}
+    limits = {
+        "memory_limit": memory_limit,
+        "output_limit": output_limit,
+        "total_budget": per_bot,
+        "game_budget": default_game_budget(limit),
+    }
     with _Arena(entrants, book, limit, seed, max_workers=max_workers, **limits) as arena:
         for a, b in pairs:
             for n in numbers:

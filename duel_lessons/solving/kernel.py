@@ -105,6 +105,7 @@ def lesson_size(size: int, plain: int, what: str = "N") -> int:
     )
     return plain
 
+
 # Rule codes.
 SUBTRACT, DIVIDE = 0, 1
 ALL, EVEN, ODD, PRIME = 0, 1, 2, 3

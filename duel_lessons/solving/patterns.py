@@ -364,8 +364,10 @@ def check_patterns(
     if "Grundy" in wanted:
         grundy = np.asarray(table.grundy[1 : last + 1])
         if (grundy < 0).any():
-            notes.append(f"{book.title} is misère: the package computes no Grundy values there (they do not decide "
-                "misère sums), so they were not checked.")
+            notes.append(
+                f"{book.title} is misère: the package computes no Grundy values there (they do not decide "
+                "misère sums), so they were not checked."
+            )
         else:
             data["Grundy"] = grundy
     found = features(last, max_mod, chosen)

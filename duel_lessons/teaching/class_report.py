@@ -58,6 +58,8 @@ class Limits:
     wall: float = 180.0
     memory: int = 2 * 2**30
     cell: float = 30.0
+
+
 #: The verdict names of the report, in the order its tables and charts use.
 OUTCOMES = ("right", "partial", "wrong", "blank")
 #: Their colours (Okabe–Ito, safe for colour-blind readers) and hatches (readable in black and white).

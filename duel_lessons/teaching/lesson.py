@@ -100,6 +100,7 @@ def _bounded(verdict: Verdict) -> Verdict:
 
     return replace(verdict, message=cut(verdict.message), hint=cut(verdict.hint), stronger=cut(verdict.stronger))
 
+
 class Result:
     """Whether an answer was right: true or false, and invisible in a notebook.
 

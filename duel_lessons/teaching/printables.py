@@ -14,14 +14,13 @@ checks that the two agree).  No existing file is overwritten unless asked.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from duel_lessons.engine.rules import RULEBOOKS, DuelError
+from duel_lessons.views.files import replacing
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -163,19 +162,11 @@ def _save(pages: list[Figure], target: Path) -> None:
     """Write the pages as one PDF: to a temporary name, then renamed into place."""
     from matplotlib.backends.backend_pdf import PdfPages
 
-    handle, temporary = tempfile.mkstemp(suffix=".pdf", dir=target.parent)
-    os.close(handle)
-    try:
-        with PdfPages(temporary, metadata={"Title": target.stem, "Creator": "duel-lessons"}) as pdf:
-            for page in pages:
-                pdf.savefig(page)
-        mask = os.umask(0o022)
-        os.umask(mask)
-        os.chmod(temporary, 0o666 & ~mask)  # mkstemp makes 0600: give the PDF the usual permissions
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    metadata = {"Title": target.stem, "Creator": "duel-lessons"}
+    # write_printables has checked what may be replaced
+    with replacing(target, force=True) as temporary, PdfPages(temporary, metadata=metadata) as pdf:
+        for page in pages:
+            pdf.savefig(page)
 
 
 def write_printables(dest: Path | str, overwrite: bool = False) -> list[Path]:

@@ -38,14 +38,12 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
 import stat
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -55,6 +53,7 @@ from typing import Any
 import nbformat
 
 from duel_lessons.engine.errors import DuelError
+from duel_lessons.views.files import write_atomically
 
 REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
 #: A code cell's leading comment that marks a solution or a teacher's note.
@@ -382,28 +381,6 @@ def _keep_backup(path: Path) -> Path:
     return backup
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file next to ``path`` and rename it into place (a link is replaced)."""
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes 0600: give the file the usual permissions
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-
-
 def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = False) -> list[Path]:
     """Write student copies of every ``.ipynb`` in ``src`` (a folder or one notebook) into ``dest``.
 
@@ -427,7 +404,7 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
     for plan in plans:
         if plan.backup:
             _keep_backup(plan.target)
-        write_atomic(plan.target, plan.text)
+        write_atomically(plan.target, [plan.text], force=True)  # checked above: ours, or kept as a backup
     return [plan.target for plan in plans]
 
 
@@ -552,5 +529,5 @@ def write_answer_key(src: Path | str, output: Path | str, *, force: bool = False
                 "Use --force to replace it; a backup is kept."
             )
         _keep_backup(output)
-    write_atomic(output, text)
+    write_atomically(output, [text], force=True)  # checked above; a backup is kept
     return output

@@ -107,7 +107,6 @@ class BoardFrame(BoardNames):
         """The position in HTML, for pages that cannot show widgets."""
         return position_html(self.state.rules.title, self.state.number, *self._summary())
 
-
     @property
     def coach_text(self) -> str:
         """The coach's messages as plain text, newest first."""
@@ -136,7 +135,6 @@ class BoardFrame(BoardNames):
     def card_labels(self) -> list[str]:
         """The move cards shown now ('60 − 15 = 45', with ' P' / ' N' when P/N is shown)."""
         return [(c["text"] + (f" {c['tag']}" if c["tag"] else "")) for c in self._frame(self.state)["cards"]]
-
 
     def _frame(self, state: GameState, last: bool = True) -> dict[str, Any]:
         """What the board shows for ``state`` (``last``: the final frame of a turn, with the message)."""

@@ -89,11 +89,9 @@ class BoardSettings(BoardNames):
             w.HBox([self.new_button, self.rematch_button, self.reset_button], layout=row),
         ])  # fmt: skip
 
-
     def _first_options(self, opponent: str) -> list[tuple[str, int]]:
         vs = opponent == "computer"
         return [(self.words.name(1, vs), 1), (self.words.name(2, vs), 2)]
-
 
     # -- settings handlers ------------------------------------------------------
 

@@ -498,4 +498,3 @@ class VariantBuilder:
             return rules == self.make_rules()
         except RulesError:
             return False
-

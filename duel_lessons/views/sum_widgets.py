@@ -211,12 +211,17 @@ class SumBoard:
             label = w.HTML(f"<b>{i + 1}.</b> {escape(rules.title)}: <b>{grouped(n)}</b>").add_class("sum-row-label")
             buttons = []
             for d in moves[: self.max_buttons]:
-                button = w.Button(
-                    description=f"{d} → {rules.result(n, d)}",
-                    tooltip=f"Component {i + 1}: {move_words(rules, n, d)}",
-                    disabled=not human,
-                    layout=w.Layout(width="auto"),
-                ).add_class("sum-move").add_class(f"sum-move-{i + 1}-{d}").add_class("dg-guarded")
+                button = (
+                    w.Button(
+                        description=f"{d} → {rules.result(n, d)}",
+                        tooltip=f"Component {i + 1}: {move_words(rules, n, d)}",
+                        disabled=not human,
+                        layout=w.Layout(width="auto"),
+                    )
+                    .add_class("sum-move")
+                    .add_class(f"sum-move-{i + 1}-{d}")
+                    .add_class("dg-guarded")
+                )
                 button.on_click(self.guard.guarded(partial(self._clicked, state, i, d)))
                 buttons.append(button)
             self.move_buttons.append(buttons)

@@ -89,7 +89,7 @@ def which_rules(guess: object, p: Params) -> str:
         "leaves 1 (section 3). (b) hands the win to the same player as Division Duel (section 4). (c) fires only "
         "when someone names a wrong number. A perfect player has no reason to do that on purpose in Number Factor "
         "(from a composite number they win at once; facing a prime they must pass anyway, which is all a lost turn "
-        "does), and the book forbids it: *\"if a player violates the rules intentionally, they forfeit the game\"*. "
+        'does), and the book forbids it: *"if a player violates the rules intentionally, they forfeit the game"*. '
         "In a game where a lost turn could help a losing player, only that forfeit rule would keep (c) out of "
         "perfect play. Rule (c) matters for careless players: section 5."
     )
@@ -119,7 +119,12 @@ def _expression(
 ) -> Verdict:
     """An expression in q checked by sympy; ``known`` holds (key, wrong expression, hint, stronger hint)."""
     return expect_expression(
-        answer, target, names=["q"], cases=Q_CASES, hint=hint, stronger=stronger,
+        answer,
+        target,
+        names=["q"],
+        cases=Q_CASES,
+        hint=hint,
+        stronger=stronger,
         misconceptions=[Misconception(key, wrong, h, st) for key, wrong, h, st in known],
     )
 
@@ -128,13 +133,22 @@ def _expression(
 def smallest_result(answer: object, p: Params) -> Verdict:
     """A whole number bigger than 1 is at least 2."""
     return expect_number(
-        answer, 2,
-        misconceptions=[Misconception("one", 1, "The result is bigger than 1, so it cannot be 1.",
-                                      "List the whole numbers bigger than 1, in order. Which comes first?"),
-                        Misconception("from-15", 3, "3 is the smallest result from 15. The question is about "
-                                                    "every start: could another start leave less?",
-                                      "The proof says the result is a whole number bigger than 1. Which is the "
-                                      "smallest such number?")],
+        answer,
+        2,
+        misconceptions=[
+            Misconception(
+                "one",
+                1,
+                "The result is bigger than 1, so it cannot be 1.",
+                "List the whole numbers bigger than 1, in order. Which comes first?",
+            ),
+            Misconception(
+                "from-15",
+                3,
+                "3 is the smallest result from 15. The question is about every start: could another start leave less?",
+                "The proof says the result is a whole number bigger than 1. Which is the smallest such number?",
+            ),
+        ],
         hint="Which is the smallest whole number that is bigger than 1?",
         stronger="Try N = 2 × 3: divide by 3. How small can the result of a move be?",
     )
@@ -150,16 +164,28 @@ def model_proof_1(p: Params) -> tuple[object, str]:
 def careless_first(answer: object, p: Params) -> Verdict:
     """If the careless player moves first, they win exactly when their first try is right: 1 - q."""
     return _expression(
-        answer, "1 - q",
+        answer,
+        "1 - q",
         [
-            ("q", "q", "q is the chance of a slip. Does a slip on the first turn win or lose?",
-             "A slip hands the careful player the turn, and the careful player never misses. So the careless "
-             "player wins when the first try is NOT a slip."),
-            ("one", "1", "That is the ask-again rule. Under book 004, what happens after a slip on the first turn?",
-             "After a slip the careful player moves from a composite number. Can the careless player still win?"),
-            ("average", "(1 - q)/2", "That is the average over all games. This question is only about the games "
-                                     "the careless player starts.",
-             "Only the careless player's first try matters in these games. What is the chance it is right?"),
+            (
+                "q",
+                "q",
+                "q is the chance of a slip. Does a slip on the first turn win or lose?",
+                "A slip hands the careful player the turn, and the careful player never misses. So the careless "
+                "player wins when the first try is NOT a slip.",
+            ),
+            (
+                "one",
+                "1",
+                "That is the ask-again rule. Under book 004, what happens after a slip on the first turn?",
+                "After a slip the careful player moves from a composite number. Can the careless player still win?",
+            ),
+            (
+                "average",
+                "(1 - q)/2",
+                "That is the average over all games. This question is only about the games the careless player starts.",
+                "Only the careless player's first try matters in these games. What is the chance it is right?",
+            ),
         ],
         hint="They win only if their very first try is right. Write the chance of that using q.",
         stronger="A slip happens with chance q. What is the chance of NO slip? (For q = 0 it is 1; for q = 1, 0.)",
@@ -169,28 +195,41 @@ def careless_first(answer: object, p: Params) -> Verdict:
 @SPEC.model("proof-2")
 def model_proof_2(p: Params) -> tuple[object, str]:
     """The careless player's chance in the games they start."""
-    return "1 - q", ("a right first try (chance 1 − q) leaves a prime and wins; a slip hands the careful player a "
-                     "composite number, from which they win at once")
+    return "1 - q", (
+        "a right first try (chance 1 − q) leaves a prime and wins; a slip hands the careful player a "
+        "composite number, from which they win at once"
+    )
 
 
 @SPEC.check("proof-3")
 def long_run_formula(answer: object, p: Params) -> Verdict:
     """Half the games each way: (1/2)·0 + (1/2)·(1 - q)."""
     return _expression(
-        answer, "(1 - q)/2",
+        answer,
+        "(1 - q)/2",
         [
-            ("no-halving", "1 - q", "That is the chance in the games the careless player starts. They start only "
-                                    "half of the games.",
-             "In the other half the careful player starts, and the careless player never wins those. Average the "
-             "two halves."),
-            ("half-q", "q/2", "q is the chance of a slip, not of a right move.",
-             "Which is the careless player's chance in the games they start? Use that, not q."),
-            ("subtract", "1/2 - q", "Check q = 1: the careless player always slips and wins no game. What does "
-                                    "your expression give?",
-             "Half the games give 0; the other half give the chance from the question before. Average them."),
+            (
+                "no-halving",
+                "1 - q",
+                "That is the chance in the games the careless player starts. They start only half of the games.",
+                "In the other half the careful player starts, and the careless player never wins those. Average the "
+                "two halves.",
+            ),
+            (
+                "half-q",
+                "q/2",
+                "q is the chance of a slip, not of a right move.",
+                "Which is the careless player's chance in the games they start? Use that, not q.",
+            ),
+            (
+                "subtract",
+                "1/2 - q",
+                "Check q = 1: the careless player always slips and wins no game. What does your expression give?",
+                "Half the games give 0; the other half give the chance from the question before. Average them.",
+            ),
         ],
         hint="Half of the games the careful player starts (the careless player wins none of them); in the other half "
-             "the careless player's chance is your answer above. Average the two halves.",
+        "the careless player's chance is your answer above. Average the two halves.",
         stronger="Average of 0 and (your answer above): add them and divide by 2.",
     )
 
@@ -214,22 +253,33 @@ def long_run(answer: object, p: Params) -> Verdict:
         return lambda a: abs(float(a) - x) < 1e-9 and abs(x - q) > 1e-9  # type: ignore[arg-type]
 
     return expect_number(
-        answer, q, tolerance=1e-9,
+        answer,
+        q,
+        tolerance=1e-9,
         misconceptions=[
-            Misconception("forward", near((1 - rate) / 2),
-                          "That puts EX_RATE into the formula (1 - q)/2 as if it were q. Here the win rate is "
-                          "given and q is unknown.",
-                          "Write (1 - q)/2 = EX_RATE and solve for q: first multiply both sides by 2."),
-            Misconception("no-halving", near(1 - rate),
-                          "That would be right if the careless player started every game. They start only half.",
-                          "The win rate is (1 - q)/2, not 1 - q. Solve (1 - q)/2 = EX_RATE."),
-            Misconception("no-slip", near(2 * rate),
-                          "That is 1 - q, the chance of NOT slipping. The question asks for q.",
-                          "You found 1 - q. Subtract it from 1."),
+            Misconception(
+                "forward",
+                near((1 - rate) / 2),
+                "That puts EX_RATE into the formula (1 - q)/2 as if it were q. Here the win rate is "
+                "given and q is unknown.",
+                "Write (1 - q)/2 = EX_RATE and solve for q: first multiply both sides by 2.",
+            ),
+            Misconception(
+                "no-halving",
+                near(1 - rate),
+                "That would be right if the careless player started every game. They start only half.",
+                "The win rate is (1 - q)/2, not 1 - q. Solve (1 - q)/2 = EX_RATE.",
+            ),
+            Misconception(
+                "no-slip",
+                near(2 * rate),
+                "That is 1 - q, the chance of NOT slipping. The question asks for q.",
+                "You found 1 - q. Subtract it from 1.",
+            ),
         ],
         hint="Use the long-run win rate you found in section 6. Which q makes it equal to EX_RATE?",
         stronger="Set your long-run formula equal to EX_RATE and solve step by step: multiply both sides by 2, then "
-                 "find q.",
+        "find q.",
     )
 
 
@@ -258,25 +308,33 @@ def ask_again_exact(answer: object, p: Params) -> Verdict:
     if isinstance(answer, Fraction):
         value = float(answer)
     if isinstance(answer, str):  # the same words whether or not the text is right: a slip confirms nothing
-        return Verdict("format", "Give a number, not text: no quotes (a fraction such as 3/5 works without them).",
-                       key="format:text")
+        return Verdict(
+            "format",
+            "Give a number, not text: no quotes (a fraction such as 3/5 works without them).",
+            key="format:text",
+        )
     return expect_number(
-        value, float(exact), tolerance=1e-9,
+        value,
+        float(exact),
+        tolerance=1e-9,
         misconceptions=[
-            Misconception("half", lambda a: abs(float(a) - 0.5) < 1e-9 and games % 2 == 1,
-                          "Exactly half only when the number of games is even. Count the games the careless player "
-                          "starts.",
-                          "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?"),
-            Misconception("careless-first", lambda a: abs(float(a) - (games - games // 2) / games) < 1e-9
-                          and games % 2 == 1,
-                          "That would be the careless player's share if they started game 1. Who starts game 1 "
-                          "here?",
-                          "The careful player starts game 1, then every other game. Which games does the careless "
-                          "player start? Count those."),
+            Misconception(
+                "half",
+                lambda a: abs(float(a) - 0.5) < 1e-9 and games % 2 == 1,
+                "Exactly half only when the number of games is even. Count the games the careless player starts.",
+                "Write the games out: 1st, 2nd, 3rd, ... Who starts each one? Who wins each one?",
+            ),
+            Misconception(
+                "careless-first",
+                lambda a: abs(float(a) - (games - games // 2) / games) < 1e-9 and games % 2 == 1,
+                "That would be the careless player's share if they started game 1. Who starts game 1 here?",
+                "The careful player starts game 1, then every other game. Which games does the careless "
+                "player start? Count those.",
+            ),
         ],
         hint="Under the ask-again rule the careless player wins exactly the games they start. How many is that?",
         stronger="The careful player starts games 1, 3, 5, ... Which games are left for the careless player, and how "
-                 "many of them are there among EX_GAMES games?",
+        "many of them are there among EX_GAMES games?",
     )
 
 
@@ -286,6 +344,7 @@ def model_2(p: Params) -> tuple[object, str]:
     games = int(p["ex_games"])
     exact = _exact(p)
     started = list(range(2, games + 1, 2))
-    return exact, (f"the careful player starts game 1; the careless player starts games {', '.join(map(str, started))} "
-                   f"and wins exactly those: {len(started)}/{games}" + (f" = {exact}" if exact.denominator != games
-                                                                         else ""))
+    return exact, (
+        f"the careful player starts game 1; the careless player starts games {', '.join(map(str, started))} "
+        f"and wins exactly those: {len(started)}/{games}" + (f" = {exact}" if exact.denominator != games else "")
+    )

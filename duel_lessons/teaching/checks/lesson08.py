@@ -118,16 +118,24 @@ def _rule_reveal(rules: Rules, words: str, rule: object, p: Params) -> str:
     mine = ""
     if callable(rule):
         found = first_difference(rule, truth, TEST_UPTO)
-        mine = (f"Your last rule holds up to {TEST_UPTO:,}." if found is None
-                else f"Your last rule first differs at n = {found[0]}.")
+        mine = (
+            f"Your last rule holds up to {TEST_UPTO:,}."
+            if found is None
+            else f"Your last rule first differs at n = {found[0]}."
+        )
     return f"{words} {mine}".strip()
 
 
 @SPEC.reveal("odd")
 def odd_reveal(rule: object, p: Params) -> str:
     """The odd-only rule, compared with the student's last tested rule."""
-    return _rule_reveal(ODD, "With odd divisors only, n is P exactly when n is **odd or a power of 2**. "
-                             "From any other n, subtract its odd part.", rule, p)
+    return _rule_reveal(
+        ODD,
+        "With odd divisors only, n is P exactly when n is **odd or a power of 2**. "
+        "From any other n, subtract its odd part.",
+        rule,
+        p,
+    )
 
 
 # -- the proof: halve the game ---------------------------------------------------------------------------
@@ -139,13 +147,24 @@ HALF_CASES = [{"m": 6, "e": 1}, {"m": 6, "e": 3}, {"m": 15, "e": 5}, {"m": 10, "
 def halving(answer: object, p: Params) -> Verdict:
     """2m - 2e = 2 × (m - e): the bracket, typed as an expression."""
     return expect_expression(
-        answer, "m - e", names=["m", "e"], cases=HALF_CASES,
+        answer,
+        "m - e",
+        names=["m", "e"],
+        cases=HALF_CASES,
         misconceptions=[
-            Misconception("not-factored", "2*m - 2*e", "That is the whole of 2m − 2e. The question asks what is left "
-                                                       "inside the bracket once the factor 2 is taken out.",
-                          "2 × (bracket) must equal 2m − 2e. Halve 2m − 2e."),
-            Misconception("half-one-term", "m - 2*e", "Only 2m was halved. Both terms share the factor 2.",
-                          "Check with m = 6, e = 1: 2m − 2e = 10, so the bracket must be 5."),
+            Misconception(
+                "not-factored",
+                "2*m - 2*e",
+                "That is the whole of 2m − 2e. The question asks what is left "
+                "inside the bracket once the factor 2 is taken out.",
+                "2 × (bracket) must equal 2m − 2e. Halve 2m − 2e.",
+            ),
+            Misconception(
+                "half-one-term",
+                "m - 2*e",
+                "Only 2m was halved. Both terms share the factor 2.",
+                "Check with m = 6, e = 1: 2m − 2e = 10, so the bracket must be 5.",
+            ),
         ],
         hint="Take the factor 2 out of both terms: 2m − 2e = 2 × (what?).",
         stronger="Try m = 6, e = 1: 12 − 2 = 10 = 2 × 5. Which expression in m and e gives 5?",
@@ -163,11 +182,11 @@ SPEC.parsons(
     label="The half game, in order",
     lines={
         "A": "So m − e is even, and by the assumption an N-position: every move from an odd m hands your opponent "
-             "an N-position, so an odd m is P.",
+        "an N-position, so an odd m is P.",
         "B": "If m is even, every move from m leaves an odd number.",
         "C": "Suppose the claim holds for every number below m (strong induction).",
         "D": "If m is even, you may subtract e = 1, leaving the odd number m − 1: by the assumption a P-position, so "
-             "an even m is N.",
+        "an even m is N.",
         "E": "m = 1 has no move, so 1 is P (and 1 is odd).",
         "F": "If m is odd, every divisor e of m is odd.",
         "G": "So the claim holds for m, and by strong induction for every m.",
@@ -180,7 +199,7 @@ SPEC.parsons(
         "H": "One move to an N-position does not make m P: P needs EVERY move to hand your opponent an N-position.",
     },
     why="Claim: in the half game m is P exactly when m is odd. Base 1; odd m: all divisors odd, so every move leaves "
-        "an even number (N); even m: subtract 1 to leave an odd number (P).",
+    "an even number (N); even m: subtract 1 to leave an odd number (P).",
 )
 
 
@@ -231,38 +250,63 @@ def even_winning_move(answer: object, p: Params) -> Verdict:
         return unanswered()
     value = as_whole(answer)
     if value is None:
-        return Verdict("format", "Give one whole number: a move (an even divisor of EX_EVEN), or 0 if no move wins.",
-                       key="format:number")
+        return Verdict(
+            "format",
+            "Give one whole number: a move (an even divisor of EX_EVEN), or 0 if no move wins.",
+            key="format:number",
+        )
     if value == best:
         return Verdict("right")
     if best == 0:
-        return Verdict("miss", f"{show(value)} is not a winning move.",
-                       "First decide: can the player to move from EX_EVEN win at all? (If not, answer 0.)",
-                       "Which numbers lose in Even-only Duel? Is EX_EVEN one of them?", key=f"miss:{value}")
+        return Verdict(
+            "miss",
+            f"{show(value)} is not a winning move.",
+            "First decide: can the player to move from EX_EVEN win at all? (If not, answer 0.)",
+            "Which numbers lose in Even-only Duel? Is EX_EVEN one of them?",
+            key=f"miss:{value}",
+        )
     if value == 0:
-        return Verdict("miss", "There is a winning move from EX_EVEN.",
-                       "Which numbers lose in Even-only Duel? Can you hand your opponent one of them?",
-                       "The half game's winning move e = 1 becomes which move in the real game?", key="miss:0")
+        return Verdict(
+            "miss",
+            "There is a winning move from EX_EVEN.",
+            "Which numbers lose in Even-only Duel? Can you hand your opponent one of them?",
+            "The half game's winning move e = 1 becomes which move in the real game?",
+            key="miss:0",
+        )
     if value < 0 or value >= n or n % value:
-        return Verdict("misconception",
-                       f"{show(value)} is not a move from EX_EVEN: a move is a divisor smaller than it.",
-                       "A move subtracts a divisor of EX_EVEN, other than EX_EVEN itself.",
-                       "Write EX_EVEN as a product of primes: its divisors are built from those.", key="not-a-move")
+        return Verdict(
+            "misconception",
+            f"{show(value)} is not a move from EX_EVEN: a move is a divisor smaller than it.",
+            "A move subtracts a divisor of EX_EVEN, other than EX_EVEN itself.",
+            "Write EX_EVEN as a product of primes: its divisors are built from those.",
+            key="not-a-move",
+        )
     if value % 2:
-        return Verdict("misconception", "Only even divisors are allowed in this variant.",
-                       "The half game's moves e become the real moves 2e. Which of them win?",
-                       "A winning move in the half game from an even m leaves an odd number. Which divisors e do "
-                       "that?", key="odd-divisor")
+        return Verdict(
+            "misconception",
+            "Only even divisors are allowed in this variant.",
+            "The half game's moves e become the real moves 2e. Which of them win?",
+            "A winning move in the half game from an even m leaves an odd number. Which divisors e do that?",
+            key="odd-divisor",
+        )
     if not _even_p(n - value):
-        return Verdict("misconception", "That is a legal move, but it hands your opponent a winning position.",
-                       "Use the proof: which numbers lose in Even-only Duel? Leave your opponent one of them.",
-                       "Halve everything: in the half game on m = EX_EVEN / 2, your move is e = d / 2. Which e leave "
-                       "your opponent a P-position?", key="losing-move")
-    return Verdict("partial", "That is a winning move, but not the largest one.",
-                   "In the half game on m = EX_EVEN / 2, the winning moves are the divisors e that leave an odd "
-                   "number. Which e are those, and which is the largest?",
-                   "From an even m, m − e is odd exactly when e is odd. The largest odd divisor of m is m with every "
-                   "factor 2 taken out. Then double it back.", key=f"partial:{value}")
+        return Verdict(
+            "misconception",
+            "That is a legal move, but it hands your opponent a winning position.",
+            "Use the proof: which numbers lose in Even-only Duel? Leave your opponent one of them.",
+            "Halve everything: in the half game on m = EX_EVEN / 2, your move is e = d / 2. Which e leave "
+            "your opponent a P-position?",
+            key="losing-move",
+        )
+    return Verdict(
+        "partial",
+        "That is a winning move, but not the largest one.",
+        "In the half game on m = EX_EVEN / 2, the winning moves are the divisors e that leave an odd "
+        "number. Which e are those, and which is the largest?",
+        "From an even m, m − e is odd exactly when e is odd. The largest odd divisor of m is m with every "
+        "factor 2 taken out. Then double it back.",
+        key=f"partial:{value}",
+    )
 
 
 @SPEC.model(1)
@@ -272,9 +316,11 @@ def model_1(p: Params) -> tuple[object, str]:
     d = _largest_even_move(n)
     if d == 0:
         return 0, f"{n:,} is not a multiple of 4, so it is a P-position: no move wins"
-    return d, (f"a winning move d = 2e leaves {n:,} − d not a multiple of 4, so e is an odd divisor of {n // 2:,}; "
-               f"the largest is its odd part {d // 2:,}, so d = {d:,} (leaving {n - d:,}, 2 more than a multiple "
-               "of 4)")
+    return d, (
+        f"a winning move d = 2e leaves {n:,} − d not a multiple of 4, so e is an odd divisor of {n // 2:,}; "
+        f"the largest is its odd part {d // 2:,}, so d = {d:,} (leaving {n - d:,}, 2 more than a multiple "
+        "of 4)"
+    )
 
 
 def _table(rules: Rules, upto: int) -> Table:
@@ -303,32 +349,49 @@ def misere_rule(answer: object, p: Params) -> Verdict:
             try:
                 said: object = answer(n)
             except Exception as error:  # the student's function
-                return Verdict("partial", f"It agrees with the table up to {upto:,}, but at n = {n:,} it stopped with "
-                                          f"{type(error).__name__}.",
-                               "A rule, not a look-up: it must work for every n, however large.",
-                               "Say it in words first (which numbers are P?), then write that as Python.",
-                               key="partial:lookup")
+                return Verdict(
+                    "partial",
+                    f"It agrees with the table up to {upto:,}, but at n = {n:,} it stopped with "
+                    f"{type(error).__name__}.",
+                    "A rule, not a look-up: it must work for every n, however large.",
+                    "Say it in words first (which numbers are P?), then write that as Python.",
+                    key="partial:lookup",
+                )
             if bool(said) != form.is_p(n):
-                return Verdict("partial", f"It agrees with the table up to {upto:,}, but not at n = {n:,}: there the "
-                                          f"player to move {'loses' if form.is_p(n) else 'wins'}.",
-                               "Does your rule say what the P-positions have in common, or only list them?",
-                               "Test your rule on big numbers of the same kinds as the small ones.",
-                               key=f"partial:{n}")
+                return Verdict(
+                    "partial",
+                    f"It agrees with the table up to {upto:,}, but not at n = {n:,}: there the "
+                    f"player to move {'loses' if form.is_p(n) else 'wins'}.",
+                    "Does your rule say what the P-positions have in common, or only list them?",
+                    "Test your rule on big numbers of the same kinds as the small ones.",
+                    key=f"partial:{n}",
+                )
         return Verdict("right", f"It agrees with the table up to {upto:,} and at numbers beyond it. Can you prove it?")
     n, really, said = found
     if isinstance(said, Exception):
         return Verdict("format", f"Your function stopped with {type(said).__name__} at n = {n}.", key="format:error")
     powers = n & (n - 1) == 0 and n % 2 == 0
     odd = p["misere_divisors"] == "odd"
-    hint = ("Look at the powers of 2 (lesson 4)." if powers and odd
-            else "Look at the list of P-positions above: what do they have in common, and which even numbers are "
-                 "missing?")
-    stronger = ("A power of 2 has no odd divisor except 1, so the player to move there cannot move. In misère "
-                "play, is that good or bad for them?" if powers and odd
-                else f"Write the P-positions up to 40 in a row, with their remainders on division by 4, and compare "
-                     f"with n = {n}.")
-    return Verdict("miss", f"First counterexample: n = {n}. Your rule says {'P' if said else 'N'}, the table says "
-                           f"{'P' if really else 'N'}.", hint, stronger, f"miss:{n}")
+    hint = (
+        "Look at the powers of 2 (lesson 4)."
+        if powers and odd
+        else "Look at the list of P-positions above: what do they have in common, and which even numbers are missing?"
+    )
+    stronger = (
+        "A power of 2 has no odd divisor except 1, so the player to move there cannot move. In misère "
+        "play, is that good or bad for them?"
+        if powers and odd
+        else f"Write the P-positions up to 40 in a row, with their remainders on division by 4, and compare "
+        f"with n = {n}."
+    )
+    return Verdict(
+        "miss",
+        f"First counterexample: n = {n}. Your rule says {'P' if said else 'N'}, the table says "
+        f"{'P' if really else 'N'}.",
+        hint,
+        stronger,
+        f"miss:{n}",
+    )
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,7 @@ def hand_over_form(value: object, p: Params) -> str | None:
 
 @SPEC.guess_form("pile")
 def pile_form(value: object, p: Params) -> str | None:
-    """"first" or "second"."""
+    """ "first" or "second"."""
     if not isinstance(value, str) or value.strip().lower() not in ("first", "second"):
         return 'Answer "first" or "second", in quotes.'
     return None
@@ -120,8 +120,10 @@ def subtract_reveal(rule: object, p: Params) -> str:
     losing = losing_piles(moves, min(upto, 100))
     text = f"Up to {min(upto, 100)}, the player to move loses from {losing}."
     if moves == tuple(range(1, period)):
-        text += (f" These are the multiples of {period}: whatever your opponent takes (k), take {period} − k, "
-                 f"and the pile stays a multiple of {period}.")
+        text += (
+            f" These are the multiples of {period}: whatever your opponent takes (k), take {period} − k, "
+            f"and the pile stays a multiple of {period}."
+        )
     else:
         text += " The pattern repeats: look for its period in the list."
     return text
@@ -151,12 +153,15 @@ def mirror(answer: object, p: Params) -> Verdict:
         return Verdict("right")
     if heaps not in {after((3, 5), m) for m in nim_moves((3, 5))}:
         return Verdict("format", f"From [3, 5] one move cannot leave {list(heaps)}.", key="format:not-a-move")
-    return Verdict("miss", f"Your answer was {list(heaps)}: your opponent can win from there.",
-                   "After your opponent's move the heaps are [3, 5]. Look at the table: which positions are P? "
-                   "Leave one of those.",
-                   "The P-positions of two heaps lie on one line of the table. Which of them can you reach from "
-                   "[3, 5] in one move?",
-                   key=f"miss:{heaps}")
+    return Verdict(
+        "miss",
+        f"Your answer was {list(heaps)}: your opponent can win from there.",
+        "After your opponent's move the heaps are [3, 5]. Look at the table: which positions are P? "
+        "Leave one of those.",
+        "The P-positions of two heaps lie on one line of the table. Which of them can you reach from "
+        "[3, 5] in one move?",
+        key=f"miss:{heaps}",
+    )
 
 
 @SPEC.model("proof-1")
@@ -178,36 +183,47 @@ def nim_rule(answer: object, p: Params) -> Verdict:
         try:
             said = answer(a, b, c)
         except Exception as error:  # the student's function
-            return Verdict("format", f"Your rule stopped with {type(error).__name__} at heaps {[a, b, c]}.",
-                           key="format:error")
+            return Verdict(
+                "format", f"Your rule stopped with {type(error).__name__} at heaps {[a, b, c]}.", key="format:error"
+            )
         if said is ...:
             return unanswered()
         really = nim_outcome((a, b, c)) == "P"
         if bool(said) != really:
             word = "loses" if really else "wins"
-            return Verdict("miss", f"First counterexample: heaps {[a, b, c]}. The player to move {word} there, but "
-                           f"your rule says {'loses' if said else 'wins'}.",
-                           "Look at the binary digits of each P-position above, one column at a time.",
-                           "How many 1s are in the fours column of each P-position? In the twos? In the ones? "
-                           "(a & 4, a & 2 and a & 1 test a column.)",
-                           key=f"miss:{a},{b},{c}")
+            return Verdict(
+                "miss",
+                f"First counterexample: heaps {[a, b, c]}. The player to move {word} there, but "
+                f"your rule says {'loses' if said else 'wins'}.",
+                "Look at the binary digits of each P-position above, one column at a time.",
+                "How many 1s are in the fours column of each P-position? In the twos? In the ones? "
+                "(a & 4, a & 2 and a & 1 test a column.)",
+                key=f"miss:{a},{b},{c}",
+            )
     for a, b, c in _beyond(upto):  # a rule, not a look-up of the data shown
         try:
             said = answer(a, b, c)
         except Exception as error:  # the student's function
-            return Verdict("partial", f"Right for every position with heaps up to {upto}, but at heaps {[a, b, c]} "
-                                      f"it stopped with {type(error).__name__}.",
-                           "A rule, not a look-up of the table: it must work for heaps of any size.",
-                           "Say in words what every P-position in the binary list has in common, then write that.",
-                           key="partial:lookup")
+            return Verdict(
+                "partial",
+                f"Right for every position with heaps up to {upto}, but at heaps {[a, b, c]} "
+                f"it stopped with {type(error).__name__}.",
+                "A rule, not a look-up of the table: it must work for heaps of any size.",
+                "Say in words what every P-position in the binary list has in common, then write that.",
+                key="partial:lookup",
+            )
         really = nim_outcome((a, b, c)) == "P"
         if bool(said) != really:
-            return Verdict("partial", f"Right for every position with heaps up to {upto}, but not at heaps "
-                                      f"{[a, b, c]}, beyond the data: there the player to move "
-                                      f"{'loses' if really else 'wins'}.",
-                           "Does your rule say what the P-positions have in common, or only list them?",
-                           "Look at the binary digits of each P-position, one column at a time, and write that as "
-                           "a rule for any heaps.", key=f"partial:{a},{b},{c}")
+            return Verdict(
+                "partial",
+                f"Right for every position with heaps up to {upto}, but not at heaps "
+                f"{[a, b, c]}, beyond the data: there the player to move "
+                f"{'loses' if really else 'wins'}.",
+                "Does your rule say what the P-positions have in common, or only list them?",
+                "Look at the binary digits of each P-position, one column at a time, and write that as "
+                "a rule for any heaps.",
+                key=f"partial:{a},{b},{c}",
+            )
     return Verdict("right", f"Your rule is right for every position with heaps up to {upto}, and beyond. Now: why?")
 
 
@@ -236,17 +252,17 @@ SPEC.parsons(
     label="Nim's rule, proved in order",
     lines={
         "A": "Change h to the number whose digits are flipped in every column with an odd count: it has a 0 in the "
-             "leftmost odd column and agrees with h to its left, so it is smaller than h (a legal move), and now "
-             "every column is even.",
+        "leftmost odd column and agrees with h to its left, so it is smaller than h (a legal move), and now "
+        "every column is even.",
         "B": "From an unbalanced position, taking from the largest heap always balances it.",
         "C": "From a balanced position, a move changes one heap, so at least one of its binary digits changes, and "
-             "that column's count of 1s goes up or down by one: it becomes odd. Every move unbalances.",
+        "that column's count of 1s goes up or down by one: it becomes odd. Every move unbalances.",
         "D": "So the player who hands over a balanced position can do it again after any reply.",
         "E": "All heaps empty is balanced, and the player to move there has lost.",
         "F": "From an unbalanced position, look at the leftmost column with an odd count of 1s: some heap h has a 1 "
-             "there.",
+        "there.",
         "G": "Every move takes a counter, so the game ends, at all heaps empty, handed over by that player: "
-             "balanced positions are P and unbalanced ones N.",
+        "balanced positions are P and unbalanced ones N.",
         "H": "A move changes only one column of binary digits.",
     },
     proof=["E", "C", "F", "A", "D", "G"],
@@ -256,7 +272,7 @@ SPEC.parsons(
         "H": "Taking 1 from 4 changes 100 into 011: three columns change at once.",
     },
     why="balanced (nim-sum 0) = P: every move unbalances (one heap's digits change); from an unbalanced position the "
-        "heap with a 1 in the leftmost odd column can be lowered to balance; the game ends at all heaps empty.",
+    "heap with a 1 in the leftmost odd column can be lowered to balance; the game ends at all heaps empty.",
 )
 
 
@@ -272,16 +288,23 @@ def largest_heap_flaw(answer: object, p: Params) -> Verdict:
         return Verdict("format", "Keep the heaps at most 20, so the check stays quick.", key="format:big")
     good = nim_winning_moves(heaps)
     if not good:
-        return Verdict("misconception", f"From {list(heaps)} there is no winning move at all (a P-position).",
-                       "The claim is about positions where you can win. Find one where the winning move is not in "
-                       "a largest heap.", key="p-position")
+        return Verdict(
+            "misconception",
+            f"From {list(heaps)} there is no winning move at all (a P-position).",
+            "The claim is about positions where you can win. Find one where the winning move is not in a largest heap.",
+            key="p-position",
+        )
     top = max(heaps)
     if all(heaps[h - 1] != top for h, _ in good):
         return Verdict("right", f"From {list(heaps)} the only winning moves are in a smaller heap.")
-    return Verdict("miss", f"From {list(heaps)} a largest heap does have a winning move.",
-                   "Which heaps can balance, by line F of the proof? Make sure the largest heap is not one of them.",
-                   "Aim for a nim-sum of 1: then only a heap with a 1 in the ones column (an odd heap) can balance. "
-                   "Make the largest heap even.", key=f"miss:{heaps}")
+    return Verdict(
+        "miss",
+        f"From {list(heaps)} a largest heap does have a winning move.",
+        "Which heaps can balance, by line F of the proof? Make sure the largest heap is not one of them.",
+        "Aim for a nim-sum of 1: then only a heap with a 1 in the ones column (an odd heap) can balance. "
+        "Make the largest heap even.",
+        key=f"miss:{heaps}",
+    )
 
 
 @SPEC.model("proof-2")
@@ -303,29 +326,43 @@ def all_winning_moves(answer: object, p: Params) -> Verdict:
     if is_unanswered(answer):
         return unanswered()
     if not isinstance(answer, (list, tuple, set)) or any(_move(m) is None for m in answer):
-        return Verdict("format", "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)], or [] for none.",
-                       key="format:moves")
+        return Verdict(
+            "format",
+            "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)], or [] for none.",
+            key="format:moves",
+        )
     moves = {m for m in (_move(x) for x in answer) if m is not None}
     if moves == good:
         return Verdict("right")
     if moves and {(h + 1, c) for h, c in moves} == good:
         return Verdict("format", "The right moves, but count the heaps from 1.", key="format:from-zero")
     if not good:
-        return Verdict("misconception", "There is no winning move here.", "Every column already has an even number "
-                       "of 1s: whatever you do, you spoil it. Answer [].", key="p-position")
+        return Verdict(
+            "misconception",
+            "There is no winning move here.",
+            "Every column already has an even number of 1s: whatever you do, you spoil it. Answer [].",
+            key="p-position",
+        )
     right = moves & good
     if right:
         extra = sorted(moves - good)
-        return Verdict("partial", f"{len(right)} of the {len(good)} winning moves" +
-                       (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."),
-                       "Check every heap: can changing it make every binary column even?",
-                       "Compute the nim-sum s. Every heap h with h ^ s smaller than h gives a winning move: "
-                       "take h - (h ^ s) from it.",
-                       key=f"partial:{sorted(moves)}")
-    return Verdict("miss", "None of those moves wins.", "Find the nim-sum s of the heaps. A heap h can be changed to "
-                   "h ^ s if that is smaller than h.",
-                   "Write the heaps in binary. After a winning move every column has an even number of 1s: check "
-                   "each of your moves that way.", key=f"miss:{sorted(moves)}")
+        return Verdict(
+            "partial",
+            f"{len(right)} of the {len(good)} winning moves"
+            + (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."),
+            "Check every heap: can changing it make every binary column even?",
+            "Compute the nim-sum s. Every heap h with h ^ s smaller than h gives a winning move: "
+            "take h - (h ^ s) from it.",
+            key=f"partial:{sorted(moves)}",
+        )
+    return Verdict(
+        "miss",
+        "None of those moves wins.",
+        "Find the nim-sum s of the heaps. A heap h can be changed to h ^ s if that is smaller than h.",
+        "Write the heaps in binary. After a winning move every column has an even number of 1s: check "
+        "each of your moves that way.",
+        key=f"miss:{sorted(moves)}",
+    )
 
 
 @SPEC.model(1)
@@ -359,15 +396,22 @@ def subtraction_move(answer: object, p: Params) -> Verdict:
     value = as_whole(answer)
     if value is not None and value in good:
         return Verdict("right")
-    return expect_number(answer, good[0],
-                         misconceptions=[Misconception("not-allowed", lambda a: a not in moves and a != 0,
-                                                       f"You may only take {list(moves)} counters (or answer 0).",
-                                                       f"Take one of {list(moves)}. Which of them leaves a losing "
-                                                       "pile size?")],
-                         hint="Which pile sizes lose for the player to move (your rule from section 5)? Leave one "
-                              "of those. (If EX_SUB itself loses, answer 0.)",
-                         stronger="The losing sizes repeat. Where in the repeating pattern is EX_SUB? Try each "
-                                  "allowed move and see where it lands.")
+    return expect_number(
+        answer,
+        good[0],
+        misconceptions=[
+            Misconception(
+                "not-allowed",
+                lambda a: a not in moves and a != 0,
+                f"You may only take {list(moves)} counters (or answer 0).",
+                f"Take one of {list(moves)}. Which of them leaves a losing pile size?",
+            )
+        ],
+        hint="Which pile sizes lose for the player to move (your rule from section 5)? Leave one "
+        "of those. (If EX_SUB itself loses, answer 0.)",
+        stronger="The losing sizes repeat. Where in the repeating pattern is EX_SUB? Try each "
+        "allowed move and see where it lands.",
+    )
 
 
 @SPEC.model(2)

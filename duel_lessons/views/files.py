@@ -1,5 +1,8 @@
 """Writing a user's file safely: to a temporary name in the same folder, then renamed.
 
+The one place the package writes a file a user may own: the command line's tables and class
+reports, student copies and answer keys, the printable PDFs.
+
 * Ctrl-C, a full disk or any error while writing leaves no truncated file: the
   temporary file is removed and the target is untouched.
 * An existing file is never overwritten unless ``force`` is given.
@@ -15,7 +18,7 @@
 >>> write_atomically(folder / "t.csv", ["again"])  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-duel_lessons.cli.files.OutputFileError: ... already exists; add --force to replace it.
+duel_lessons.views.files.OutputFileError: ... already exists; add --force to replace it.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from duel_lessons.engine.errors import DuelError
@@ -53,19 +56,39 @@ def write_atomically(path: str | os.PathLike[str], chunks: Iterable[str], *, for
 
     Raises OutputFileError (a DuelError) if the target must not be written, or writing fails.
     """
+    with replacing(path, force=force) as temp, open(temp, "w", encoding="utf-8", newline="") as file:
+        for chunk in chunks:
+            file.write(chunk)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike[str], *, force: bool = False) -> Iterator[Path]:
+    """Give a temporary file's path next to ``path``; when the block ends, rename it into place.
+
+    For writers that need a file name (a PDF, a notebook): whatever the block writes to the
+    temporary path becomes ``path`` only if the block ends normally; on an error or Ctrl-C the
+    temporary file is removed and ``path`` is untouched. The same checks as
+    :func:`write_atomically` (no overwriting without ``force``, never through a link).
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "notes.txt"
+    >>> with replacing(target) as temp:
+    ...     _ = temp.write_text("hello")
+    >>> target.read_text()
+    'hello'
+    """
     if not str(path).strip():
         raise OutputFileError("The output file name is empty; give a file name, such as table.csv.")
     target = Path(path)
     _check_target(target, force)
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
     temp = Path(temp_name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
-            for chunk in chunks:
-                file.write(chunk)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temp, 0o666 & ~_umask())
+        yield temp
+        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes 0600: give the file the usual permissions
         if force:
             _check_target(target, force)  # still not a link or a folder
             os.replace(temp, target)
@@ -79,7 +102,7 @@ def write_atomically(path: str | os.PathLike[str], chunks: Iterable[str], *, for
         with contextlib.suppress(OSError):
             temp.unlink()
         raise OutputFileError(f"Cannot write to {target}: {error.strerror or error}.") from None
-    except BaseException:  # Ctrl-C, or an error computing the chunks: no partial file
+    except BaseException:  # Ctrl-C, or an error computing the contents: no partial file
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
