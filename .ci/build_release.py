@@ -17,6 +17,7 @@ Usage: ``python .ci/build_release.py [--tag v0.1.0] [--out dist]`` (needs ``buil
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import subprocess
 import sys
 import tarfile
@@ -26,10 +27,17 @@ from pathlib import Path
 import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Files the wheel may hold besides Python modules (and its own metadata).
-WHEEL_DATA = ("py.typed",)
-#: The board's front end (views/front/: JavaScript and CSS), package data beside the code.
-FRONT_END = ("duel_lessons/views/front/",)
+
+
+def package_data() -> list[str]:
+    """The wheel's files besides Python modules, as glob patterns: pyproject's package-data, the one list."""
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    return [
+        f"{package.replace('.', '/')}/{pattern}"
+        for package, patterns in declared.get("package-data", {}).items()
+        for pattern in patterns
+    ]
+
 #: Parts of a path that no release file may have: build leftovers of a working tree.
 LEFTOVERS = ("__pycache__", ".ipynb_checkpoints")
 LEFTOVER_SUFFIXES = (".pyc", ".pyo", ".nbi", ".nbc")
@@ -46,11 +54,8 @@ def leftovers(names: list[str]) -> list[str]:
 def check_wheel(wheel: Path) -> list[str]:
     names = zipfile.ZipFile(wheel).namelist()
     package = [n for n in names if not n.split("/")[0].endswith(".dist-info")]
-    other = [
-        n for n in package
-        if not n.endswith(".py") and n.rsplit("/", 1)[-1] not in WHEEL_DATA
-        and not (n.startswith(FRONT_END) and n.endswith((".js", ".css")))
-    ]
+    allowed = package_data()
+    other = [n for n in package if not n.endswith(".py") and not any(fnmatch.fnmatchcase(n, p) for p in allowed)]
     if other or leftovers(names):
         raise ReleaseError(f"the wheel holds more than the code: {(other + leftovers(names))[:10]}")
     if not any(n == "duel_lessons/teaching/checks/__init__.py" for n in package):

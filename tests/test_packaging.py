@@ -108,14 +108,22 @@ def test_release_holds_no_answers_and_no_leftovers_of_a_working_tree(tmp_path: P
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = out.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "duel_lessons/py.typed" in names and "duel_lessons/teaching/checks/__init__.py" in names
-    front = {f"duel_lessons/views/front/{name}" for name in ("board.js", "guard.js", "disclosure.js", "board.css")}
-    assert front <= set(names)  # the board's front end is package data
-    data = [
-        n
-        for n in names
-        if not n.endswith(".py") and ".dist-info/" not in n and n != "duel_lessons/py.typed" and n not in front
-    ]
+    assert "duel_lessons/teaching/checks/__init__.py" in names
+    # The one list of non-code files is pyproject's package-data: each pattern's files on disk are in
+    # the wheel (the type marker and the board's front end), and nothing else is.
+    declared = {
+        path.relative_to(ROOT).as_posix()
+        for package, patterns in PYPROJECT["tool"]["setuptools"]["package-data"].items()
+        for pattern in patterns
+        for path in (ROOT / package.replace(".", "/")).glob(pattern)
+    }
+    assert {
+        "duel_lessons/py.typed",
+        "duel_lessons/views/front/board.js",
+        "duel_lessons/views/front/board.css",
+    } <= declared
+    assert declared <= set(names)
+    data = [n for n in names if not n.endswith(".py") and ".dist-info/" not in n and n not in declared]
     assert not data, f"the wheel holds more than the code: {data}"
     assert not [n for n in names if "pycache" in n or "checkpoint" in n or "notebooks" in n or "answer" in n]
     (sdist,) = out.glob("*.tar.gz")
