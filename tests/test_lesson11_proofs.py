@@ -259,7 +259,7 @@ def test_the_rule_opens_only_after_a_real_conjecture_of_the_students_own() -> No
     for rule in (lambda values: True, lambda values: ..., loops, lambda values: "yes", "xor", 3):
         assert form(rule, P) is not None, rule
     assert "no conjecture" in str(form(lambda values: False, P))
-    assert "time limit" in str(form(loops, P))
+    assert "(stopped)" in str(form(loops, P))  # by its CPU limit, or under load by the wall-clock backstop
 
 
 def test_the_a_to_e_reveal_keeps_the_rule_for_the_rule_reveal() -> None:
