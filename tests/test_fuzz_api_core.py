@@ -173,7 +173,10 @@ def test_analyse(rules: object, n: object) -> None:
 
 
 @FUZZ
-@given(state=st.one_of(anything, st.integers(2, 200).map(lambda n: GameState("divisor-duel", n))), stage=anything)
+@given(
+    state=st.one_of(anything, st.integers(2, 200).map(lambda n: GameState("divisor-duel", n))),
+    stage=st.one_of(st.sampled_from([1, 2, 3]), anything),
+)
 def test_coach(state: object, stage: object) -> None:
     """The coach answers any state in words, or refuses it; its winning moves are the brute force's."""
     said = [
@@ -187,6 +190,8 @@ def test_coach(state: object, stage: object) -> None:
     moves = answers_or_duel_error(lambda: coach.winning_moves(state))  # type: ignore[arg-type]
     if isinstance(state, GameState):
         assert all(isinstance(text, str) and text for text in said[1:])
+        a_stage = not isinstance(stage, bool) and stage in (1, 2, 3)
+        assert (isinstance(said[0], str) and bool(said[0])) == a_stage, (stage, said[0])  # else refused by name
         assert set(moves) == set(Brute.of("divisor-duel").winning_moves(state.number))  # type: ignore[call-overload]
     else:
         assert said[1:] == [None, None] and moves is None
