@@ -1,4 +1,6 @@
-"""Shared by the lesson 10-12 tests: the student copy's cells before a reveal, scanned for declared spoilers."""
+"""Shared by the lesson tests: the student copy's cells before a reveal, scanned for declared spoilers, and the
+model answers judged by their own checks under given parameters (tests/test_model_solutions.py runs it on every
+lesson under its notebook's parameters and each value SPEC.offers; a lesson's own tests, on settings of its own)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import forget
 from duel_lessons.teaching.student_copies import is_removed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,3 +41,19 @@ def spoilers_before_reveal(stem: str, lesson: str) -> list[str]:
                 if match:
                     found.append(f"{name}: cell {i} says {match.group(0)!r}")
     return found
+
+
+def model_failures(number: str, settings: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Each model answer (SPEC.model) that does not pass its own check, or gives no reason, under each setting."""
+    failures = []
+    for what, arguments in settings:
+        forget()
+        lesson = Lesson(number, **arguments)
+        for name in lesson.spec.models:
+            model, why = lesson.model(name)
+            verdict = lesson.judge(name, model)
+            if not verdict.right:
+                failures.append(f"{name} under {what}: {verdict.kind} {verdict.message}")
+            if not (isinstance(why, str) and why.strip()):
+                failures.append(f"{name} under {what}: the model answer gives no reason")
+    return failures

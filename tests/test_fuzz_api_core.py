@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from duel_lessons import DuelError, GameState, new_game
 from duel_lessons.engine.rules import RULEBOOKS, Rules
 from duel_lessons.play import coach
-from duel_lessons.play.analysis import analyse
+from duel_lessons.play.analysis import Analysis, analyse
 from duel_lessons.play.players import make_player
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
 from duel_lessons.solving.oracle import Oracle, oracle
@@ -159,13 +159,24 @@ def test_make_player(level: object, seed: object) -> None:
 @settings(max_examples=80, deadline=None)
 @given(rules=rules_like, n=st.one_of(anything, st.integers(1, 300)))
 def test_analyse(rules: object, n: object) -> None:
+    """Whatever analyse is given, an analysis it returns agrees with the brute force of its own rules."""
     a = answers_or_duel_error(lambda: analyse(rules, n))  # type: ignore[arg-type]
-    if a is not None:
-        assert a.outcome in ("P", "N") and a.explanation  # type: ignore[attr-defined]
+    if a is None:
+        return
+    assert isinstance(a, Analysis) and a.explanation
+    small = _small_whole(n)
+    if small is None:
+        return
+    brute = Brute.of(a.rules)
+    assert a.n == small and a.outcome == brute.outcome(small)
+    assert set(a.winning_moves) == set(brute.winning_moves(small))
 
 
 @FUZZ
-@given(state=st.one_of(anything, st.integers(2, 200).map(lambda n: GameState("divisor-duel", n))), stage=anything)
+@given(
+    state=st.one_of(anything, st.integers(2, 200).map(lambda n: GameState("divisor-duel", n))),
+    stage=st.one_of(st.sampled_from([1, 2, 3]), anything),
+)
 def test_coach(state: object, stage: object) -> None:
     """The coach answers any state in words, or refuses it; its winning moves are the brute force's."""
     said = [
@@ -179,6 +190,8 @@ def test_coach(state: object, stage: object) -> None:
     moves = answers_or_duel_error(lambda: coach.winning_moves(state))  # type: ignore[arg-type]
     if isinstance(state, GameState):
         assert all(isinstance(text, str) and text for text in said[1:])
+        a_stage = not isinstance(stage, bool) and stage in (1, 2, 3)
+        assert (isinstance(said[0], str) and bool(said[0])) == a_stage, (stage, said[0])  # else refused by name
         assert set(moves) == set(Brute.of("divisor-duel").winning_moves(state.number))  # type: ignore[call-overload]
     else:
         assert said[1:] == [None, None] and moves is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from lesson_helpers import model_failures
 
 from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.lesson import forget
@@ -87,12 +88,10 @@ def test_wrong_lines_say_why_and_hints_never_give_the_answer(lesson: Lesson) -> 
     [{}, {"win_from": 80, "all_from": 4096}, {"win_from": 1000, "all_from": 2048}, {"win_from": 36, "all_from": 64}],
 )
 def test_every_model_answer_passes_its_check_and_follows_the_parameters(changes: dict[str, int]) -> None:
+    """Settings the notebook does not offer (test_model_solutions runs its own): the models still pass."""
+    assert model_failures("04", [(str(changes), {**PARAMS, **changes})]) == []
     forget("04")
     lesson = Lesson("04", **{**PARAMS, **changes})
-    for name in lesson.spec.checks:
-        model, why = lesson.model(name)
-        assert lesson.verdict(name, model).right, (name, model, changes)
-        assert why
     n = int(lesson.params["win_from"])
     assert str(n) in lesson.model(1)[1]
     assert str(lesson.params["all_from"] // 2) in lesson.model(2)[1] or not lesson.model(2)[0]

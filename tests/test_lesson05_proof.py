@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from lesson_helpers import model_failures
 
 from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.lesson import forget
@@ -72,12 +73,10 @@ def test_a_wrong_divisor_is_refuted_by_numbers(lesson: Lesson) -> None:
     [{}, {"start": 90, "ex_start": 45, "ex_length": 3}, {"start": 100, "ex_start": 12, "ex_length": 7}],
 )
 def test_every_model_answer_passes_its_check_and_follows_the_parameters(changes: dict[str, int]) -> None:
+    """Settings the notebook does not offer (test_model_solutions runs its own): the models still pass."""
+    assert model_failures("05", [(str(changes), {**PARAMS, **changes})]) == []
     forget("05")
     lesson = Lesson("05", **{**PARAMS, **changes})
-    for name in lesson.spec.checks:
-        model, why = lesson.model(name)
-        assert lesson.verdict(name, model).right, (name, model, changes)
-        assert why
     start = int(lesson.params["start"])
     assert str(start) in lesson.model("proof-1")[1] and str(start) in lesson.model("proof-3")[1]
     assert str(lesson.params["ex_start"]) in lesson.model(1)[1]

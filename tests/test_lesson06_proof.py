@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from lesson_helpers import model_failures
 
 from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.lesson import forget
@@ -68,12 +69,10 @@ def test_wrong_lines_say_why(lesson: Lesson) -> None:
 def test_every_model_answer_passes_its_check_and_follows_the_parameters(
     changes: dict[str, int], winner_moves: list[int], ex: str
 ) -> None:
+    """Settings the notebook does not offer (test_model_solutions runs its own): the models still pass."""
+    assert model_failures("06", [(str(changes), {**PARAMS, **changes})]) == []
     forget("06")
     lesson = Lesson("06", **{**PARAMS, **changes})
-    for name in lesson.spec.checks:
-        model, why = lesson.model(name)
-        assert lesson.verdict(name, model).right, (name, model, changes)
-        assert why
     assert lesson.model(3)[0] == winner_moves
     assert lesson.model(2)[0] == ex and str(lesson.params["ex_number"]) in lesson.model(2)[1]
     if lesson.params["ex_number"] == 97:

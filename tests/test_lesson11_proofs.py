@@ -7,7 +7,7 @@ from functools import cache, reduce
 from operator import xor
 
 import pytest
-from lesson_helpers import source, spoilers_before_reveal, student_cells
+from lesson_helpers import model_failures, source, spoilers_before_reveal, student_cells
 
 from duel_lessons import DIVISOR_DUEL
 from duel_lessons.play.sums import grundy_value
@@ -133,12 +133,9 @@ def test_sum_rule_check() -> None:
     assert check("sum-rule", 3).kind == "format"
 
 
-@pytest.mark.parametrize("params", [P, OTHER])
-def test_every_model_answer_passes_its_check(params: dict[str, object]) -> None:
-    for name, model in SPEC.models.items():
-        answer, why = model(params)
-        assert check(name, answer, params).kind == "right", (name, answer)
-        assert why
+def test_every_model_answer_passes_its_check_under_other_parameters() -> None:
+    """P and OTHER are not the notebook's parameters (test_model_solutions runs those and every offered value)."""
+    assert model_failures("11", [("P", P), ("OTHER", OTHER)]) == []
 
 
 def test_model_answers_follow_the_parameters() -> None:
@@ -233,7 +230,7 @@ class Liar:
     [
         (looks_up_brute_force, "format", "no answer"),  # runs out of time on the bigger sums
         (only_three_parts, "miss", "bigger one"),
-        (loops, "format", "time limit"),
+        (loops, "format", "(stopped)"),  # by its CPU limit, or under load by the wall-clock backstop: both stop it
         (reads_the_checks_variables, "miss", "counterexample"),
         (lambda values: Liar(), "format", "something else"),
         (lambda values: 1 / 0, "format", "ZeroDivisionError"),
@@ -262,7 +259,7 @@ def test_the_rule_opens_only_after_a_real_conjecture_of_the_students_own() -> No
     for rule in (lambda values: True, lambda values: ..., loops, lambda values: "yes", "xor", 3):
         assert form(rule, P) is not None, rule
     assert "no conjecture" in str(form(lambda values: False, P))
-    assert "time limit" in str(form(loops, P))
+    assert "(stopped)" in str(form(loops, P))  # by its CPU limit, or under load by the wall-clock backstop
 
 
 def test_the_a_to_e_reveal_keeps_the_rule_for_the_rule_reveal() -> None:

@@ -22,7 +22,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+import lesson_files
 import pytest
+from lesson_files import readme_times, stated_times
 
 from duel_lessons.teaching.student_copies import student_notebook
 
@@ -42,7 +44,6 @@ WORD = re.compile(r"\w+(?:['’-]\w+)*")
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
-TIME = re.compile(r"\bTime:\**\s*(\d+)\s+minutes")
 
 
 def _source(cell: dict[str, Any]) -> str:
@@ -68,29 +69,18 @@ def estimate(notebook: dict[str, Any]) -> float:
     return minutes
 
 
-def stated_times(path: Path) -> list[int]:
-    """Every "Time: N minutes" in a notebook's markdown cells."""
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-    return [int(m) for m in TIME.findall(text)]
-
-
 def lessons() -> list[Any]:
     return [pytest.param(path, id=path.stem) for path in LESSONS]
 
 
 def readme_time(stem: str) -> list[int]:
-    """The README lessons table's time for a lesson (rows like | `04-name` | ... | 50 min |)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return [int(m) for m in re.findall(rf"^\| `{re.escape(stem)}` \|.*\| (\d+) min \|\s*$", readme, re.M)]
+    """The README lessons table's time for a lesson."""
+    return readme_times(ROOT, stem)
 
 
 def guide_times(number: str) -> list[int]:
-    """Every time the teacher guide gives a lesson: "**NN title** (T min)" and "Lesson NN: title (T min)"."""
-    guide = (ROOT / "docs" / "teacher-guide.md").read_text(encoding="utf-8")
-    found = re.findall(rf"\*\*{number} [^*]*\*\* \((\d+)[^)]*min", guide)
-    found += re.findall(rf"^### Lesson {number}: .*\((\d+) min\)\s*$", guide, re.M)
-    return [int(t) for t in found]
+    """Every time the teacher guide gives a lesson (its plan row and its section)."""
+    return lesson_files.guide_times(ROOT, number)
 
 
 @pytest.mark.parametrize("path", lessons())
@@ -151,11 +141,7 @@ def test_the_time_readers_can_fail(tmp_path: Path) -> None:
 
 def map_rows() -> dict[str, int]:
     """Lesson 00's map: linked file name -> the time it gives."""
-    cells = json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text(encoding="utf-8"))["cells"]
-    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-    return {
-        name: int(t) for name, t in re.findall(r"^\| \[[^]]+\]\(([\w-]+\.ipynb)\) \|.*\| (\d+) min \|$", text, re.M)
-    }
+    return lesson_files.map_rows(ROOT)
 
 
 @pytest.mark.parametrize("path", lessons())

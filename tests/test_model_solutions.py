@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lesson_helpers import model_failures
 from student_runs import run_student_copy
 
 from duel_lessons.teaching import Lesson
@@ -147,7 +148,6 @@ def test_every_model_solution_passes_its_check(path: Path) -> None:
 
 
 def test_a_wrong_model_solution_fails() -> None:
-    from duel_lessons.teaching import Lesson
     from duel_lessons.teaching.checks import LessonError
 
     lesson = Lesson("00", rules="divisor-duel", start=60, small=12, candidates=[2, 9, 11])
@@ -233,22 +233,6 @@ def test_every_check_has_a_model_answer_and_its_solution_cell_only_names_it(path
         if "solution" in cell.get("metadata", {}).get("tags", []) and not SOLUTION_CELL.fullmatch(source(cell).strip())
     ]
     assert not literal, f"{path.name}: a solution cell is just lesson.solution(name), no literal answer: {literal}"
-
-
-def model_failures(number: str, settings: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """Each model answer (SPEC.model) that does not pass its own check, or gives no reason, under each setting."""
-    failures = []
-    for what, arguments in settings:
-        forget()
-        lesson = Lesson(number, **arguments)
-        for name in lesson.spec.models:
-            model, why = lesson.model(name)
-            verdict = lesson.judge(name, model)
-            if not verdict.right:
-                failures.append(f"{name} under {what}: {verdict.kind} {verdict.message}")
-            if not (isinstance(why, str) and why.strip()):
-                failures.append(f"{name} under {what}: the model answer gives no reason")
-    return failures
 
 
 @pytest.mark.parametrize("path", lessons())

@@ -245,12 +245,14 @@ def test_big_sums_are_solved_by_xor() -> None:
         for n in numbers:
             total ^= int(table.grundy[n])
         assert outcome(state) == ("N" if total else "P")
-        for i, d in winning_moves(state):
-            left = [n - d if j == i else n for j, n in enumerate(numbers)]
-            rest = 0
-            for n in left:
-                rest ^= int(table.grundy[n])
-            assert rest == 0, (numbers, i, d)
+        every_zeroing_move = {
+            (i, d)
+            for i, n in enumerate(numbers)
+            for d in DIVISOR_DUEL.divisors_of(n)
+            if total ^ int(table.grundy[n]) ^ int(table.grundy[n - d]) == 0
+        }
+        assert set(winning_moves(state)) == every_zeroing_move, numbers  # all of them, and none from a P-position
+        assert bool(every_zeroing_move) == bool(total)
 
 
 def test_play_out_drives_a_sum() -> None:
