@@ -21,6 +21,8 @@ from books import all_rules
 from brute import Brute
 
 BRUTE_UPTO = 400
+
+
 def _summable(rules) -> bool:
     try:
         sum_rules(rules)
@@ -89,14 +91,14 @@ def test_xor_distribution_against_enumeration(histograms) -> None:
     assert {x: c for x, c in enumerate(got) if c} == {x: c for x, c in expected.items() if c}
 
 
-def brute_box(books, axes) -> int:
-    """P-positions of a box by brute force: XOR of brute-force Grundy values over every position."""
+def brute_box(books, axes) -> list[tuple[int, ...]]:
+    """P-positions of a box in its order, by brute force: XOR of brute-force Grundy values at every position."""
     brutes = [Brute.of(b) for b in books]
-    return sum(
-        1
+    return [
+        point
         for point in itertools.product(*axes)
         if reduce(xor, (br.grundy(n) for br, n in zip(brutes, point, strict=True)), 0) == 0
-    )
+    ]
 
 
 @settings(max_examples=40, deadline=None)
@@ -112,15 +114,17 @@ def test_count_box_against_brute_force(books, data) -> None:
         step = data.draw(st.integers(1, 3))
         axes.append(range(lo, hi + 1, step))
     counted = count_box(books, axes, every_number=True)  # every position, not only legal starts
-    assert counted.total == len(list(itertools.product(*axes)))
-    assert counted.p_positions == brute_box(books, axes)
-    assert counted.p_positions + counted.n_positions == counted.total
+    expected = brute_box(books, axes)
+    total = len(list(itertools.product(*axes)))
+    assert (counted.total, counted.p_count, counted.n_count) == (total, len(expected), total - len(expected))
+    assert counted.p_positions() == expected
 
 
 def test_boxes_given_as_lists_or_generators() -> None:
     as_range = count_box("divisor-duel", [range(1, 30), range(5, 25)])
     as_list = count_box("divisor-duel", [list(range(1, 30)), (n for n in range(5, 25))])
-    assert (as_range.p_positions, as_range.total) == (as_list.p_positions, as_list.total)
+    assert (as_range.p_count, as_range.total) == (as_list.p_count, as_list.total)
+    assert as_range.p_positions() == as_list.p_positions()
 
 
 def test_huge_boxes_with_formulas_are_exact() -> None:
@@ -136,7 +140,41 @@ def test_huge_boxes_with_formulas_are_exact() -> None:
         for b in range(len(histogram))
         if a ^ b < len(histogram)
     )
-    assert box.p_positions == p
+    assert box.p_count == p
+
+
+def test_a_huge_box_with_a_rule_book_per_axis_against_a_count_by_hand() -> None:
+    """Three axes of 1 .. 2^59 (about 1.9 * 10**53 positions), two rule books, counted by hand.
+
+    Axes 1 and 2 allow subtracting 1: g(n) = v2(n), and of 1 .. 2^k exactly c_g = 2^(k-1-g) numbers have
+    value g < k, one (2^k) has value k.  Axis 3 subtracts an odd divisor or 1: g(n) = 1 for even n, 0 for
+    odd n, 2^(k-1) numbers each.  a + b + c is P when v2(a) XOR v2(b) = g(c), so the count is
+    2^(k-1) * (E + X): E pairs with equal values, sum of c_g^2 = (4^k - 1)/3 + 1, and X pairs whose values
+    XOR to 1, sum of 2 c_2j c_2j+1 = 2^(2k-2) + 2^(2k-6) + ... + 2^8 + 2^4 + 2 for odd k
+    (k = 59: the last pair is c_58 c_59 = 1 * 1).
+    """
+    k = 59
+    with_one = DIVISOR_DUEL.variant(allow_one=True)
+    odd_or_one = DIVISOR_DUEL.variant(divisors="odd", allow_one=True)
+    axis = range(1, 2**k + 1)
+    box = count_box([with_one, with_one, odd_or_one], [axis, axis, axis])
+    equal = (4**k - 1) // 3 + 1
+    xor_one = sum(2 ** (2 * k - 2 - 4 * j) for j in range((k - 3) // 2 + 1)) + 2
+    assert box.total == 2 ** (3 * k)
+    assert box.p_count == 2 ** (k - 1) * (equal + xor_one)
+    assert box.n_count == 2 ** (3 * k) - box.p_count
+    with pytest.raises(DuelError, match="at most 1,000,000 positions"):
+        box.p_positions()
+
+
+def test_listing_a_box_near_the_top_of_the_formulas() -> None:
+    """A small box of numbers near 10**18 is listed from the formula, one number at a time: with 1 allowed,
+    a + b is P when v2(a) = v2(b); of 10**18 - 3 .. 10**18 the values are 0, 1, 0, 18 (10**18 = 2^18 5^18)."""
+    top = 10**18
+    box = count_box(DIVISOR_DUEL.variant(allow_one=True), [range(top - 3, top + 1)] * 2)
+    odd = (top - 3, top - 1)
+    assert box.p_positions() == sorted([(a, b) for a in odd for b in odd] + [(top - 2, top - 2), (top, top)])
+    assert box.p_count == 6
 
 
 def test_clear_refusals() -> None:
