@@ -282,7 +282,8 @@ class BoxCount:
             shape[k] = values.size
             xor = xor ^ values.reshape(shape)
         found = np.argwhere(xor == 0)[:limit]
-        return [tuple(int(self.axes[k][i]) for k, i in enumerate(row)) for row in found]
+        numbers = [np.array(axis, dtype=np.int64)[found[:, k]].tolist() for k, axis in enumerate(self.axes)]
+        return list(zip(*numbers, strict=True))
 
     def __str__(self) -> str:
         games = " + ".join(r.title for r in self.rules)
