@@ -12,9 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons import DIVISOR_DUEL, FACTOR_DUEL, DuelError
+from duel_lessons import DIVISOR_DUEL, FACTOR_DUEL, DuelError, get_rules
 from duel_lessons.engine.errors import TooBigError
-from duel_lessons.solving.boxes import count_box, grundy_histogram, sum_rules, walsh_hadamard, xor_distribution
+from duel_lessons.solving import boxes
+from duel_lessons.solving.boxes import (
+    count_box,
+    grundy_histogram,
+    grundy_values,
+    start_problem,
+    sum_rules,
+    walsh_hadamard,
+    xor_distribution,
+)
 from duel_lessons.solving.grundy_formulas import FORMULAS, formula_for
 
 from books import all_rules
@@ -216,3 +225,104 @@ def test_count_box_refuses_exactly_what_new_sum_refuses(rules) -> None:
             counted = False
         assert counted == legal, (rules.name, n)
     assert count_box(rules, [range(1, 4)], every_number=True).total == 3
+
+
+# -- exact refusals, limits at their edges, exact small results (each written by hand) ----------------------
+
+
+def _message(call) -> str:
+    with pytest.raises(DuelError) as caught:
+        call()
+    return str(caught.value)
+
+
+def test_refusals_name_the_right_axis_in_full() -> None:
+    assert _message(lambda: count_box(DIVISOR_DUEL, [range(1, 3), range(1, 10**12)])) == (
+        "Axis 2 goes up to 999,999,999,999: Divisor Duel has no proved formula for its Grundy values that can "
+        "count them, and the solver's tables stop at 10,000,000."
+    )
+    assert _message(lambda: count_box(FACTOR_DUEL, [range(3, 9), [7, 1, 5]])) == (
+        "Axis 2 holds 1: 1 is too small to start Factor Duel. Factor Duel starts from a number greater than 2 "
+        "(book 003)."
+    )
+    assert _message(lambda: count_box(DIVISOR_DUEL, [range(1, 5), range(0, 5)])) == (
+        "Axis 2 runs from 0 to 4; components lie from 1 to 10**18."
+    )
+    assert _message(lambda: grundy_histogram(DIVISOR_DUEL, [3, 0])) == (
+        "Axis 1 holds 0: components are positive whole numbers."
+    )
+    assert _message(lambda: grundy_values(DIVISOR_DUEL, [3, 0, 5])) == (
+        "Axis 1 holds numbers from 0 to 5; components lie from 1 to 10**18."
+    )
+    assert _message(lambda: grundy_values(DIVISOR_DUEL, [4, 10**18 + 1, 6])).startswith("Axis 1 holds numbers from 4")
+    for numbers in ([10**7 + 1], range(10**7 + 1, 10**7 + 3)):
+        assert _message(lambda n=numbers: grundy_values(DIVISOR_DUEL, n, 1)).startswith("Axis 2 goes up to 10,000,00")
+    assert _message(lambda: walsh_hadamard([1, 2, 3])) == "The transform needs a length that is a power of 2, not 3."
+
+
+def test_start_rules_are_checked_on_every_number_of_an_axis() -> None:
+    assert start_problem(FACTOR_DUEL, range(1, 10)) == (
+        "Axis 1 holds 1: 1 is too small to start Factor Duel. Factor Duel starts from a number greater than 2 "
+        "(book 003)."
+    )
+    assert start_problem(FACTOR_DUEL, [7, 1, 5], 2) is not None and start_problem(FACTOR_DUEL, [7, 3, 5]) is None
+    division = get_rules("division-duel")
+    assert _message(lambda: count_box(division, [range(4, 8)])).startswith("Axis 1 holds 5: 5 is prime")
+    passing = DIVISOR_DUEL.variant(when_stuck="pass")  # a prime has no allowed divisor: no one could move
+    assert _message(lambda: count_box(passing, [range(4, 8)])).startswith("Axis 1 holds 5: 5 has no allowed divisors")
+    assert count_box(passing, [range(4, 8)], every_number=True).total == 4
+
+
+def test_rules_that_reach_a_losing_prime_are_refused() -> None:
+    with pytest.raises(DuelError, match="reaching loses"):
+        sum_rules(DIVISOR_DUEL.variant(lose_on_reaching="prime"))
+
+
+def test_limits_hold_exactly_at_their_edges(monkeypatch) -> None:
+    monkeypatch.setattr(boxes, "TABLE_LIMIT", 100)
+    assert count_box(DIVISOR_DUEL, [[1] * 100]).total == 100  # a listed axis of exactly the limit
+    assert count_box(DIVISOR_DUEL, [[1] * 99]).total == 99
+    assert _message(lambda: count_box(DIVISOR_DUEL, [[1] * 101])) == (
+        "Axis 1 lists more than 100 numbers; give a huge axis as a range, for example range(1, 10**12 + 1), "
+        "so that it never has to be listed."
+    )
+    assert _message(lambda: grundy_histogram(DIVISOR_DUEL, [1] * 101, 1)).startswith("Axis 2 lists more than 100")
+    assert count_box(DIVISOR_DUEL, [range(1, 101)]).total == 100  # a table up to the limit itself
+    assert _message(lambda: count_box(DIVISOR_DUEL, [range(1, 102)])).startswith("Axis 1 goes up to 101:")
+    with_one = DIVISOR_DUEL.variant(allow_one=True)
+    far = 10**17
+    assert grundy_values(with_one, range(far, far + 100)).size == 100
+    assert "at most 100 numbers" in _message(lambda: grundy_values(with_one, range(far, far + 101)))
+
+    monkeypatch.setattr(boxes, "START_LIST_LIMIT", 10)
+    division = get_rules("division-duel")
+    assert start_problem(division, [4] * 10) is None
+    assert start_problem(division, [4] * 11) == (
+        "Axis 1 lists 11 numbers: Division Duel has a start rule (Division Duel starts from a composite number "
+        "(book 001).), checked on at most 10 listed numbers."
+    )
+
+    monkeypatch.setattr(boxes, "LIST_LIMIT", 16)
+    assert len(count_box(DIVISOR_DUEL, [range(1, 5)] * 2).p_positions()) == 10  # g = 0, 0, 0, 1: 3 * 3 + 1
+    assert "at most 16 positions" in _message(lambda: count_box(DIVISOR_DUEL, [range(1, 6), range(1, 5)]).p_positions())
+
+
+def test_listing_limit_argument() -> None:
+    box = count_box(DIVISOR_DUEL, [range(3, 7), range(4, 6)])  # g(3..6) = 0, 1, 0, 2 and g(4, 5) = 1, 0
+    assert box.p_positions() == [(3, 5), (4, 4), (5, 5)]
+    assert box.p_positions(1) == [(3, 5)] and box.p_positions(0) == [] and box.p_positions(9) == box.p_positions()
+    for bad in (-1, 1.5, True, "3"):
+        assert "whole number 0 or more" in _message(lambda b=bad: box.p_positions(b))
+
+
+def test_small_results_written_by_hand() -> None:
+    assert xor_distribution([]) == [1]  # one way to choose nothing, XOR 0
+    assert xor_distribution([[3], [2]]) == [6]
+    assert xor_distribution([[1, 1], [1, 1]]) == [2, 2]
+    assert xor_distribution([[0, 1, 0, 1], [1]]) == [0, 1, 0, 1]
+    with_one = DIVISOR_DUEL.variant(allow_one=True)
+    assert grundy_histogram(with_one, range(1, 9)) == [4, 2, 1, 1]  # v2 of 1..8: 0 1 0 2 0 1 0 3
+    assert grundy_histogram(with_one, [5000, 3]) == [1, 0, 0, 1]  # v2(5000) = 3; the largest is not last
+    assert grundy_histogram(with_one, range(8, 0, -1)[::-1]) == [4, 2, 1, 1]
+    down = count_box(with_one, [range(8, 0, -1)])  # a range counting down holds the same numbers
+    assert (down.total, down.p_count, down.p_positions()) == (8, 4, [(1,), (3,), (5,), (7,)])
