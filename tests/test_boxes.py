@@ -292,7 +292,10 @@ def test_limits_hold_exactly_at_their_edges(monkeypatch) -> None:
     with_one = DIVISOR_DUEL.variant(allow_one=True)
     far = 10**17
     assert grundy_values(with_one, range(far, far + 100)).size == 100
-    assert "at most 100 numbers" in _message(lambda: grundy_values(with_one, range(far, far + 101)))
+    assert _message(lambda: grundy_values(with_one, range(far, far + 101), 1)) == (
+        "Axis 2 holds 101 numbers: Grundy values are listed for at most 100 numbers at once (grundy_histogram "
+        "counts them on an axis of any length)."
+    )
 
     monkeypatch.setattr(boxes, "START_LIST_LIMIT", 10)
     division = get_rules("division-duel")
