@@ -12,15 +12,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duel_lessons import DIVISOR_DUEL, FACTOR_DUEL, DuelError
+from duel_lessons import DIVISOR_DUEL, FACTOR_DUEL, DuelError, get_rules
 from duel_lessons.engine.errors import TooBigError
-from duel_lessons.solving.boxes import count_box, grundy_histogram, sum_rules, walsh_hadamard, xor_distribution
+from duel_lessons.solving import boxes
+from duel_lessons.solving.boxes import (
+    count_box,
+    grundy_histogram,
+    grundy_values,
+    start_problem,
+    sum_rules,
+    walsh_hadamard,
+    xor_distribution,
+)
 from duel_lessons.solving.grundy_formulas import FORMULAS, formula_for
 
 from books import all_rules
 from brute import Brute
 
 BRUTE_UPTO = 400
+
+
 def _summable(rules) -> bool:
     try:
         sum_rules(rules)
@@ -89,14 +100,14 @@ def test_xor_distribution_against_enumeration(histograms) -> None:
     assert {x: c for x, c in enumerate(got) if c} == {x: c for x, c in expected.items() if c}
 
 
-def brute_box(books, axes) -> int:
-    """P-positions of a box by brute force: XOR of brute-force Grundy values over every position."""
+def brute_box(books, axes) -> list[tuple[int, ...]]:
+    """P-positions of a box in its order, by brute force: XOR of brute-force Grundy values at every position."""
     brutes = [Brute.of(b) for b in books]
-    return sum(
-        1
+    return [
+        point
         for point in itertools.product(*axes)
         if reduce(xor, (br.grundy(n) for br, n in zip(brutes, point, strict=True)), 0) == 0
-    )
+    ]
 
 
 @settings(max_examples=40, deadline=None)
@@ -112,15 +123,17 @@ def test_count_box_against_brute_force(books, data) -> None:
         step = data.draw(st.integers(1, 3))
         axes.append(range(lo, hi + 1, step))
     counted = count_box(books, axes, every_number=True)  # every position, not only legal starts
-    assert counted.total == len(list(itertools.product(*axes)))
-    assert counted.p_positions == brute_box(books, axes)
-    assert counted.p_positions + counted.n_positions == counted.total
+    expected = brute_box(books, axes)
+    total = len(list(itertools.product(*axes)))
+    assert (counted.total, counted.p_count, counted.n_count) == (total, len(expected), total - len(expected))
+    assert counted.p_positions() == expected
 
 
 def test_boxes_given_as_lists_or_generators() -> None:
     as_range = count_box("divisor-duel", [range(1, 30), range(5, 25)])
     as_list = count_box("divisor-duel", [list(range(1, 30)), (n for n in range(5, 25))])
-    assert (as_range.p_positions, as_range.total) == (as_list.p_positions, as_list.total)
+    assert (as_range.p_count, as_range.total) == (as_list.p_count, as_list.total)
+    assert as_range.p_positions() == as_list.p_positions()
 
 
 def test_huge_boxes_with_formulas_are_exact() -> None:
@@ -136,7 +149,41 @@ def test_huge_boxes_with_formulas_are_exact() -> None:
         for b in range(len(histogram))
         if a ^ b < len(histogram)
     )
-    assert box.p_positions == p
+    assert box.p_count == p
+
+
+def test_a_huge_box_with_a_rule_book_per_axis_against_a_count_by_hand() -> None:
+    """Three axes of 1 .. 2^59 (about 1.9 * 10**53 positions), two rule books, counted by hand.
+
+    Axes 1 and 2 allow subtracting 1: g(n) = v2(n), and of 1 .. 2^k exactly c_g = 2^(k-1-g) numbers have
+    value g < k, one (2^k) has value k.  Axis 3 subtracts an odd divisor or 1: g(n) = 1 for even n, 0 for
+    odd n, 2^(k-1) numbers each.  a + b + c is P when v2(a) XOR v2(b) = g(c), so the count is
+    2^(k-1) * (E + X): E pairs with equal values, sum of c_g^2 = (4^k - 1)/3 + 1, and X pairs whose values
+    XOR to 1, sum of 2 c_2j c_2j+1 = 2^(2k-2) + 2^(2k-6) + ... + 2^8 + 2^4 + 2 for odd k
+    (k = 59: the last pair is c_58 c_59 = 1 * 1).
+    """
+    k = 59
+    with_one = DIVISOR_DUEL.variant(allow_one=True)
+    odd_or_one = DIVISOR_DUEL.variant(divisors="odd", allow_one=True)
+    axis = range(1, 2**k + 1)
+    box = count_box([with_one, with_one, odd_or_one], [axis, axis, axis])
+    equal = (4**k - 1) // 3 + 1
+    xor_one = sum(2 ** (2 * k - 2 - 4 * j) for j in range((k - 3) // 2 + 1)) + 2
+    assert box.total == 2 ** (3 * k)
+    assert box.p_count == 2 ** (k - 1) * (equal + xor_one)
+    assert box.n_count == 2 ** (3 * k) - box.p_count
+    with pytest.raises(DuelError, match="at most 1,000,000 positions"):
+        box.p_positions()
+
+
+def test_listing_a_box_near_the_top_of_the_formulas() -> None:
+    """A small box of numbers near 10**18 is listed from the formula, one number at a time: with 1 allowed,
+    a + b is P when v2(a) = v2(b); of 10**18 - 3 .. 10**18 the values are 0, 1, 0, 18 (10**18 = 2^18 5^18)."""
+    top = 10**18
+    box = count_box(DIVISOR_DUEL.variant(allow_one=True), [range(top - 3, top + 1)] * 2)
+    odd = (top - 3, top - 1)
+    assert box.p_positions() == sorted([(a, b) for a in odd for b in odd] + [(top - 2, top - 2), (top, top)])
+    assert box.p_count == 6
 
 
 def test_clear_refusals() -> None:
@@ -178,3 +225,107 @@ def test_count_box_refuses_exactly_what_new_sum_refuses(rules) -> None:
             counted = False
         assert counted == legal, (rules.name, n)
     assert count_box(rules, [range(1, 4)], every_number=True).total == 3
+
+
+# -- exact refusals, limits at their edges, exact small results (each written by hand) ----------------------
+
+
+def _message(call) -> str:
+    with pytest.raises(DuelError) as caught:
+        call()
+    return str(caught.value)
+
+
+def test_refusals_name_the_right_axis_in_full() -> None:
+    assert _message(lambda: count_box(DIVISOR_DUEL, [range(1, 3), range(1, 10**12)])) == (
+        "Axis 2 goes up to 999,999,999,999: Divisor Duel has no proved formula for its Grundy values that can "
+        "count them, and the solver's tables stop at 10,000,000."
+    )
+    assert _message(lambda: count_box(FACTOR_DUEL, [range(3, 9), [7, 1, 5]])) == (
+        "Axis 2 holds 1: 1 is too small to start Factor Duel. Factor Duel starts from a number greater than 2 "
+        "(book 003)."
+    )
+    assert _message(lambda: count_box(DIVISOR_DUEL, [range(1, 5), range(0, 5)])) == (
+        "Axis 2 runs from 0 to 4; components lie from 1 to 10**18."
+    )
+    assert _message(lambda: grundy_histogram(DIVISOR_DUEL, [3, 0])) == (
+        "Axis 1 holds 0: components are positive whole numbers."
+    )
+    assert _message(lambda: grundy_values(DIVISOR_DUEL, [3, 0, 5])) == (
+        "Axis 1 holds numbers from 0 to 5; components lie from 1 to 10**18."
+    )
+    assert _message(lambda: grundy_values(DIVISOR_DUEL, [4, 10**18 + 1, 6])).startswith("Axis 1 holds numbers from 4")
+    for numbers in ([10**7 + 1], range(10**7 + 1, 10**7 + 3)):
+        assert _message(lambda n=numbers: grundy_values(DIVISOR_DUEL, n, 1)).startswith("Axis 2 goes up to 10,000,00")
+    assert _message(lambda: walsh_hadamard([1, 2, 3])) == "The transform needs a length that is a power of 2, not 3."
+
+
+def test_start_rules_are_checked_on_every_number_of_an_axis() -> None:
+    assert start_problem(FACTOR_DUEL, range(1, 10)) == (
+        "Axis 1 holds 1: 1 is too small to start Factor Duel. Factor Duel starts from a number greater than 2 "
+        "(book 003)."
+    )
+    assert start_problem(FACTOR_DUEL, [7, 1, 5], 2) is not None and start_problem(FACTOR_DUEL, [7, 3, 5]) is None
+    division = get_rules("division-duel")
+    assert _message(lambda: count_box(division, [range(4, 8)])).startswith("Axis 1 holds 5: 5 is prime")
+    passing = DIVISOR_DUEL.variant(when_stuck="pass")  # a prime has no allowed divisor: no one could move
+    assert _message(lambda: count_box(passing, [range(4, 8)])).startswith("Axis 1 holds 5: 5 has no allowed divisors")
+    assert count_box(passing, [range(4, 8)], every_number=True).total == 4
+
+
+def test_rules_that_reach_a_losing_prime_are_refused() -> None:
+    with pytest.raises(DuelError, match="reaching loses"):
+        sum_rules(DIVISOR_DUEL.variant(lose_on_reaching="prime"))
+
+
+def test_limits_hold_exactly_at_their_edges(monkeypatch) -> None:
+    monkeypatch.setattr(boxes, "TABLE_LIMIT", 100)
+    assert count_box(DIVISOR_DUEL, [[1] * 100]).total == 100  # a listed axis of exactly the limit
+    assert count_box(DIVISOR_DUEL, [[1] * 99]).total == 99
+    assert _message(lambda: count_box(DIVISOR_DUEL, [[1] * 101])) == (
+        "Axis 1 lists more than 100 numbers; give a huge axis as a range, for example range(1, 10**12 + 1), "
+        "so that it never has to be listed."
+    )
+    assert _message(lambda: grundy_histogram(DIVISOR_DUEL, [1] * 101, 1)).startswith("Axis 2 lists more than 100")
+    assert count_box(DIVISOR_DUEL, [range(1, 101)]).total == 100  # a table up to the limit itself
+    assert _message(lambda: count_box(DIVISOR_DUEL, [range(1, 102)])).startswith("Axis 1 goes up to 101:")
+    with_one = DIVISOR_DUEL.variant(allow_one=True)
+    far = 10**17
+    assert grundy_values(with_one, range(far, far + 100)).size == 100
+    assert _message(lambda: grundy_values(with_one, range(far, far + 101), 1)) == (
+        "Axis 2 holds 101 numbers: Grundy values are listed for at most 100 numbers at once (grundy_histogram "
+        "counts them on an axis of any length)."
+    )
+
+    monkeypatch.setattr(boxes, "START_LIST_LIMIT", 10)
+    division = get_rules("division-duel")
+    assert start_problem(division, [4] * 10) is None
+    assert start_problem(division, [4] * 11) == (
+        "Axis 1 lists 11 numbers: Division Duel has a start rule (Division Duel starts from a composite number "
+        "(book 001).), checked on at most 10 listed numbers."
+    )
+
+    monkeypatch.setattr(boxes, "LIST_LIMIT", 16)
+    assert len(count_box(DIVISOR_DUEL, [range(1, 5)] * 2).p_positions()) == 10  # g = 0, 0, 0, 1: 3 * 3 + 1
+    assert "at most 16 positions" in _message(lambda: count_box(DIVISOR_DUEL, [range(1, 6), range(1, 5)]).p_positions())
+
+
+def test_listing_limit_argument() -> None:
+    box = count_box(DIVISOR_DUEL, [range(3, 7), range(4, 6)])  # g(3..6) = 0, 1, 0, 2 and g(4, 5) = 1, 0
+    assert box.p_positions() == [(3, 5), (4, 4), (5, 5)]
+    assert box.p_positions(1) == [(3, 5)] and box.p_positions(0) == [] and box.p_positions(9) == box.p_positions()
+    for bad in (-1, 1.5, True, "3"):
+        assert "whole number 0 or more" in _message(lambda b=bad: box.p_positions(b))
+
+
+def test_small_results_written_by_hand() -> None:
+    assert xor_distribution([]) == [1]  # one way to choose nothing, XOR 0
+    assert xor_distribution([[3], [2]]) == [6]
+    assert xor_distribution([[1, 1], [1, 1]]) == [2, 2]
+    assert xor_distribution([[0, 1, 0, 1], [1]]) == [0, 1, 0, 1]
+    with_one = DIVISOR_DUEL.variant(allow_one=True)
+    assert grundy_histogram(with_one, range(1, 9)) == [4, 2, 1, 1]  # v2 of 1..8: 0 1 0 2 0 1 0 3
+    assert grundy_histogram(with_one, [5000, 3]) == [1, 0, 0, 1]  # v2(5000) = 3; the largest is not last
+    assert grundy_histogram(with_one, range(8, 0, -1)[::-1]) == [4, 2, 1, 1]
+    down = count_box(with_one, [range(8, 0, -1)])  # a range counting down holds the same numbers
+    assert (down.total, down.p_count, down.p_positions()) == (8, 4, [(1,), (3,), (5,), (7,)])

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from functools import cache
 
-import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from duel_lessons.engine.game import GameState, IllegalMoveError, play_out
@@ -203,32 +203,103 @@ def test_perfect_player_from_p_keeps_most_options() -> None:
         PerfectSumPlayer()(SumState(((DIVISOR_DUEL, 3),)))
 
 
+def brute_p_positions(books, box) -> list[tuple[int, ...]]:
+    """Every P-position of the box in the box's order, by the sum's own game tree (no Grundy values)."""
+    return [point for point in itertools.product(*box) if not mover_wins(tuple(zip(books, point, strict=True)))]
+
+
 def test_count_matches_brute_force_on_a_small_box() -> None:
     books = [MIX[0], MIX[2], MIX[1]]
     box = [range(1, 13), range(3, 11), range(4, 9)]
     result = count_winning_positions(books, box)
-    assert result.p_mask.shape == (12, 8, 5) and result.p_mask.dtype == np.bool_
-    for i, a in enumerate(box[0]):
-        for j, b in enumerate(box[1]):
-            for k, c in enumerate(box[2]):
-                comps = ((books[0], a), (books[1], b), (books[2], c))
-                assert bool(result.p_mask[i, j, k]) == (not mover_wins(comps))
-    assert result.p_count + result.n_count == result.total == 480
-    assert result.p_fraction == pytest.approx(result.p_count / 480)
-    assert result.p_positions(1)[0] in {(a, b, c) for a in box[0] for b in box[1] for c in box[2]}
+    expected = brute_p_positions(books, box)
+    assert result.p_positions() == expected
+    assert (result.total, result.p_count, result.n_count) == (480, len(expected), 480 - len(expected))
+    assert result.p_fraction == pytest.approx(len(expected) / 480)
+    assert result.n_fraction == pytest.approx(1 - len(expected) / 480)
+    assert result.p_positions(3) == expected[:3] and result.p_positions(0) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(MIX), min_size=1, max_size=3), st.data())
+def test_count_with_a_rule_book_per_axis_against_the_game_tree(books: list[Rules], data: st.DataObject) -> None:
+    """Mixed rule books per axis; axes as ranges (upwards or downwards) or lists with repeats."""
+    box: list[range | list[int]] = []
+    for _ in books:
+        lo = data.draw(st.integers(1, 14))
+        hi = data.draw(st.integers(lo - 1, 16))
+        kind = data.draw(st.sampled_from(["up", "down", "list"]))
+        if kind == "up":
+            box.append(range(lo, hi + 1))
+        elif kind == "down":
+            box.append(range(hi, lo - 1, -1))
+        else:
+            box.append(data.draw(st.lists(st.integers(1, 16), max_size=6)))
+    assume(all(can_be_component(b, n) for b, axis in zip(books, box, strict=True) for n in axis))  # Factor Duel's 1
+    result = count_winning_positions(books, box)
+    numbers = [sorted(axis) if isinstance(axis, range) else axis for axis in box]  # a range is listed upwards
+    expected = brute_p_positions(books, numbers)
+    total = 1
+    for axis in box:
+        total *= len(axis)
+    assert (result.total, result.p_count, result.n_count) == (total, len(expected), total - len(expected))
+    assert result.p_positions() == expected
 
 
 def test_count_one_book_for_every_range() -> None:
     two = count_winning_positions("divisor-duel", [range(1, 101), range(1, 101)])
     same = count_winning_positions(["divisor-duel", "divisor-duel"], [range(1, 101), range(1, 101)])
-    assert np.array_equal(two.p_mask, same.p_mask)
-    assert np.array_equal(two.p_mask, two.p_mask.T)  # a + b and b + a are the same sum
-    assert two.p_count == int(np.trace(two.p_mask.astype(int))) + 2 * int(np.triu(two.p_mask, 1).sum())
-    assert "10,000 positions" in str(two)
+    assert two == same
+    listed = two.p_positions()
+    assert len(listed) == two.p_count and {(b, a) for a, b in listed} == set(listed)  # a + b is b + a
+    assert "10,000 positions" in str(two) and "Divisor Duel + Divisor Duel" in str(two)
+    assert f"{two.p_count:,}" in two._repr_html_()
     with pytest.raises(DuelError, match="one range per component"):
         count_winning_positions(["divisor-duel"], [range(1, 5), range(1, 5)])
-    with pytest.raises(DuelError, match="largest box"):
-        count_winning_positions("divisor-duel", [range(1, 20_001), range(1, 20_001)])
+
+
+def test_a_box_far_over_the_old_limit_is_counted_exactly() -> None:
+    """The old enumeration refused boxes over 2 * 10**8 positions; now any box is counted by Grundy values.
+
+    With 1 allowed, g(n) = v2(n) (the exponent of 2 in n).  Of 1 .. 2^k, exactly 2^(k-g-1) numbers have
+    v2 = g for g < k, and one (2^k itself) has v2 = k.  Two parts are P when their values are equal, so
+    the box 1..2^k squared holds 4^(k-1) + 4^(k-2) + ... + 1 + 1 = (4^k - 1) / 3 + 1 P-positions.
+    """
+    k = 59  # 2^59 < 10**18 < 2^60
+    rules = DIVISOR_DUEL.variant(allow_one=True)
+    huge = count_winning_positions(rules, [range(1, 2**k + 1)] * 2)
+    assert huge.total == 4**k
+    assert huge.p_count == (4**k - 1) // 3 + 1
+    assert huge.n_count == 4**k - huge.p_count
+    with pytest.raises(DuelError, match=r"listed only from boxes of at most 1,000,000 positions"):
+        huge.p_positions()
+    with pytest.raises(DuelError, match="at most 1,000,000"):
+        huge.p_positions(1)  # even a few: listing visits the box position by position
+
+
+def test_plain_divisor_duel_over_the_old_limit() -> None:
+    """20,000 × 20,000 (4 * 10**8 positions, twice the old limit): two parts are P exactly when their Grundy
+    values are equal, so the count is the sum of the squares of how many n have each value (from the
+    single-game table, not the box counter)."""
+    from collections import Counter
+
+    from duel_lessons.solving.tables import tabulate
+
+    grundy = tabulate(DIVISOR_DUEL, 20_000).grundy
+    values = Counter(int(g) for g in grundy[1:20_001])
+    box = count_winning_positions("divisor-duel", [range(1, 20_001)] * 2)
+    assert box.total == 4 * 10**8
+    assert box.p_count == sum(c * c for c in values.values())
+
+
+def test_listing_limits_are_checked() -> None:
+    box = count_winning_positions("divisor-duel", [range(1, 5)])
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(DuelError, match="whole number 0 or more"):
+            box.p_positions(bad)
+    assert box.p_positions(None) == [(1,), (2,), (3,)]  # 4 - 2 = 2 is the only move from 4
+    empty = count_winning_positions("divisor-duel", [range(1, 5), range(3, 3)])
+    assert (empty.total, empty.p_count, empty.p_fraction, empty.p_positions()) == (0, 0, 0.0, [])
 
 
 def test_big_sums_are_solved_by_xor() -> None:

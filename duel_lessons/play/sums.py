@@ -39,21 +39,15 @@ from functools import cached_property, reduce
 from html import escape
 from typing import Literal
 
-import numpy as np
-
 from duel_lessons.engine.errors import DuelError, IllegalMoveError, PositionError, TooBigError
 from duel_lessons.engine.game import GameState, Player, other
 from duel_lessons.engine.rules import Rules
-from duel_lessons.solving.boxes import sum_rules
-from duel_lessons.solving.oracle import oracle, table_length
-from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
+from duel_lessons.solving.boxes import BoxCount, count_box, sum_rules
+from duel_lessons.solving.oracle import oracle
+from duel_lessons.solving.tables import TABLE_LIMIT
 
 Component = tuple[Rules, int]
 SumMove = tuple[int, int]
-
-#: The smallest Grundy table built for sums (tables grow in powers of 2 from here).
-#: The most positions :func:`count_winning_positions` counts at once (the P-mask takes one byte each).
-MAX_BOX = 2 * 10**8
 
 
 class SumMoveError(IllegalMoveError):
@@ -90,14 +84,6 @@ def check_rules(rules: Rules | str) -> Rules:
 
 
 # -- Grundy values -------------------------------------------------------------------------
-
-
-def grundy_array(rules: Rules | str, upto: int) -> np.ndarray:
-    """Grundy values of n = 0 .. at least upto for sums (index 0 unused), from the solver's table."""
-    book = check_rules(rules)
-    if upto > TABLE_LIMIT:
-        raise TooBigError(f"Grundy values up to {upto:,} need a table above TABLE_LIMIT = {TABLE_LIMIT:,}.")
-    return tabulate(book, table_length(upto, TABLE_LIMIT)).grundy
 
 
 def grundy_value(rules: Rules | str, n: int) -> int:
@@ -379,89 +365,25 @@ class PerfectSumPlayer:
 # -- counting ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)
-class SumCount:
-    """P/N counts over a box of starts; ``p_mask[i, j, ...]`` is True where the sum is a P-position."""
-
-    rules: tuple[Rules, ...]
-    axes: tuple[np.ndarray, ...]
-    p_mask: np.ndarray
-
-    @property
-    def total(self) -> int:
-        """How many positions the box holds."""
-        return int(self.p_mask.size)
-
-    @property
-    def p_count(self) -> int:
-        """How many P-positions (the player to move loses)."""
-        return int(np.count_nonzero(self.p_mask))
-
-    @property
-    def n_count(self) -> int:
-        """How many N-positions (the player to move wins)."""
-        return self.total - self.p_count
-
-    @property
-    def p_fraction(self) -> float:
-        """The fraction of P-positions."""
-        return self.p_count / self.total if self.total else 0.0
-
-    @property
-    def n_fraction(self) -> float:
-        """The fraction of N-positions: the first player wins."""
-        return self.n_count / self.total if self.total else 0.0
-
-    def p_positions(self, limit: int | None = None) -> list[tuple[int, ...]]:
-        """The P-positions as tuples of numbers (the first ``limit``)."""
-        found = np.argwhere(self.p_mask)[:limit]
-        return [tuple(int(self.axes[k][i]) for k, i in enumerate(row)) for row in found]
-
-    def __str__(self) -> str:
-        games = " + ".join(r.title for r in self.rules)
-        return (
-            f"{games}: {self.total:,} positions, {self.n_count:,} N ({self.n_fraction:.1%}, the first player "
-            f"wins), {self.p_count:,} P ({self.p_fraction:.1%})."
-        )
-
-
 def count_winning_positions(
     variants_or_rules: Rules | str | Sequence[Rules | str], box: Sequence[Iterable[int]]
-) -> SumCount:
-    """Count N- and P-positions of sums over a box of starts (numpy XOR of Grundy arrays).
+) -> BoxCount:
+    """Count N- and P-positions of sums over a box of starts, by Grundy values, at any size.
 
-    ``variants_or_rules`` is one rule book for every component or one per
-    component; ``box`` is one range of numbers per component.  Every number
-    in the box is counted (start rules such as "composite only" are not applied).
+    ``variants_or_rules`` is one rule book for every component or one per component; ``box`` is one
+    range of numbers per component (a ``range`` for a huge axis, up to 10**18 where the Grundy values
+    have a proved formula).  Every number in the box is counted (start rules such as "composite only"
+    are not applied).  This is :func:`~duel_lessons.solving.boxes.count_box` with ``every_number=True``;
+    the result's ``p_positions()`` lists the P-positions of a box of at most ``LIST_LIMIT`` positions.
+
+    >>> box = count_winning_positions("divisor-duel", [range(1, 101)] * 2)
+    >>> box.total, box.p_count + box.n_count
+    (10000, 10000)
+    >>> huge = count_winning_positions("divisor-duel", [range(1, 10**4 + 1)] * 3)  # 10**12 positions
+    >>> huge.total == 10**12 and huge.p_count + huge.n_count == 10**12
+    True
     """
-    if isinstance(variants_or_rules, (str, Rules)):
-        books = [check_rules(variants_or_rules)] * len(box)
-    else:
-        books = [check_rules(r) for r in variants_or_rules]
-    if len(books) != len(box) or not books:
-        raise DuelError(f"Give one range per component: {len(books)} rule books but {len(box)} ranges.")
-    axes = []
-    for i, numbers in enumerate(box):
-        axis = np.fromiter((int(n) for n in numbers), dtype=np.int64)
-        if axis.size and axis.min() < 1:
-            raise DuelError(f"Range {i + 1} holds {int(axis.min())}: components are positive whole numbers.")
-        axes.append(axis)
-    shape = tuple(a.size for a in axes)
-    size = int(np.prod(shape, dtype=object))
-    if size > MAX_BOX:
-        raise DuelError(f"The box holds {size:,} positions; the largest box counted at once is {MAX_BOX:,}.")
-    columns = [
-        grundy_array(book, int(axis.max()) if axis.size else 1)[axis] for book, axis in zip(books, axes, strict=True)
-    ]
-    largest = max((int(c.max()) for c in columns if c.size), default=0)
-    dtype = np.min_scalar_type((1 << largest.bit_length()) - 1)  # XORs stay below the next power of 2: small arrays
-    total = np.zeros((1,) * len(axes), dtype=dtype)
-    for k, values in enumerate(columns):
-        axis_shape = [1] * len(axes)
-        axis_shape[k] = values.size
-        total = np.bitwise_xor(total, values.astype(dtype).reshape(axis_shape))
-    mask = np.broadcast_to(total == 0, shape).copy()
-    return SumCount(tuple(books), tuple(axes), mask)
+    return count_box(variants_or_rules, box, every_number=True)
 
 
 # -- transcript -----------------------------------------------------------------------------------

@@ -9,10 +9,12 @@ Grundy values is 0 (Sprague–Grundy).  So only the *Grundy value* of each compo
    whose values XOR to x is W(W(h1) · W(h2) · …)[x] / L, where L is the transform's length.
 
 Three axes of 10**18 numbers each are 10**54 positions, but only a few dozen Grundy values: the
-count takes milliseconds.  All arithmetic is on Python integers, so the counts are exact.
+count takes milliseconds.  All arithmetic is on Python integers, so the counts are exact.  Only
+*listing* the P-positions (:meth:`BoxCount.p_positions`) visits the box position by position, so
+it is for boxes of at most ``LIST_LIMIT`` positions.
 
 >>> from duel_lessons.engine.rules import DIVISOR_DUEL
->>> count_box(DIVISOR_DUEL, [range(1, 13), range(1, 13)]).p_positions
+>>> count_box(DIVISOR_DUEL, [range(1, 13), range(1, 13)]).p_count
 70
 >>> big = count_box(DIVISOR_DUEL.variant(allow_one=True), [range(1, 10**18 + 1)] * 3)
 >>> big.total == 10**54
@@ -24,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from html import escape
 
 import numpy as np
 
@@ -108,25 +111,59 @@ def grundy_histogram(rules: Rules | str, numbers: Iterable[int], axis: int = 0) 
             above, below = formula.counts(hi), formula.counts(lo - 1)
             top = max(above, default=0)
             return [above.get(g, 0) - below.get(g, 0) for g in range(top + 1)]
-        _check_table(book, hi, axis)
-        grundy = tabulate(book, table_length(hi, TABLE_LIMIT)).grundy[lo : hi + 1 : values.step]
     else:
         if not values.size:
             return [0]
-        lo, hi = int(values.min()), int(values.max())
+        lo = int(values.min())
         if lo < 1:
             raise DuelError(f"Axis {axis + 1} holds {lo}: components are positive whole numbers.")
-        _check_table(book, hi, axis)
-        grundy = tabulate(book, table_length(hi, TABLE_LIMIT)).grundy[values]
+    grundy = _table_values(book, values, axis)
     return [int(c) for c in np.bincount(grundy.astype(np.int64))]
 
 
-def _check_table(rules: Rules, hi: int, axis: int) -> None:
+def _table_values(rules: Rules, numbers: range | np.ndarray, axis: int) -> np.ndarray:
+    """The Grundy value of each of ``numbers`` (positive, in order; a range counts upwards) from the solver's table."""
+    hi = numbers[-1] if isinstance(numbers, range) else int(numbers.max())
     if hi > TABLE_LIMIT:
         raise TooBigError(
             f"Axis {axis + 1} goes up to {hi:,}: {rules.title} has no proved formula for its Grundy values "
             f"that can count them, and the solver's tables stop at {TABLE_LIMIT:,}."
         )
+    grundy = tabulate(rules, table_length(hi, TABLE_LIMIT)).grundy
+    if isinstance(numbers, range):
+        return grundy[numbers.start : hi + 1 : numbers.step]
+    picked: np.ndarray = grundy[numbers]
+    return picked
+
+
+def grundy_values(rules: Rules | str, numbers: range | Sequence[int], axis: int = 0) -> np.ndarray:
+    """The Grundy value of each of ``numbers``, in their order: from the proved formula where there is
+    one (any number up to 10**18, one at a time), otherwise from the solver's table (up to 10**7).
+
+    >>> from duel_lessons.engine.rules import DIVISOR_DUEL
+    >>> grundy_values(DIVISOR_DUEL, [12, 1, 6]).tolist()
+    [3, 0, 2]
+    >>> grundy_values(DIVISOR_DUEL.variant(allow_one=True), range(10**18 - 3, 10**18 + 1)).tolist()
+    [0, 1, 0, 18]
+    """
+    book = sum_rules(rules)
+    if not len(numbers):
+        return np.zeros(0, dtype=np.int64)
+    if len(numbers) > TABLE_LIMIT:
+        raise TooBigError(
+            f"Axis {axis + 1} holds {len(numbers):,} numbers: Grundy values are listed for at most {TABLE_LIMIT:,} "
+            f"numbers at once (grundy_histogram counts them on an axis of any length)."
+        )
+    ends = (numbers[0], numbers[-1]) if isinstance(numbers, range) else (min(numbers), max(numbers))
+    lo, hi = min(ends), max(ends)
+    if lo < 1 or hi > MAX_NUMBER:
+        raise DuelError(f"Axis {axis + 1} holds numbers from {lo} to {hi}; components lie from 1 to 10**18.")
+    formula = formula_for(book)
+    if formula is not None:
+        return np.array([formula.value(int(n)) for n in numbers], dtype=np.int64)
+    if isinstance(numbers, range) and numbers.step > 0:
+        return _table_values(book, numbers, axis).astype(np.int64)
+    return _table_values(book, np.asarray(numbers, dtype=np.int64), axis).astype(np.int64)
 
 
 # -- combining axes by XOR -------------------------------------------------------------------------------
@@ -169,9 +206,28 @@ def xor_distribution(histograms: Sequence[Sequence[int]]) -> list[int]:
     return [v // size for v in walsh_hadamard(product)]
 
 
+#: The most positions a box may hold for :meth:`BoxCount.p_positions` to list its P-positions (it visits
+#: every one); counting them (``p_count``) works at every size.
+LIST_LIMIT = 10**6
+
+
 @dataclass(frozen=True)
 class BoxCount:
-    """The P- and N-positions among all sums in a box (one range of starts per component)."""
+    """The P- and N-positions among all sums in a box (one axis of starts per component).
+
+    ``by_xor[x]`` counts the positions whose Grundy values XOR to x; a P-position (the player to move
+    loses) is one with XOR 0.
+
+    Grundy values of Divisor Duel: g(3) = g(5) = 0, g(4) = 1, g(6) = 2; so a + b is P when g(a) = g(b).
+
+    >>> box = count_box("divisor-duel", [range(3, 7), range(4, 6)])
+    >>> box.total, box.p_count, box.n_count
+    (8, 3, 5)
+    >>> box.p_positions()
+    [(3, 5), (4, 4), (5, 5)]
+    >>> print(box)
+    Divisor Duel + Divisor Duel: 8 positions, 5 N (62.5%, the first player wins), 3 P (37.5%).
+    """
 
     rules: tuple[Rules, ...]
     axes: tuple[range | tuple[int, ...], ...]
@@ -183,27 +239,68 @@ class BoxCount:
         return sum(self.by_xor)
 
     @property
-    def p_positions(self) -> int:
-        """Sums lost for the player to move: XOR of Grundy values 0."""
+    def p_count(self) -> int:
+        """How many P-positions (the player to move loses): XOR of Grundy values 0."""
         return self.by_xor[0] if self.by_xor else 0
 
     @property
-    def n_positions(self) -> int:
-        """Sums won for the player to move."""
-        return self.total - self.p_positions
+    def n_count(self) -> int:
+        """How many N-positions (the player to move wins)."""
+        return self.total - self.p_count
 
     @property
     def p_fraction(self) -> float:
-        """The share of P-positions (0.0 for an empty box)."""
-        return self.p_positions / self.total if self.total else 0.0
+        """The fraction of P-positions (0.0 for an empty box)."""
+        return self.p_count / self.total if self.total else 0.0
+
+    @property
+    def n_fraction(self) -> float:
+        """The fraction of N-positions, where the first player wins (0.0 for an empty box)."""
+        return self.n_count / self.total if self.total else 0.0
+
+    def p_positions(self, limit: int | None = None) -> list[tuple[int, ...]]:
+        """The P-positions as tuples of numbers, one per axis, in the box's order (the first ``limit``).
+
+        Listing visits every position, so it refuses (DuelError) a box of more than ``LIST_LIMIT``
+        positions; ``p_count`` counts them in any box.
+        """
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+            raise DuelError(f"limit is how many P-positions to list: a whole number 0 or more, or None; not {limit!r}.")
+        if self.total > LIST_LIMIT:
+            raise DuelError(
+                f"The box holds {self.total:,} positions: P-positions are listed only from boxes of at most "
+                f"{LIST_LIMIT:,} positions. Count them with p_count ({self.p_count:,}), or list a smaller box."
+            )
+        if not self.total or limit == 0:
+            return []
+        columns = [
+            grundy_values(book, axis, k) for k, (book, axis) in enumerate(zip(self.rules, self.axes, strict=True))
+        ]
+        xor = np.zeros((1,) * len(columns), dtype=np.int64)
+        for k, values in enumerate(columns):
+            shape = [1] * len(columns)
+            shape[k] = values.size
+            xor = xor ^ values.reshape(shape)
+        found = np.argwhere(xor == 0)[:limit]
+        numbers = [np.array(axis, dtype=np.int64)[found[:, k]].tolist() for k, axis in enumerate(self.axes)]
+        return list(zip(*numbers, strict=True))
+
+    def __str__(self) -> str:
+        games = " + ".join(r.title for r in self.rules)
+        return (
+            f"{games}: {self.total:,} positions, {self.n_count:,} N ({self.n_fraction:.1%}, the first player "
+            f"wins), {self.p_count:,} P ({self.p_fraction:.1%})."
+        )
 
     def __repr__(self) -> str:
-        return f"BoxCount(total={self.total}, p_positions={self.p_positions}, n_positions={self.n_positions})"
+        return f"BoxCount(total={self.total}, p_count={self.p_count}, n_count={self.n_count})"
 
     def _repr_html_(self) -> str:
+        games = escape(" + ".join(r.title for r in self.rules))
         return (
-            f"<div>Positions in the box: <b>{self.total:,}</b><br>P-positions (player to move loses): "
-            f"<b>{self.p_positions:,}</b> ({self.p_fraction:.4%})<br>N-positions: <b>{self.n_positions:,}</b></div>"
+            f"<div><b>{games}</b><br>Positions in the box: <b>{self.total:,}</b><br>"
+            f"P-positions (the player to move loses): <b>{self.p_count:,}</b> ({self.p_fraction:.4%})<br>"
+            f"N-positions (the first player wins): <b>{self.n_count:,}</b> ({self.n_fraction:.4%})</div>"
         )
 
 
@@ -278,6 +375,8 @@ starts from a number greater than 2 (book 003).
     for i, (book, numbers) in enumerate(zip(books, box, strict=True)):
         if not isinstance(numbers, range):
             numbers = tuple(int(n) for n in _as_range(numbers, i))
+        elif numbers.step < 0:
+            numbers = numbers[::-1]  # the same numbers, counting upwards
         if not every_number:
             problem = start_problem(book, numbers, i)
             if problem is not None:
