@@ -14,6 +14,10 @@ import pytest
 from duel_lessons.engine.errors import DuelError, GameOverError, IllegalMoveError
 from duel_lessons.engine.events import LostTurn, Moved, Passed
 from duel_lessons.engine.game import PASS, WAIT, GameState, new_game
+from duel_lessons.engine.rules import get_rules
+
+DD = get_rules("divisor-duel")
+NF = get_rules("number-factor")
 
 
 # -- validation of hand-made states ---------------------------------------------------------------
@@ -22,22 +26,22 @@ from duel_lessons.engine.game import PASS, WAIT, GameState, new_game
 @pytest.mark.parametrize("bad", [0, 3, -1, True, False, "1"])
 def test_a_bad_player_to_move_is_named(bad: object) -> None:
     with pytest.raises(DuelError) as caught:
-        GameState("divisor-duel", 12, to_move=bad)  # type: ignore[arg-type]
+        GameState(DD, 12, to_move=bad)  # type: ignore[arg-type]
     assert str(caught.value) == f"The player to move must be 1 or 2, not {bad!r}."
 
 
 @pytest.mark.parametrize("bad", [-1, 3, True, False, "0"])
 def test_bad_passes_in_a_row_are_named(bad: object) -> None:
     with pytest.raises(DuelError) as caught:
-        GameState("number-factor", 12, passes=bad)  # type: ignore[arg-type]
+        GameState(NF, 12, passes=bad)  # type: ignore[arg-type]
     assert str(caught.value) == f"The passes in a row must be 0, 1 or 2, not {bad!r}."
 
 
 def test_numpy_player_and_passes_become_plain_ints() -> None:
-    state = GameState("number-factor", 7, to_move=np.int64(2), passes=np.int64(1))  # type: ignore[arg-type]
+    state = GameState(NF, 7, to_move=np.int64(2), passes=np.int64(1))  # type: ignore[arg-type]
     assert type(state.to_move) is int and state.to_move == 2
     assert type(state.passes) is int and state.passes == 1
-    one = GameState("number-factor", 7, to_move=np.int64(1), passes=np.int64(0))  # type: ignore[arg-type]
+    one = GameState(NF, 7, to_move=np.int64(1), passes=np.int64(0))
     assert type(one.to_move) is int and one.to_move == 1
     assert type(one.passes) is int and one.passes == 0
 
@@ -67,10 +71,10 @@ def test_check_reasons_word_for_word() -> None:
     assert game.check(2.0) == "a move is a whole number, not float"
     assert game.check("6") == "a move is a whole number, not str"
     assert game.check(None) == "a move is a whole number, not NoneType"
-    over = GameState("divisor-duel", 7)  # a prime: the player to move is stuck, the game is over
+    over = GameState(DD, 7)  # a prime: the player to move is stuck, the game is over
     assert over.check(1) == "the game is over"
     assert over.check(True) == "the game is over"
-    stuck = GameState("number-factor", 7)  # Number Factor: a prime means the player must pass
+    stuck = GameState(NF, 7)  # Number Factor: a prime means the player must pass
     assert stuck.check(2) == "7 has no allowed divisors, so the only move is to pass"
 
 
@@ -87,7 +91,7 @@ def test_an_illegal_move_raises_illegal_move_not_game_over() -> None:
 
 
 def test_a_move_after_the_end_raises_game_over() -> None:
-    over = GameState("divisor-duel", 7)
+    over = GameState(DD, 7)
     with pytest.raises(GameOverError) as caught:
         over.play(1)
     assert (caught.value.value, caught.value.number, caught.value.reason) == (1, 7, "the game is over")
@@ -95,7 +99,7 @@ def test_a_move_after_the_end_raises_game_over() -> None:
 
 def test_a_move_resets_the_passes_in_a_row() -> None:
     # Hand-made: one pass recorded, then a legal move (12 / 2 = 6 in Number Factor).
-    after = GameState("number-factor", 12, passes=1).play(2)
+    after = GameState(NF, 12, passes=1).play(2)
     assert (after.number, after.to_move, after.passes) == (6, 2, 0)
     assert after.history == (Moved(1, 12, 2, 6),)
 
@@ -104,7 +108,7 @@ def test_a_move_resets_the_passes_in_a_row() -> None:
 
 
 def test_passing_after_the_end_names_pass_the_number_and_why() -> None:
-    over = GameState("divisor-duel", 7)
+    over = GameState(DD, 7)
     with pytest.raises(GameOverError) as caught:
         over.pass_turn()
     assert (caught.value.value, caught.value.number, caught.value.reason) == ("pass", 7, "the game is over")
@@ -123,7 +127,7 @@ def test_passing_with_a_legal_move_is_refused_with_the_books_reason() -> None:
 
 
 def test_two_passes_end_number_factor() -> None:
-    first = GameState("number-factor", 7).pass_turn()
+    first = GameState(NF, 7).pass_turn()
     assert (first.to_move, first.passes, first.is_over) == (2, 1, False)
     second = first.pass_turn()
     assert (second.to_move, second.passes, second.ending) == (1, 2, "passes")
@@ -153,14 +157,14 @@ def test_a_non_number_is_refused_with_its_own_reason() -> None:
 
 
 def test_a_non_number_after_the_end_is_game_over() -> None:
-    over = GameState("number-factor", 7, passes=2)
+    over = GameState(NF, 7, passes=2)
     with pytest.raises(GameOverError) as caught:
         over.attempt("3")
     assert (caught.value.value, caught.value.number, caught.value.reason) == ("3", 7, "the game is over")
 
 
 def test_a_whole_number_after_the_end_is_game_over_not_a_lost_turn() -> None:
-    over = GameState("number-factor", 7, passes=2)
+    over = GameState(NF, 7, passes=2)
     with pytest.raises(GameOverError) as caught:
         over.attempt(3)
     assert (caught.value.value, caught.value.number, caught.value.reason) == (3, 7, "the game is over")
@@ -171,7 +175,7 @@ def test_number_factors_lost_turn_is_recorded_word_for_word() -> None:
     assert (after.number, after.to_move, after.passes) == (12, 2, 0)
     assert after.history == (LostTurn(1, 12, 5, "5 does not divide 12"),)
     # A lost turn is not a pass: it ends a run of passes (hand-made state with one pass).
-    assert GameState("number-factor", 12, passes=1).attempt(5).passes == 0
+    assert GameState(NF, 12, passes=1).attempt(5).passes == 0
 
 
 def test_divisor_duel_asks_again() -> None:
