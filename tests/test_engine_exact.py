@@ -13,7 +13,7 @@ import pytest
 
 from duel_lessons.engine.errors import DuelError, GameOverError, IllegalMoveError
 from duel_lessons.engine.events import LostTurn, Moved, Passed
-from duel_lessons.engine.game import PASS, WAIT, GameState, new_game
+from duel_lessons.engine.game import PASS, WAIT, GameState, Signal, new_game
 from duel_lessons.engine.rules import get_rules
 
 DD = get_rules("divisor-duel")
@@ -204,3 +204,4 @@ def test_transcript_passes_the_computers_name_for_you() -> None:
 def test_signals_show_their_names() -> None:
     assert (repr(WAIT), repr(PASS)) == ("WAIT", "PASS")
     assert (WAIT.name, PASS.name) == ("WAIT", "PASS")
+    assert repr(Signal("RESIGN")) == "RESIGN"  # built here, not at import time (mutmut can only change this one)
