@@ -330,3 +330,12 @@ def test_a_range_with_no_legal_start_is_named() -> None:
     with pytest.raises(BadStartError) as caught:
         random_start(far, 1, 10_000, random.Random(0))
     assert str(caught.value).startswith("No number from 1 to 10000 can start")
+
+
+def test_read_number_defaults_and_strips_only_blanks() -> None:
+    with pytest.raises(NumberInputError) as caught:
+        read_number("")
+    assert str(caught.value) == "Nothing was typed: type a whole number, such as 60."
+    with pytest.raises(NumberInputError) as caught:
+        read_number("X5X")
+    assert str(caught.value) == f"'X5X' is not a whole number: type it {DIGITS}"

@@ -276,3 +276,26 @@ def test_games_without_a_grundy_formula() -> None:
         assert formula_for(get_rules(name)) is None
     assert formula_for(DIVISOR_DUEL.variant(divisors="odd", last_mover_wins=False)) is None
     assert len({(f.divisors, f.allow_one) for f in FORMULAS}) == len(FORMULAS) == 7
+
+
+def test_exports_default_to_the_whole_table() -> None:
+    table = tabulate("divisor-duel", 4)
+    assert table.to_csv() == "n,outcome,grundy,remoteness,winning_moves\n1,P,0,0,\n2,P,0,0,\n3,P,0,0,\n4,N,1,1,2\n"
+    assert [r["n"] for r in table.to_records()] == [1, 2, 3, 4]
+    assert [r["n"] for r in json.loads(table.to_json())] == [1, 2, 3, 4]
+    assert table.to_dict()["n"] == [1, 2, 3, 4]
+    assert table.to_text().splitlines()[1] == "1        P       0           0"
+    assert tabulate("divisor-duel", 12).to_text(12).splitlines()[-1] == "12        N       3           3  3 4"
+    columns = table.to_numpy()
+    assert sorted(columns) == ["grundy", "n", "outcome", "remoteness"]
+    assert columns["n"].dtype == np.int64 and columns["n"].tolist() == [1, 2, 3, 4]
+    assert columns["grundy"].tolist() == [0, 0, 0, 1] and columns["remoteness"].tolist() == [0, 0, 0, 1]
+
+
+def test_html_table_head_and_rows() -> None:
+    html = tabulate("divisor-duel", 2)._repr_html_()
+    assert html.endswith(
+        "<table><tr><th>n</th><th>outcome</th><th>grundy</th><th>remoteness</th><th>winning moves</th></tr>"
+        "<tr><td>1</td><td>P</td><td>0</td><td>0</td><td></td></tr>"
+        "<tr><td>2</td><td>P</td><td>0</td><td>0</td><td></td></tr></table>"
+    )

@@ -10,7 +10,7 @@ Books 000, 002 and 004 are compared with their own transcripts in tests/test_rul
 from __future__ import annotations
 
 from duel_lessons.engine.game import GameState, new_game
-from duel_lessons.engine.rules import Rules, get_rules
+from duel_lessons.engine.rules import Rules, Wording, get_rules
 from duel_lessons.engine.transcript import event_lines, prompt, render, stuck_reason, turn_lines
 
 PLAIN = Rules(name="plain-test", title="Plain")  # every template is rules.Wording's default
@@ -127,3 +127,18 @@ def test_you_names_the_person_at_the_keyboard() -> None:
     assert "You chose 5. Calculating 30 ÷ 5...\nNew N is 6." in text
     assert "Computer chose 2. Calculating 6 ÷ 2...\nNew N is 3." in text
     assert "You chose 2" not in text and "Computer chose 5" not in text
+
+
+def test_custom_wording_fills_every_placeholder() -> None:
+    wording = Wording(
+        prompt="{player}, take a divisor of {n}: ",
+        end_stuck="{why} {winner} beats {loser} at {n}!",
+        end_reached="{winner} wins at {n}; {loser} loses.",
+    )
+    rules = Rules(name="plain-words", title="Plain", wording=wording)
+    state = GameState(rules, 12)
+    assert prompt(state, ("Ana", "Ben")) == "Ana, take a divisor of 12: "
+    end = state.play(6).play(3)
+    assert render(end, ("Ana", "Ben")).splitlines()[-1] == "Ana has no legal move from 3. Ben beats Ana at 3!"
+    reached = GameState(Rules(name="plain-reach", title="Plain", win_on_reaching="prime", wording=wording), 12)
+    assert render(reached.play(6).play(3), ("Ana", "Ben")).splitlines()[-1] == "Ben wins at 3; Ana loses."
