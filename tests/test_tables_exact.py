@@ -299,3 +299,67 @@ def test_html_table_head_and_rows() -> None:
         "<tr><td>1</td><td>P</td><td>0</td><td>0</td><td></td></tr>"
         "<tr><td>2</td><td>P</td><td>0</td><td>0</td><td></td></tr></table>"
     )
+
+
+def test_eviction_stops_as_soon_as_the_tables_fit(fresh_cache: None) -> None:
+    tabulate("divisor-duel", 100)  # 101 × 9 bytes
+    tabulate("division-duel", 10)  # 11 × 9 bytes
+    tabulate("factor-duel", 10)  # 11 × 9 bytes
+    solver.set_cache_limit(2 * 99)  # only the oldest table goes
+    assert solver.cache_info() == solver.CacheInfo(2, 2 * 99, 2 * 99)
+    assert list(solver._table_cache) == [get_rules("division-duel").game_key(), get_rules("factor-duel").game_key()]
+    tabulate("divisor-duel", 10)  # 99 bytes more: now 3 × 99 > the limit, the least recently used goes
+    assert solver.cache_info().tables == 2
+    assert list(solver._table_cache) == [get_rules("factor-duel").game_key(), DIVISOR_DUEL.game_key()]
+
+
+def test_the_sieve_is_a_read_only_slice_of_the_right_length(fresh_cache: None) -> None:
+    # Smallest prime factors by hand, from n = 2.
+    assert solver._smallest_prime_factors(10).tolist()[2:] == [2, 3, 2, 5, 2, 7, 2, 3, 2]
+    grown = solver._smallest_prime_factors(11)  # one more than the sieve holds: it is rebuilt
+    assert len(grown) == 12 and grown.tolist()[2:] == [2, 3, 2, 5, 2, 7, 2, 3, 2, 11]
+    assert not grown.flags.writeable
+    solver._smallest_prime_factors(100)
+    small = solver._smallest_prime_factors(11)
+    assert len(small) == 12 and not small.flags.writeable
+
+
+def test_sizes_at_the_edges(fresh_cache: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    one = tabulate("divisor-duel", 1)
+    assert one.p_positions() == [1] and one.row(1)["outcome"] == "P"
+    tabulate("divisor-duel", 10)
+    eleven = tabulate("divisor-duel", 11)  # the cached table holds 0..10: it must grow, not be sliced
+    assert len(eleven.outcome) == 12 and eleven.is_p(11)
+    monkeypatch.setattr(solver, "TABLE_LIMIT", 50)
+    assert tabulate("factor-duel", 50).upto == 50
+    with pytest.raises(TableTooLargeError):
+        tabulate("factor-duel", 51)
+
+
+def test_the_last_number_of_a_chunk_is_computed(fresh_cache: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "_CHUNK", 25)
+    calls: list[float] = []
+    table = tabulate("divisor-duel", 26, calls.append)  # chunks 1..25, then 26 alone
+    assert calls == [25 / 26, 1.0]
+    assert table.outcome_of(26) == "N" and table.winning_moves(26) == (13,) and int(table.grundy[26]) >= 0
+    calls.clear()
+    tabulate("divisor-duel", 60, calls.append)  # grows from 0..26 to 0..60: 34 new numbers
+    assert calls == [25 / 34, 1.0]
+
+
+def test_growing_a_one_number_table_reports_progress_once(fresh_cache: None) -> None:
+    tabulate("divisor-duel", 1)
+    calls: list[float] = []
+    assert tabulate("divisor-duel", 2, calls.append).p_positions() == [1, 2]
+    assert calls == [1.0]
+
+
+def test_winning_moves_over_batch_edges(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "_BATCH", 100)
+    brute = Brute(DIVISOR_DUEL)
+    table = tabulate("divisor-duel", 501)
+    rows = list(table.rows())  # 501 numbers: the kernel's batches end at 100, 200, ..., 500, then 501 alone
+    assert [r["n"] for r in rows] == list(range(1, 502))
+    for r in rows:
+        assert r["winning_moves"] == list(brute.winning_moves(r["n"]) if brute.wins(r["n"]) else ()), r["n"]
+        assert all(type(d) is int for d in r["winning_moves"])

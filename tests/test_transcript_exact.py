@@ -9,6 +9,7 @@ Books 000, 002 and 004 are compared with their own transcripts in tests/test_rul
 
 from __future__ import annotations
 
+from duel_lessons.engine.events import LostTurn
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.engine.rules import Rules, Wording, get_rules
 from duel_lessons.engine.transcript import event_lines, prompt, render, stuck_reason, turn_lines
@@ -142,3 +143,32 @@ def test_custom_wording_fills_every_placeholder() -> None:
     assert render(end, ("Ana", "Ben")).splitlines()[-1] == "Ana has no legal move from 3. Ben beats Ana at 3!"
     reached = GameState(Rules(name="plain-reach", title="Plain", win_on_reaching="prime", wording=wording), 12)
     assert render(reached.play(6).play(3), ("Ana", "Ben")).splitlines()[-1] == "Ben wins at 3; Ana loses."
+
+
+def test_events_in_custom_words() -> None:
+    wording = Wording(
+        passed="{player} passes at {n}. ({why})",
+        lost_turn="{why} {player} loses the turn at {n}.",
+        moved="{you} took {d} from {n}. ",
+        end_stuck="{why} Winner: {winner}",
+    )
+    rules = Rules(name="plain-events", title="Plain", divisors="even", when_stuck="pass", wording=wording)
+    passed = GameState(rules, 9).pass_turn().history[0]
+    assert event_lines(passed, rules, ("Ana", "Ben")) == [
+        "Ana passes at 9. (9 has no allowed divisors (even divisors d with 1 < d < N).)"
+    ]
+    lost = LostTurn(2, 12, 5, "five is not even")
+    assert event_lines(lost, rules, ("Ana", "Ben")) == ["Five is not even. Ben loses the turn at 12."]
+    moved = GameState(rules, 12).play(2)
+    assert event_lines(moved.history[0], rules, ("Ana", "Ben")) == ["You took 2 from 12. "]
+    assert render(moved, ("Ana", "Ben")).endswith("You took 2 from 12. \n")  # the book's own words, kept whole
+    over = GameState(Rules(name="plain-events-end", title="Plain", wording=wording), 12).play(6).play(3)
+    assert render(over, ("MAX", "REX"), you=("MAX", "REX")).endswith("Winner: REX\n")
+
+
+def test_event_lines_say_you_by_default() -> None:
+    moved = new_game("number-factor", 30).play(5).history[0]
+    assert event_lines(moved, get_rules("number-factor"), ("Ana", "Ben")) == [
+        "You chose 5. Calculating 30 ÷ 5...",
+        "New N is 6.",
+    ]
