@@ -242,7 +242,7 @@ def new_game(rules: Rules | str = "divisor-duel", start: int | None = None, firs
     """A new game, checking the start against the rule book (BadStartError if forbidden)."""
     book = get_rules(rules)
     n = book.check_start(book.default_start if start is None else start)
-    if first not in (1, 2):
+    if isinstance(first, bool) or first not in (1, 2):
         raise DuelError(f"The first player must be 1 or 2, not {first!r}.")
     return GameState(book, n, 1 if first == 1 else 2)
 
