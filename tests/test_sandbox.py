@@ -91,15 +91,16 @@ def test_the_limit_counts_cpu_time_not_waiting() -> None:
 
 
 def test_a_crashed_bot_is_restarted_and_a_repeat_offender_disqualified() -> None:
+    import os
+
     calls = {"n": 0}
+    referee = os.getpid()
 
     def crashes_on_twelve_counted(state: GameState) -> int:
         calls["n"] += 1  # in the worker's copy of `calls`: the referee's stays 0
         if state.number == 12:
-            import os
-
             os._exit(1)
-        return first(state)
+        return first(state) if os.getpid() != referee else 3  # 3 (a legal move, not the first) if run here
 
     with Sandbox(crashes_on_twelve_counted, RULES, 0.5, max_strikes=2) as box:
         with pytest.raises(Forfeit, match="exit code 1"):
@@ -254,6 +255,31 @@ def test_strikes_count_only_stops_in_a_row() -> None:
                 box.ask(twelve)
         with pytest.raises(Forfeit, match="disqualified after being stopped 3 times in a row"):
             box.ask(sixty)
+
+
+def test_a_good_answer_between_two_stops_resets_the_count() -> None:
+    """max_strikes=2: stop, answer, stop, answer, stop is never two stops in a row, so never disqualified;
+    a bot whose count never reset would be struck out at its second stop."""
+    twelve, sixty = new_game("divisor-duel", 12), new_game("divisor-duel", 60)
+    with Sandbox(crashes_on_twelve, RULES, 0.5, max_strikes=2) as box:
+        for _ in range(3):
+            with pytest.raises(Forfeit, match="exit code 3"):
+                box.ask(twelve)
+            assert box.ask(sixty) == 2
+        with pytest.raises(Forfeit, match="exit code 3"):
+            box.ask(twelve)
+        with pytest.raises(Forfeit, match="exit code 3"):  # the second in a row: stopped, and now struck out
+            box.ask(twelve)
+        with pytest.raises(Forfeit, match="disqualified after being stopped 2 times in a row"):
+            box.ask(sixty)
+
+
+def test_one_stop_strikes_out_a_bot_allowed_one() -> None:
+    with Sandbox(crashes_on_twelve, RULES, 0.5, max_strikes=1) as box:
+        with pytest.raises(Forfeit, match="exit code 3"):
+            box.ask(new_game("divisor-duel", 12))
+        with pytest.raises(Forfeit, match="disqualified after being stopped 1 times in a row"):
+            box.ask(new_game("divisor-duel", 60))
 
 
 def loops_on_twelve(state: GameState) -> int:
