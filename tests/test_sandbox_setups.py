@@ -64,7 +64,8 @@ ATTACKS = {
     "use CPU in a forked child": (
         "try:\n        pid = os.fork()\n    except OSError:\n        return state.legal_moves[0]\n"
         "    if pid == 0:\n        end = time.process_time() + 3\n        while time.process_time() < end:\n"
-        "            pass\n        os._exit(0)\n    os.waitpid(pid, 0)\n    return state.legal_moves[0]"
+        "            pass\n        os._exit(0)\n    os.waitpid(pid, 0)\n"
+        "    return state.legal_moves[1]"  # 3, not 2: its child's 3 s of CPU were not counted (escaped)
     ),
     "fill /tmp and /dev/shm": (
         "for folder in ('/tmp', '/dev/shm'):\n        try:\n"
