@@ -31,7 +31,6 @@ def first(state: GameState) -> int:
     return state.legal_moves[0]
 
 
-
 def no_children() -> bool:
     deadline = time.monotonic() + 5
     while bot_processes() and time.monotonic() < deadline:

@@ -1,0 +1,144 @@
+"""The operating system's side of the sandbox: limits of run_isolated, the CPU time of a process tree, the
+bubblewrap command line, the workers' users and environment.  Each expected value is written out by hand."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+import duel_lessons.play.isolation as isolation
+from duel_lessons.engine.errors import DuelError
+from duel_lessons.play.isolation import (
+    UID_BASE,
+    Worker,
+    bwrap_command,
+    check_time_limit,
+    printable,
+    run_isolated,
+    sweep_user,
+    worker_environment,
+)
+
+POSIX = hasattr(os, "fork")
+
+
+@pytest.mark.parametrize("good", [86_400, 1e-9, 0.25, 3])
+def test_a_time_limit_up_to_a_day_is_kept(good: float) -> None:
+    assert check_time_limit(good) == good
+
+
+@pytest.mark.parametrize("bad", [86_400.5, 10**400, 0.0, -0.5])
+def test_a_time_limit_over_a_day_or_not_above_zero_is_refused(bad: float) -> None:
+    with pytest.raises(DuelError, match="The CPU limit must be"):
+        check_time_limit(bad, "The CPU limit")
+
+
+def test_printable_escapes_control_characters_but_keeps_newlines_and_letters() -> None:
+    assert printable("a\tb\nc\x1b[2Jé\x00") == "a\\tb\nc\\x1b[2Jé\\x00"
+
+
+def test_the_worker_environment_is_clean() -> None:
+    os.environ["DUEL_TEACHER_SECRET"] = "x"
+    try:
+        env = worker_environment(["/extra"])
+    finally:
+        del os.environ["DUEL_TEACHER_SECRET"]
+    assert "DUEL_TEACHER_SECRET" not in env
+    assert env["HOME"] == "/tmp" and env["PATH"] == "/usr/bin:/bin" and env["PYTHONNOUSERSITE"] == "1"
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(isolation.PACKAGE.parent), "/extra"]
+
+
+def test_the_bubblewrap_command_line() -> None:
+    plain = bwrap_command()
+    assert plain[0] == "bwrap" and plain[-3:] == ["--chdir", "/tmp", "--"]
+    for flag in (
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-net",
+        "--unshare-uts",
+        "--die-with-parent",
+        "--new-session",
+    ):
+        assert flag in plain
+    assert "--unshare-user" not in plain and "--cap-drop" not in plain and "01777" not in plain
+    assert "--unshare-user" in bwrap_command(user_namespace=True)
+    scratch = bwrap_command(scratch=True)
+    assert "--unshare-user" in scratch
+    at = scratch.index("--uid")
+    assert scratch[at : at + 6] == ["--uid", "65534", "--gid", "65534", "--cap-drop", "ALL"]
+    tmpfs = scratch.index("--tmpfs")
+    assert scratch[tmpfs - 2 : tmpfs + 2] == ["--perms", "01777", "--tmpfs", "/tmp"]
+    folder = str(isolation.PACKAGE)
+    bound = [plain[i + 1] for i, arg in enumerate(plain) if arg == "--ro-bind"]
+    assert folder in bound and "/extra/folder" in [
+        c[i + 1] for c in [bwrap_command(["/extra/folder"])] for i, arg in enumerate(c) if arg == "--ro-bind"
+    ]
+
+
+def test_sweep_user_never_touches_an_ordinary_user(monkeypatch: pytest.MonkeyPatch) -> None:
+    looked: list[object] = []
+    monkeypatch.setattr(isolation.psutil, "process_iter", lambda *a, **k: looked.append(a) or [])
+    sweep_user(UID_BASE - 1)
+    assert looked == []
+    sweep_user(UID_BASE, keep=(1,))
+    assert len(looked) == 1
+
+
+@pytest.mark.skipif(not (POSIX and hasattr(os, "geteuid") and os.geteuid() == 0), reason="user ids of workers: root")
+def test_worker_user_ids_are_above_every_real_user() -> None:
+    ids = [isolation.next_uid() for _ in range(3)]
+    assert all(isinstance(i, int) and UID_BASE <= i < UID_BASE + 10_000_000 for i in ids)
+    assert len(set(ids)) == 3
+
+
+@pytest.mark.skipif(not POSIX, reason="a process tree with fork")
+def test_the_cpu_time_of_a_tree_counts_a_child_and_a_reaped_grandchild() -> None:
+    """A shell whose child spins 0.6 s of CPU: the tree's CPU time counts it, live or reaped."""
+    script = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end:\n    pass\n"
+    popen = subprocess.Popen(["/bin/sh", "-c", f"{sys.executable} -c '{script}'; sleep 60"], start_new_session=True)
+    worker = Worker(popen.pid, None, popen)
+    try:
+        deadline = time.monotonic() + 300  # a safety net only: judged by CPU seconds
+        while (worker.cpu() or 0.0) < 0.6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (worker.cpu() or 0.0) >= 0.6  # the shell itself uses almost none: the rest is its child's
+        assert worker.exit_code() is None  # still running (sleeping)
+    finally:
+        worker.kill()
+    assert not psutil.pid_exists(popen.pid) or psutil.Process(popen.pid).status() == psutil.STATUS_ZOMBIE
+    assert worker.cpu() is None  # gone: nothing to read
+
+
+def test_run_isolated_gives_the_output_and_exit_code() -> None:
+    done = run_isolated(["-c", "import sys; sys.stdout.write(sys.stdin.read()[::-1]); sys.exit(3)"], stdin=b"abc")
+    assert (done.returncode, done.stdout, done.stopped) == (3, b"cba", None)
+
+
+def test_run_isolated_stops_a_loop_at_its_cpu_limit() -> None:
+    done = run_isolated(["-c", "while True: pass"], cpu_limit=0.3, wall_limit=600)
+    assert done.stopped == "used more than 0.3 s of CPU time" and done.returncode is None
+    assert 0.3 < done.cpu <= 0.3 + isolation.CPU_MARGIN
+
+
+def test_run_isolated_stops_a_sleeper_at_its_wall_limit() -> None:
+    done = run_isolated(["-c", "import time; time.sleep(600)"], wall_limit=0.5)
+    assert done.stopped == "did not finish within 0.5 s" and done.returncode is None
+
+
+def test_run_isolated_stops_a_flood_at_its_output_limit() -> None:
+    done = run_isolated(
+        ["-c", "import os\nwhile True: os.write(1, b'x' * 65536)"], output_limit=200_000, wall_limit=600
+    )
+    assert done.stopped == "wrote more than 200,000 bytes" and len(done.stdout) > 200_000
+
+
+def test_run_isolated_refuses_a_bad_limit() -> None:
+    with pytest.raises(DuelError, match="The wall-clock limit must be"):
+        run_isolated(["-c", "pass"], wall_limit=0)
+    with pytest.raises(DuelError, match="The CPU limit must be"):
+        run_isolated(["-c", "pass"], cpu_limit=float("nan"))
