@@ -104,9 +104,9 @@ for name, body in attacks.items():
     path.write_text(header + "def move(state):\n    " + body + "\n")
     bot = BotFile.snapshot(path)
     before = time.process_time()
-    with Sandbox(other, new_game().rules, 0.5, restricted=False) as rival:
+    with Sandbox(other, new_game().rules, 0.5, wall_limit=300, restricted=False) as rival:  # wall: a safety net
         rival.ask(new_game("divisor-duel", 12))  # a live rival worker while the attack runs
-        with Sandbox(bot, new_game().rules, 0.5, wall_limit=30, restricted=False) as box:
+        with Sandbox(bot, new_game().rules, 0.5, wall_limit=300, restricted=False) as box:
             try:
                 answer = box.ask(new_game("divisor-duel", 12))
                 outcome = "contained" if answer == 2 else f"answered {answer}"
