@@ -327,7 +327,10 @@ def test_a_tournament_with_a_staller_ends_within_its_stated_bound() -> None:
 
     bots: dict[str, object] = {f"honest{i}": first for i in range(9)}
     bots["staller"] = stalls
-    budget, limit = 4.0, 0.2
+    # The budget is on the clock, and honest bots spend it too: at load 20 an honest bot waited longer than 4 s
+    # over its 18 games and forfeited to the staller.  20 s is five times that; the staller still spends it all,
+    # since two stops at the 8 s wall limit of a 2 s time limit are not yet three strikes.
+    budget, limit = 20.0, 2.0
     bound = longest_time(10, 10, 1, limit, budget)  # budgets, starts of workers and the referee, all at their longest
     began = time.monotonic()
     result = round_robin(bots, starts=[60], time_limit=limit, budget=budget)  # type: ignore[arg-type]
