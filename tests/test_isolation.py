@@ -142,3 +142,8 @@ def test_run_isolated_refuses_a_bad_limit() -> None:
         run_isolated(["-c", "pass"], wall_limit=0)
     with pytest.raises(DuelError, match="The CPU limit must be"):
         run_isolated(["-c", "pass"], cpu_limit=float("nan"))
+
+
+def test_run_isolated_gives_empty_input_unless_told() -> None:
+    done = run_isolated(["-c", "import sys; print(repr(sys.stdin.read()))"])
+    assert (done.returncode, done.stdout) == (0, b"''\n")

@@ -490,3 +490,15 @@ def test_a_bot_file_killed_by_a_signal_is_reported_by_its_name(tmp_path: Path) -
             with pytest.raises(Forfeit) as caught:
                 box.ask(new_game("divisor-duel", 12))
             assert caught.value.reason.endswith(reason), caught.value.reason
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "O_NOFOLLOW"), reason="O_NOFOLLOW is POSIX")
+def test_a_bot_file_that_is_a_symbolic_link_is_refused(tmp_path: Path) -> None:
+    """A link could point at a teacher's file (the answers) or a device: the bot file itself must be a file."""
+    (tmp_path / "real.py").write_text("def move(state):\n    return 2\n")
+    (tmp_path / "link.py").symlink_to(tmp_path / "real.py")
+    assert sandbox.read_bot_source(tmp_path / "real.py") == "def move(state):\n    return 2\n"
+    with pytest.raises(OSError):
+        sandbox.read_bot_source(tmp_path / "link.py")
+    bot = BotFile.snapshot(tmp_path / "link.py")
+    assert bot.source is None and bot.problem is not None and "link.py" in bot.problem
