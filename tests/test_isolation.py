@@ -167,3 +167,24 @@ def test_scratch_is_a_writable_tmp_for_an_unprivileged_user_and_only_with_scratc
     if ROOT and isolation.can_change_user():  # without scratch: its own user, who may not write bubblewrap's /tmp
         plain = run_isolated(["-c", WRITES_TMP])
         assert plain.returncode == 1 and b"PermissionError" in plain.stderr
+
+
+SHOWS_FOLDERS = (
+    "import os\nd = os.environ.get('TMPDIR', '-')\n"
+    "if d != '-':\n    open(os.path.join(d, 'x'), 'w').write('x')\nprint(d, os.environ['HOME'])"
+)
+
+
+@pytest.mark.skipif(not POSIX, reason="resource limits and the scratch folder: POSIX")
+def test_without_bubblewrap_scratch_is_a_fresh_folder_removed_afterwards(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    monkeypatch.setattr(isolation, "bubblewrap", lambda: (None, "bubblewrap is not installed"))
+    done = run_isolated(["-c", SHOWS_FOLDERS], scratch=True)
+    folder, home = done.stdout.decode().split()
+    assert done.returncode == 0 and folder == home and Path(folder).name.startswith("duel-isolated-")
+    assert not Path(folder).exists()
+    # (as the caller's user: a user of its own could not reach a Python installed under /root without bubblewrap)
+    monkeypatch.setattr(isolation, "can_change_user", lambda: False)
+    plain = run_isolated(["-c", SHOWS_FOLDERS])
+    assert plain.stdout == b"- /nonexistent\n"  # no scratch: no folder, and a home that is not there
