@@ -150,7 +150,7 @@ def test_run_isolated_gives_empty_input_unless_told() -> None:
 
 
 ROOT = POSIX and hasattr(os, "geteuid") and os.geteuid() == 0
-WRITES_TMP = "import os\nopen('/tmp/x', 'w').write('x')\nprint(os.getuid(), os.getgid())"
+WRITES_TMP = "import os\nopen('/tmp/x', 'w').write('x')\nprint(os.getuid(), os.getgid(), os.environ['HOME'])"
 
 
 @pytest.mark.skipif(not (ROOT and isolation.can_change_user()), reason="a user of its own needs a root caller")
@@ -163,7 +163,7 @@ def test_under_root_a_command_runs_as_a_user_of_its_own() -> None:
 @pytest.mark.skipif(not POSIX or isolation.bubblewrap()[0] is None, reason="scratch space inside bubblewrap")
 def test_scratch_is_a_writable_tmp_for_an_unprivileged_user_and_only_with_scratch() -> None:
     done = run_isolated(["-c", WRITES_TMP], scratch=True)
-    assert (done.returncode, done.stdout) == (0, b"65534 65534\n")
+    assert (done.returncode, done.stdout) == (0, b"65534 65534 /tmp\n")
     if ROOT and isolation.can_change_user():  # without scratch: its own user, who may not write bubblewrap's /tmp
         plain = run_isolated(["-c", WRITES_TMP])
         assert plain.returncode == 1 and b"PermissionError" in plain.stderr
