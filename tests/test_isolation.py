@@ -172,20 +172,25 @@ def test_scratch_is_a_writable_tmp_for_an_unprivileged_user_and_only_with_scratc
 
 SHOWS_FOLDERS = (
     "import os\nd = os.environ.get('TMPDIR', '-')\n"
-    "if d != '-':\n    open(os.path.join(d, 'x'), 'w').write('x')\nprint(d, os.environ['HOME'])"
+    "if d != '-':\n    open(os.path.join(d, 'x'), 'w').write('x')\n"
+    "e = os.environ\nprint(d, e['HOME'], e['JUPYTER_RUNTIME_DIR'], e['IPYTHONDIR'], os.getcwd(),\n"
+    "      os.getsid(0) == os.getpid(), 'DUEL_TEACHER_SECRET' in e)"
 )
 
 
 @pytest.mark.skipif(not POSIX, reason="resource limits and the scratch folder: POSIX")
 def test_without_bubblewrap_scratch_is_a_fresh_folder_removed_afterwards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """And the command gets a clean environment, the folder / and a session of its own."""
     from pathlib import Path
 
     monkeypatch.setattr(isolation, "bubblewrap", lambda: (None, "bubblewrap is not installed"))
+    monkeypatch.setenv("DUEL_TEACHER_SECRET", "x")
     done = run_isolated(["-c", SHOWS_FOLDERS], scratch=True)
-    folder, home = done.stdout.decode().split()
-    assert done.returncode == 0 and folder == home and Path(folder).name.startswith("duel-isolated-")
+    folder, home, runtime, ipython, *rest = done.stdout.decode().split()
+    assert done.returncode == 0 and folder == home == runtime == ipython
+    assert Path(folder).name.startswith("duel-isolated-") and rest == ["/", "True", "False"]
     assert not Path(folder).exists()
     # (as the caller's user: a user of its own could not reach a Python installed under /root without bubblewrap)
     monkeypatch.setattr(isolation, "can_change_user", lambda: False)
     plain = run_isolated(["-c", SHOWS_FOLDERS])
-    assert plain.stdout == b"- /nonexistent\n"  # no scratch: no folder, and a home that is not there
+    assert plain.stdout == b"- /nonexistent /nonexistent /nonexistent / True False\n"  # no scratch, no home
