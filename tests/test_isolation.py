@@ -194,3 +194,10 @@ def test_without_bubblewrap_scratch_is_a_fresh_folder_removed_afterwards(monkeyp
     monkeypatch.setattr(isolation, "can_change_user", lambda: False)
     plain = run_isolated(["-c", SHOWS_FOLDERS])
     assert plain.stdout == b"- /nonexistent /nonexistent /nonexistent / True False\n"  # no scratch, no home
+
+
+def test_run_isolated_allows_exactly_its_output_limit() -> None:
+    done = run_isolated(
+        ["-c", "import os\nos.write(1, b'x' * 100_000)\nos.write(2, b'y' * 100_000)"], output_limit=200_000
+    )
+    assert (done.stopped, done.returncode, len(done.stdout), len(done.stderr)) == (None, 0, 100_000, 100_000)
