@@ -43,6 +43,16 @@ TARGET = Path("/nonexistent/duel-fuzz")
 ISOLATED = hasattr(os, "fork") and sys.platform.startswith("linux")
 
 
+@pytest.fixture(autouse=True)
+def starts_judged_by_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's start is judged by its CPU time (``LOAD_LIMIT``); its clock limit becomes a safety net only.
+
+    At load 19 a spawned interpreter (which imports this test module to unpickle the bot) took over the
+    30 s of ``LOAD_WALL_LIMIT`` on the clock while well within its CPU limit.
+    """
+    monkeypatch.setattr(sandbox_module, "LOAD_WALL_LIMIT", 600.0)
+
+
 # -- the attacks -------------------------------------------------------------------------------
 
 
@@ -346,7 +356,6 @@ ATTACKS: dict[str, tuple[Callable[[GameState], object], object]] = {
 NEEDS_ISOLATION = {"fork bomb", "start a spinning thread", "signal the referee", "write a file of the teacher"}
 #: The attacks that use no CPU: judged by the wall-clock limit (nothing else can stop them).
 SLEEPERS = {"sleep for ever", "SIGSTOP itself"}
-
 
 
 def _originals() -> dict[str, object]:

@@ -31,6 +31,15 @@ def first(state: GameState) -> int:
     return state.legal_moves[0]
 
 
+@pytest.fixture(autouse=True)
+def starts_judged_by_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's start is judged by its CPU time (``LOAD_LIMIT``); its clock limit becomes a safety net only.
+
+    At load 19 a spawned interpreter (which imports this test module to unpickle the bot) took over the
+    30 s of ``LOAD_WALL_LIMIT`` on the clock while well within its CPU limit.
+    """
+    monkeypatch.setattr(sandbox, "LOAD_WALL_LIMIT", 600.0)
+
 
 def no_children() -> bool:
     deadline = time.monotonic() + 5
@@ -91,15 +100,16 @@ def test_the_limit_counts_cpu_time_not_waiting() -> None:
 
 
 def test_a_crashed_bot_is_restarted_and_a_repeat_offender_disqualified() -> None:
+    import os
+
     calls = {"n": 0}
+    referee = os.getpid()
 
     def crashes_on_twelve_counted(state: GameState) -> int:
         calls["n"] += 1  # in the worker's copy of `calls`: the referee's stays 0
         if state.number == 12:
-            import os
-
             os._exit(1)
-        return first(state)
+        return first(state) if os.getpid() != referee else 3  # 3 (a legal move, not the first) if run here
 
     with Sandbox(crashes_on_twelve_counted, RULES, 0.5, max_strikes=2) as box:
         with pytest.raises(Forfeit, match="exit code 1"):
@@ -256,6 +266,31 @@ def test_strikes_count_only_stops_in_a_row() -> None:
             box.ask(sixty)
 
 
+def test_a_good_answer_between_two_stops_resets_the_count() -> None:
+    """max_strikes=2: stop, answer, stop, answer, stop is never two stops in a row, so never disqualified;
+    a bot whose count never reset would be struck out at its second stop."""
+    twelve, sixty = new_game("divisor-duel", 12), new_game("divisor-duel", 60)
+    with Sandbox(crashes_on_twelve, RULES, 0.5, max_strikes=2) as box:
+        for _ in range(3):
+            with pytest.raises(Forfeit, match="exit code 3"):
+                box.ask(twelve)
+            assert box.ask(sixty) == 2
+        with pytest.raises(Forfeit, match="exit code 3"):
+            box.ask(twelve)
+        with pytest.raises(Forfeit, match="exit code 3"):  # the second in a row: stopped, and now struck out
+            box.ask(twelve)
+        with pytest.raises(Forfeit, match="disqualified after being stopped 2 times in a row"):
+            box.ask(sixty)
+
+
+def test_one_stop_strikes_out_a_bot_allowed_one() -> None:
+    with Sandbox(crashes_on_twelve, RULES, 0.5, max_strikes=1) as box:
+        with pytest.raises(Forfeit, match="exit code 3"):
+            box.ask(new_game("divisor-duel", 12))
+        with pytest.raises(Forfeit, match="disqualified after being stopped 1 times in a row"):
+            box.ask(new_game("divisor-duel", 60))
+
+
 def loops_on_twelve(state: GameState) -> int:
     while state.number == 12:
         pass
@@ -292,7 +327,10 @@ def test_a_tournament_with_a_staller_ends_within_its_stated_bound() -> None:
 
     bots: dict[str, object] = {f"honest{i}": first for i in range(9)}
     bots["staller"] = stalls
-    budget, limit = 4.0, 0.2
+    # The budget is on the clock, and honest bots spend it too: at load 20 an honest bot waited longer than 4 s
+    # over its 18 games and forfeited to the staller.  20 s is five times that; the staller still spends it all,
+    # since two stops at the 8 s wall limit of a 2 s time limit are not yet three strikes.
+    budget, limit = 20.0, 2.0
     bound = longest_time(10, 10, 1, limit, budget)  # budgets, starts of workers and the referee, all at their longest
     began = time.monotonic()
     result = round_robin(bots, starts=[60], time_limit=limit, budget=budget)  # type: ignore[arg-type]
@@ -356,3 +394,111 @@ def test_a_bot_file_where_there_is_no_fork(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.delattr(os, "fork")
     with Sandbox(bot, RULES, 5.0) as box:
         assert box.ask(new_game("divisor-duel", 12)) == 6 and box.forked
+
+
+# -- limits and budgets, each expected value written by hand ---------------------------------------
+
+
+def test_the_default_limits_follow_the_time_limit() -> None:
+    box = Sandbox(first, RULES, 0.5)
+    assert (box.time_limit, box.wall_limit, box.game_budget, box.total_budget) == (0.5, 3.5, None, None)
+    assert sandbox.default_game_budget(0.5) == 12.5
+    assert Sandbox(first, RULES, 0.5, wall_limit=7, game_budget=2, total_budget=9).wall_limit == 7
+
+
+def prints_fifteen(state: GameState) -> int:
+    print("x" * 14)
+    return first(state)
+
+
+def test_the_output_is_capped_across_answers() -> None:
+    with Sandbox(prints_fifteen, RULES, 0.5, output_limit=20) as box:
+        for _ in range(3):
+            assert box.ask(new_game("divisor-duel", 12)) == 2
+        assert box.output == "x" * 14 + "\n" + "x" * 5 + "\n[output cut]\n"
+
+
+def sleeps_on_twelve(state: GameState) -> int:
+    if state.number == 12:
+        time.sleep(1000)
+    return first(state)
+
+
+def test_a_game_budget_stops_a_sleeper_and_is_full_again_next_game() -> None:
+    """A sleeping bot uses no CPU: only the clock can stop it (its verdict, not a time, is what is checked)."""
+    twelve, sixty = new_game("divisor-duel", 12), new_game("divisor-duel", 60)
+    with Sandbox(sleeps_on_twelve, RULES, 0.5, wall_limit=600, game_budget=1.0, max_strikes=1) as box:
+        with pytest.raises(Forfeit, match=r"^gave no answer before it spent the game time budget of 1 s \(stopped\)$"):
+            box.ask(twelve)
+        assert box.spent_game >= 1.0
+        with pytest.raises(Forfeit, match=r"^spent its time budget of 1 s for this game$"):
+            box.ask(sixty)  # not asked: the budget is spent
+        box.new_game()
+        assert box.spent_game == 0.0
+        assert box.ask(sixty) == 2  # a budget stop is no strike: max_strikes=1 did not disqualify it
+        with pytest.raises(Forfeit, match="game time budget of 1 s"):
+            box.ask(twelve)
+
+
+def test_a_spent_tournament_budget_disqualifies_for_good() -> None:
+    sixty = new_game("divisor-duel", 60)
+    with Sandbox(sleeps_on_twelve, RULES, 0.5, wall_limit=600, total_budget=1.0) as box:
+        with pytest.raises(Forfeit, match=r"^gave no answer before it spent the tournament time budget of 1 s"):
+            box.ask(new_game("divisor-duel", 12))
+        assert box.spent_total >= 1.0
+        for _ in range(2):
+            box.new_game()
+            with pytest.raises(Forfeit, match=r"^spent its whole time budget of 1 s for the tournament$"):
+                box.ask(sixty)
+
+
+def test_a_bot_file_of_exactly_the_size_limit_is_read_and_one_byte_more_is_not(tmp_path: Path) -> None:
+    path = tmp_path / "big.py"
+    path.write_bytes(b"#" * sandbox.MAX_BOT_FILE)
+    assert len(sandbox.read_bot_source(path)) == 1_000_000
+    path.write_bytes(b"#" * (sandbox.MAX_BOT_FILE + 1))
+    with pytest.raises(DuelError, match=r"big.py is 1,000,001 bytes, over the limit of 1,000,000"):
+        sandbox.read_bot_source(path)
+    bot = BotFile.snapshot(path)
+    assert bot.source is None and "1,000,001 bytes" in str(bot.problem)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_is_not_a_bot_file(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe.py")
+    bot = BotFile.snapshot(tmp_path / "pipe.py")
+    assert (bot.source, bot.problem) == (None, "pipe.py is not a regular file")
+    with (
+        Sandbox(bot, RULES, 0.5) as box,
+        pytest.raises(Forfeit, match=r"^could not be loaded: pipe\.py: pipe\.py is not a"),
+    ):
+        box.ask(new_game("divisor-duel", 12))
+    assert BotFile(tmp_path / "two\nlines.py").name == "two\\nlines"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals as exit codes: POSIX")
+def test_a_bot_file_killed_by_a_signal_is_reported_by_its_name(tmp_path: Path) -> None:
+    """In bubblewrap too (which reports a signal as 128 + its number)."""
+    (tmp_path / "kills.py").write_text(
+        "import os, signal\ndef move(state):\n    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    (tmp_path / "exits.py").write_text("import os\ndef move(state):\n    os._exit(7)\n")
+    for name, reason in (("kills", "its process ended (killed by signal SIGKILL)"), ("exits", "(exit code 7)")):
+        with Sandbox(BotFile.snapshot(tmp_path / f"{name}.py"), RULES, 0.5, restricted=False) as box:
+            with pytest.raises(Forfeit) as caught:
+                box.ask(new_game("divisor-duel", 12))
+            assert caught.value.reason.endswith(reason), caught.value.reason
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "O_NOFOLLOW"), reason="O_NOFOLLOW is POSIX")
+def test_a_bot_file_that_is_a_symbolic_link_is_refused(tmp_path: Path) -> None:
+    """A link could point at a teacher's file (the answers) or a device: the bot file itself must be a file."""
+    (tmp_path / "real.py").write_text("def move(state):\n    return 2\n")
+    (tmp_path / "link.py").symlink_to(tmp_path / "real.py")
+    assert sandbox.read_bot_source(tmp_path / "real.py") == "def move(state):\n    return 2\n"
+    with pytest.raises(OSError):
+        sandbox.read_bot_source(tmp_path / "link.py")
+    bot = BotFile.snapshot(tmp_path / "link.py")
+    assert bot.source is None and bot.problem is not None and "link.py" in bot.problem

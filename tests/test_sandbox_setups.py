@@ -64,7 +64,8 @@ ATTACKS = {
     "use CPU in a forked child": (
         "try:\n        pid = os.fork()\n    except OSError:\n        return state.legal_moves[0]\n"
         "    if pid == 0:\n        end = time.process_time() + 3\n        while time.process_time() < end:\n"
-        "            pass\n        os._exit(0)\n    os.waitpid(pid, 0)\n    return state.legal_moves[0]"
+        "            pass\n        os._exit(0)\n    os.waitpid(pid, 0)\n"
+        "    return state.legal_moves[1]"  # 3, not 2: its child's 3 s of CPU were not counted (escaped)
     ),
     "fill /tmp and /dev/shm": (
         "for folder in ('/tmp', '/dev/shm'):\n        try:\n"
@@ -85,6 +86,8 @@ from pathlib import Path
 from duel_lessons.engine.game import new_game
 from duel_lessons.play.sandbox import BotFile, Forfeit, Sandbox, isolation_notes
 from duel_lessons.play.tournament import bot_files, round_robin
+import duel_lessons.play.sandbox as sandbox_module
+sandbox_module.LOAD_WALL_LIMIT = 600.0  # a start is judged by its CPU time; the clock only as a safety net (load)
 
 attacks = json.loads(sys.argv[1])
 teacher, mark = Path(sys.argv[2]), sys.argv[3]
@@ -103,9 +106,9 @@ for name, body in attacks.items():
     path.write_text(header + "def move(state):\n    " + body + "\n")
     bot = BotFile.snapshot(path)
     before = time.process_time()
-    with Sandbox(other, new_game().rules, 0.5, restricted=False) as rival:
+    with Sandbox(other, new_game().rules, 0.5, wall_limit=300, restricted=False) as rival:  # wall: a safety net
         rival.ask(new_game("divisor-duel", 12))  # a live rival worker while the attack runs
-        with Sandbox(bot, new_game().rules, 0.5, wall_limit=30, restricted=False) as box:
+        with Sandbox(bot, new_game().rules, 0.5, wall_limit=300, restricted=False) as box:
             try:
                 answer = box.ask(new_game("divisor-duel", 12))
                 outcome = "contained" if answer == 2 else f"answered {answer}"
