@@ -38,7 +38,7 @@ from typing import Literal, Protocol
 
 from duel_lessons.engine.errors import RulesError, TooBigError
 from duel_lessons.engine.numbers import position
-from duel_lessons.engine.rules import Rules, get_rules
+from duel_lessons.engine.rules import Game, Rules, get_rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
 from duel_lessons.solving.grundy_formulas import GrundyFormula, formula_for
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, tabulate
@@ -113,17 +113,17 @@ def grundy_form(rules: Rules) -> ClosedForm | None:
     )
 
 
-def terminal(rules: Rules, n: int) -> Terminal | None:
+def terminal(game: Game, n: int) -> Terminal | None:
     """How the game stands at n if nobody can move there, else None (lists no divisors: one is enough).
 
-    >>> rules = get_rules("factor-duel")
-    >>> terminal(rules, 7), terminal(rules, 8)
+    >>> game = get_rules("factor-duel").game
+    >>> terminal(game, 7), terminal(game, 8)
     ('reached-win', None)
     """
-    reached = rules.ends_on_reaching(n)
+    reached = game.ends_on_reaching(n)
     if reached is not None:
         return "reached-win" if reached == "win" else "reached-loss"
-    return "stuck" if rules.smallest_divisor(n) is None else None
+    return "stuck" if game.smallest_divisor(n) is None else None
 
 
 class Answers(Protocol):
@@ -179,8 +179,8 @@ class TableAnswers:
 
     def best_move(self, n: int) -> int | None:
         """The fastest winning move, else the move that delays longest; ties to the smallest divisor."""
-        rules, table = self.rules, self.table
-        results = [(d, rules.result(n, d)) for d in rules.divisors_of(n)]
+        game, table = self.rules.game, self.table
+        results = [(d, game.result(n, d)) for d in game.divisors_of(n)]
         winning = [(int(table.remoteness[r]), d) for d, r in results if table.is_p(r)]
         if winning:
             return min(winning)[1]
@@ -236,18 +236,19 @@ class FormulaAnswers:
 
     def winning_moves(self, n: int) -> tuple[int, ...]:
         """The legal divisors whose result the form calls P (lists the divisors of n)."""
-        if self.rules.ends_on_reaching(n) is not None:
+        game = self.rules.game
+        if game.ends_on_reaching(n) is not None:
             return ()
-        return tuple(d for d in self.rules.divisors_of(n) if self.form.is_p(self.rules.result(n, d)))
+        return tuple(d for d in game.divisors_of(n) if self.form.is_p(game.result(n, d)))
 
     def best_move(self, n: int) -> int | None:
         """The form's winning move, else (a heuristic) the smallest legal divisor: it keeps the game long."""
         move = self.form.winning_move(n)
-        return move if move is not None else self.rules.smallest_divisor(n)
+        return move if move is not None else self.rules.game.smallest_divisor(n)
 
     def remoteness(self, n: int) -> int | None:
         """0 at a finished position (1 where reaching n lost), else None: not known above the table."""
-        stands = terminal(self.rules, n)
+        stands = terminal(self.rules.game, n)
         if stands is None:
             return None
         return 1 if stands == "reached-loss" else 0
@@ -256,7 +257,7 @@ class FormulaAnswers:
         """The proved Grundy formula's value; else 0 at a finished position (1 where reaching n lost), or the form's."""
         if self.formula is not None:
             return self.formula.value(n)
-        stands = terminal(self.rules, n)
+        stands = terminal(self.rules.game, n)
         if stands is not None and self.rules.last_mover_wins:
             return 1 if stands == "reached-loss" else 0
         return self.form.grundy(n)
@@ -366,7 +367,7 @@ class Oracle:
         (3, 3)
         """
         answers = self.answers(n)
-        return None if terminal(self.rules, n) is not None else answers.best_move(n)
+        return None if terminal(self.rules.game, n) is not None else answers.best_move(n)
 
     def remoteness(self, n: int) -> int | None:
         """Moves left with best play (the winner hurries, the loser delays), or None above the table.
@@ -401,7 +402,7 @@ class Oracle:
 and after two passes the last player who moved wins, so the player to move loses.
         """
         n = position(n)
-        stands = terminal(self.rules, n)
+        stands = terminal(self.rules.game, n)
         over = stands is not None and (stands != "stuck" or self.rules.when_stuck == "end")
         if over or (stands is not None and self.form is None):
             assert stands is not None
