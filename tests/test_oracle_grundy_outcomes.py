@@ -103,3 +103,21 @@ def test_above_the_table_grundy_values_come_from_the_proved_formula(rules: objec
 def test_grundy_values_of_huge_numbers_are_the_formulas(divisors: str, values: dict[int, int]) -> None:
     ask = oracle(DIVISOR_DUEL.variant(divisors=divisors))  # type: ignore[arg-type]
     assert {n: ask.grundy(n) for n in values} == values
+
+
+@pytest.mark.parametrize("rules", WITH_ONE, ids=lambda r: r.name)
+def test_the_grundy_form_answers_like_brute_force(rules: object) -> None:
+    form = grundy_form(rules)  # type: ignore[arg-type]
+    brute = Brute.of(rules)  # type: ignore[arg-type]
+    assert form is not None and form.rules == rules
+    for n in range(1, 121):
+        lost = brute.outcome(n) == "P"
+        assert form.is_p(n) == lost, n
+        move = form.winning_move(n)
+        assert (move is None) if lost else (move in brute.winning_moves(n)), n
+        assert form.grundy(n) == brute.grundy(n), n
+        text = form.explain(n)
+        assert f"{n:,} has Grundy value {brute.grundy(n)}" in text, text
+        assert ("is lost for the player to move" in text) == lost, text
+        if move is not None:
+            assert f"subtract {move:,}: {n:,} − {move:,} = {n - move:,}, of Grundy value 0" in text, text
