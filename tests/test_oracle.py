@@ -7,7 +7,8 @@ import pytest
 from duel_lessons import DIVISOR_DUEL
 from duel_lessons.engine.rules import Rules
 from duel_lessons.solving.closed_forms import closed_form
-from duel_lessons.solving.oracle import FormulaAnswers, TableAnswers, grundy_form, oracle
+from duel_lessons.solving.grundy_formulas import formula_for
+from duel_lessons.solving.oracle import FormulaAnswers, TableAnswers, grundy_form, oracle, table_length
 
 
 def test_above_the_table_the_winning_move_is_the_closed_forms_not_the_smallest_divisor() -> None:
@@ -102,3 +103,13 @@ def test_the_grundy_forms_name_statement_and_explanation() -> None:
     assert text.startswith("By the proved Grundy formula (") and "), 12 has Grundy value 2, so it is won" in text
     assert text.endswith("subtract 1: 12 − 1 = 11, of Grundy value 0.")
     assert ".)" not in text
+    assert form.proof and form.proof is formula_for(DIVISOR_DUEL.variant(allow_one=True)).proof  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("n", "cap", "length"),
+    [(1, 10**6, 1024), (1024, 10**6, 1024), (1025, 10**6, 2048), (999_999, 10**6, 10**6), (10**6, 10**6, 10**6),
+     (5000, 4096, 5000)],
+)
+def test_table_lengths_are_powers_of_two_from_1024_up_to_the_cap(n: int, cap: int, length: int) -> None:
+    assert table_length(n, cap) == length
