@@ -113,3 +113,62 @@ def test_the_grundy_forms_name_statement_and_explanation() -> None:
 )
 def test_table_lengths_are_powers_of_two_from_1024_up_to_the_cap(n: int, cap: int, length: int) -> None:
     assert table_length(n, cap) == length
+
+
+def test_passing_at_a_prime_is_explained_by_the_books_proof() -> None:
+    # Number Factor (book 004): a player facing a prime must pass; the closed form's words say why.
+    assert oracle("number-factor").explain(7) == (
+        "7 is prime, so it has no divisor d with 1 < d < 7: the player to move must pass; then nobody can move, "
+        "and after two passes the last player who moved wins, so the player to move loses."
+    )
+
+
+MISERE = DIVISOR_DUEL.variant(last_mover_wins=False)  # no proved formula: explained from the table
+
+
+@pytest.mark.parametrize("n", [9, 12, 15, 24, 45, 60])
+def test_without_a_formula_the_table_explains_with_brute_force_values(n: int) -> None:
+    from brute import Brute
+
+    brute = Brute.of(MISERE)
+    moves, rem = brute.winning_moves(n), brute.remoteness(n)
+    start = "Computed with the solver's table (there is no proved formula for Divisor Duel variant): "
+    if len(moves) == 1:
+        expected = f"{moves[0]} leaves a losing position, so {n} is won for the player to move, in {rem} more moves"
+    elif moves:
+        listed = ", ".join(map(str, moves))
+        expected = f"{listed} leave a losing position, so {n} is won for the player to move, in {rem} more moves"
+    else:
+        expected = (
+            f"every move from {n} leaves a winning position for the opponent, so {n} is lost for the player to move "
+            f"(best resistance lasts {rem} moves)."
+        )
+    assert oracle(MISERE).explain(n).startswith(start + expected)
+
+
+def test_the_examples_cover_one_several_and_no_winning_moves() -> None:
+    from brute import Brute
+
+    brute = Brute.of(MISERE)
+    counts = {len(brute.winning_moves(n)) for n in (9, 12, 15, 24, 45, 60)}
+    assert 0 in counts and 1 in counts and max(counts) > 1
+
+
+@pytest.mark.parametrize("size", [-1, True, "5", 2.0])
+def test_a_bad_table_size_is_refused_with_its_reason(size: object) -> None:
+    from duel_lessons.engine.errors import RulesError
+
+    with pytest.raises(RulesError, match="table_size must be a whole number of at least 0"):
+        oracle("divisor-duel", table_size=size)  # type: ignore[arg-type]
+
+
+def test_a_book_module_without_closed_forms_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from duel_lessons.books import divisor_duel
+    from duel_lessons.solving import closed_forms
+
+    monkeypatch.setattr(closed_forms, "book_modules", lambda: (types.ModuleType("a_book_without_forms"), divisor_duel))
+    monkeypatch.setattr(closed_forms, "_cache", ((), {}))
+    assert closed_forms.closed_form(DIVISOR_DUEL) is divisor_duel.CLOSED_FORMS[0]
+    assert closed_forms.closed_form("factor-duel") is None  # only Divisor Duel's module was scanned
