@@ -45,3 +45,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             cell.outputs = [nbformat.from_dict(o) for o in reference_outputs(expected)]
             cell.execution_count = 1
             item.options["check"] = True
+
+
+@pytest.fixture(autouse=True)
+def _fresh_oracles_under_mutmut() -> None:
+    """Under mutmut, forget the oracles and closed forms cached before its fork, so each mutant runs.
+
+    mutmut runs the whole selection once, then forks for each mutant: an oracle (with its proved
+    Grundy form) or the closed-form registry cached in the first run would answer instead of the
+    mutated code, and the mutant would wrongly survive.  Outside mutmut this does nothing.
+    """
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        from duel_lessons.solving import closed_forms, oracle
+
+        oracle._oracle.cache_clear()
+        closed_forms._cache = ((), {})

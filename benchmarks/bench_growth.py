@@ -54,7 +54,7 @@ def variants(count: int) -> list[Rules]:
             rules = DIVISOR_DUEL.variant(move=move, divisors=divisors, allow_one=allow_one, last_mover_wins=normal)
         except ValueError:
             continue
-        found.setdefault(rules.game_key(), rules)
+        found.setdefault(rules.game, rules)
     return list(found.values())[:count]
 
 

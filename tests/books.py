@@ -57,7 +57,7 @@ def generated_variants() -> list[Rules]:
 
     Their names say what changed, e.g. ``divisor-duel/last_mover_wins=false``.
     """
-    seen = {rules.game_key() for rules in shipped_books() + closed_form_rules()}
+    seen = {rules.game for rules in shipped_books() + closed_form_rules()}
     found = []
     for book in shipped_books():
         for change in CHANGES:
@@ -67,9 +67,9 @@ def generated_variants() -> list[Rules]:
             except RulesError:  # e.g. allow_one with division
                 continue
             plays_differently = (rules.when_stuck, rules.on_invalid) != (book.when_stuck, book.on_invalid)
-            if plays_differently or (rules.game_key() not in seen and closed_form(rules) is None):
+            if plays_differently or (rules.game not in seen and closed_form(rules) is None):
                 found.append(rules)  # a new game to solve, or the same game played with passes
-            seen.add(rules.game_key())
+            seen.add(rules.game)
     return found
 
 

@@ -43,7 +43,9 @@ def test_analyse_agrees_with_brute_force(rules: Rules | str) -> None:
 
 
 def test_source_says_where_the_answer_came_from() -> None:
-    assert analyse("divisor-duel", 60).source == "closed form"
+    # One meaning, the oracle's: within the table (10**6) the table answers, above it the proved closed form.
+    assert analyse("divisor-duel", 60).source == "table"
+    assert analyse("divisor-duel", 10**6 + 1).source == "closed form"
     assert analyse(DIVISOR_DUEL.variant(last_mover_wins=False), 60).source == "table"
 
 
@@ -177,10 +179,10 @@ def test_to_dict_and_markdown() -> None:
     a = analyse("factor-duel", 100)
     d = json.loads(json.dumps(a.to_dict()))
     assert d["rules"] == "factor-duel" and d["n"] == 100 and d["outcome"] == "N"
-    assert d["winning_moves"] == list(a.winning_moves) and d["source"] == "closed form"
+    assert d["winning_moves"] == list(a.winning_moves) and d["source"] == "table"
     assert set(d) >= {"n", "outcome", "winning_moves", "remoteness", "grundy", "explanation", "source"}
     md = a._repr_markdown_()
-    assert "N-position" in md and "Factor Duel" in md
+    assert "N-position" in md and "Factor Duel" in md and "| Source | the solver's table (computed) |" in md
     assert isinstance(a, Analysis)
     with pytest.raises(AttributeError):
         a.n = 5  # type: ignore[misc]

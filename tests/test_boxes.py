@@ -41,7 +41,7 @@ def _summable(rules) -> bool:
 
 
 #: Every rule set the tests know (tests/books.py) that sums accept, and every Grundy formula's rules.
-SUM_BOOKS = list({r.game_key(): r for r in [*filter(_summable, all_rules()), *(f.rules for f in FORMULAS)]}.values())
+SUM_BOOKS = list({r.game: r for r in [*filter(_summable, all_rules()), *(f.rules for f in FORMULAS)]}.values())
 
 
 @pytest.mark.parametrize("formula", FORMULAS, ids=lambda f: f.name)

@@ -66,7 +66,28 @@ def test_solve_json_matches_brute_force(book: str) -> None:
         assert (d["rules"], d["n"], d["outcome"]) == (book, n, brute.outcome(n))
         assert d["winning_moves"] == list(brute.winning_moves(n))
         assert (d["remoteness"], d["grundy"]) == (brute.remoteness(n), brute.grundy(n))
-        assert d["explanation"] and d["source"] == "closed form"
+        assert d["explanation"] and d["source"] == "table"  # below 10**6 the oracle reads its table
+
+
+@pytest.mark.parametrize(
+    ("argv", "source", "words"),
+    [
+        (["divisor-duel", "60"], "table", "the solver's table (computed)"),
+        (["divisor-duel", str(2**59)], "closed form", "a proved closed form"),
+        (["number-factor", "1000000"], "table", "the solver's table (computed)"),
+        (["number-factor", "1000001"], "closed form", "a proved closed form"),
+        (["--allow-one", "divisor-duel", str(10**12)], "closed form", "a proved closed form"),
+    ],
+)
+def test_solve_says_the_oracles_source_in_one_set_of_words(argv: list[str], source: str, words: str) -> None:
+    from duel_lessons.solving.oracle import oracle
+
+    code, out, _ = run(["solve", *argv])
+    assert code == 0 and field(out, "Source") == words
+    code, out, _ = run(["solve", *argv, "--json"])
+    d = json.loads(out)
+    rules = DIVISOR_DUEL.variant(allow_one=True) if argv[0] == "--allow-one" else argv[0]
+    assert code == 0 and d["source"] == oracle(rules).source(d["n"]) == source
 
 
 @pytest.mark.parametrize(

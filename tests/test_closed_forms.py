@@ -172,7 +172,7 @@ def test_division_grundy_formula() -> None:
         assert DIVISION_DUEL_FORM.grundy(n) == int(sympy.primeomega(n)) - 1
 
 
-def test_registry_uses_game_key() -> None:
+def test_the_registry_is_keyed_on_the_game() -> None:
     assert closed_form(DIVISOR_DUEL.variant(name="mine", title="Mine", default_start=9)) is closed_form(DIVISOR_DUEL)
     assert closed_form(NUMBER_FACTOR) is NUMBER_FACTOR_FORM
     assert closed_form(DIVISION_DUEL) is DIVISION_DUEL_FORM

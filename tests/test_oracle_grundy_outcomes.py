@@ -79,3 +79,45 @@ def test_with_one_allowed_the_p_positions_are_the_odd_numbers_by_brute_force() -
     for rules in WITH_ONE:
         brute = Brute.of(rules)
         assert all((brute.outcome(n) == "P") == (n % 2 == 1) for n in range(1, 301)), rules.name
+
+
+#: Every variant with a proved Grundy formula; three of them also have a closed form without Grundy values.
+FORMULA_RULES = WITH_ONE + [DIVISOR_DUEL.variant(divisors=kind) for kind in ("even", "odd", "prime")]
+
+
+@pytest.mark.parametrize("rules", FORMULA_RULES, ids=lambda r: r.name)
+def test_above_the_table_grundy_values_come_from_the_proved_formula(rules: object) -> None:
+    brute = Brute.of(rules)  # type: ignore[arg-type]
+    above = oracle(rules, table_size=0)  # type: ignore[arg-type]  # nothing from a table
+    assert [above.grundy(n) for n in range(1, 201)] == [brute.grundy(n) for n in range(1, 201)]
+
+
+@pytest.mark.parametrize(
+    ("divisors", "values"),
+    [
+        # Book statements of the formulas (solving/grundy_formulas.py), worked by hand:
+        ("prime", {3**30: 0, 2 * 3**30: 1, 4 * 3**30: 2, 2**40: 0}),  # odd 0; 2 mod 4: 1; 0 mod 4: 2; 2^k: 0
+        ("odd", {3**30: 0, 2 * 3**30: 1, 2**40 * 3: 1, 2**40: 0}),  # odd 0; even with an odd divisor: 1; 2^k: 0
+    ],
+)
+def test_grundy_values_of_huge_numbers_are_the_formulas(divisors: str, values: dict[int, int]) -> None:
+    ask = oracle(DIVISOR_DUEL.variant(divisors=divisors))  # type: ignore[arg-type]
+    assert {n: ask.grundy(n) for n in values} == values
+
+
+@pytest.mark.parametrize("rules", WITH_ONE, ids=lambda r: r.name)
+def test_the_grundy_form_answers_like_brute_force(rules: object) -> None:
+    form = grundy_form(rules)  # type: ignore[arg-type]
+    brute = Brute.of(rules)  # type: ignore[arg-type]
+    assert form is not None and form.rules == rules
+    for n in range(1, 121):
+        lost = brute.outcome(n) == "P"
+        assert form.is_p(n) == lost, n
+        move = form.winning_move(n)
+        assert (move is None) if lost else (move in brute.winning_moves(n)), n
+        assert form.grundy(n) == brute.grundy(n), n
+        text = form.explain(n)
+        assert f"{n:,} has Grundy value {brute.grundy(n)}" in text, text
+        assert ("is lost for the player to move" in text) == lost, text
+        if move is not None:
+            assert f"subtract {move:,}: {n:,} − {move:,} = {n - move:,}, of Grundy value 0" in text, text

@@ -299,10 +299,10 @@ def test_the_cache_keeps_the_most_recently_used_tables_within_its_bytes() -> Non
         info = solver.cache_info()
         assert info.tables == 2 and info.bytes <= 2 * one
         keys = list(solver._table_cache)
-        assert keys == [factor_duel.game_key(), number_factor.game_key()]
+        assert keys == [factor_duel.game, number_factor.game]
         tabulate(factor_duel, 50)  # used again: now the newest
         tabulate(divisor_duel, 10_000)  # so Number Factor is dropped
-        assert list(solver._table_cache) == [factor_duel.game_key(), divisor_duel.game_key()]
+        assert list(solver._table_cache) == [factor_duel.game, divisor_duel.game]
         solver.set_cache_limit(0)  # the newest table always stays
         assert solver.cache_info().tables == 1
     finally:

@@ -24,7 +24,7 @@ from duel_lessons.engine.numbers import (
     smallest_prime_factor,
     v2,
 )
-from duel_lessons.engine.rules import Rules
+from duel_lessons.engine.rules import Game, Rules
 
 __all__ = [
     "ClosedForm",
@@ -79,7 +79,7 @@ class ClosedForm:
     """A proved rule for who wins a game from n, with one winning move and a proof.
 
     ``rules`` is a rule set of the game it solves (every rule set with the same
-    ``game_key()`` is solved by it).  ``statement`` is one markdown sentence, ``proof``
+    ``rules.game`` is solved by it).  ``statement`` is one markdown sentence, ``proof``
     a lesson-ready markdown proof, ``hint`` the coach's nudge towards the idea (it must
     not state the theorem).
     """
@@ -95,9 +95,9 @@ class ClosedForm:
     hint: str = field(default="", compare=False)
 
     @property
-    def key(self) -> tuple[object, ...]:
-        """The ``Rules.game_key()`` of the game this form solves."""
-        return self.rules.game_key()
+    def key(self) -> Game:
+        """The game this form solves (``rules.game``): every rule set with this game shares the form."""
+        return self.rules.game
 
     def is_p(self, n: int) -> bool:
         """Whether n (>= 1) is a P-position: the player to move loses with best play."""

@@ -1,10 +1,30 @@
-"""Rule books as data.
+"""Rule books as data: the game, and the book around it.
 
-A :class:`Rules` value says everything the engine needs to know about a variant:
-how a move changes the number, which divisors may be used, which numbers end the
-game, and who wins.  The four rule books are four such values; a custom variant
-is one more value made with :meth:`Rules.variant`.  The engine has no special
-cases for any book.
+A :class:`Game` is the game itself: the fields that decide who wins from a position (how a move
+changes the number, which divisors may be used, which numbers end the game at once, and whether
+the last mover wins).  Two rule sets with the same ``Game`` have the same winner from every
+number, so the solver's tables, the closed forms and the Grundy formulas are keyed on it.
+
+A :class:`Rules` value is a rule book: its ``game`` (``rules.game``) and the book around it:
+
+- the *table procedure*, ``when_stuck`` and ``on_invalid``: what happens at the table when a
+  player cannot move (the game ends, or they pass) or names a number that is not an allowed
+  divisor (asked again, or the turn is lost).  Neither changes who wins from a position, so
+  neither is part of the ``Game``: a stuck player's opponent faces the same number and is
+  stuck too, so two passes end the game with the same last mover as ending it at once; and
+  a perfect player never names a wrong number.
+- the *starts*, ``default_start``, ``min_start``, ``composite_start`` and ``start_rule``: which
+  numbers a match may begin from.  They choose positions; they do not change who wins from one.
+- the *presentation*: ``name``, ``title``, ``source`` and ``wording``.
+
+The four rule books are four such values; a custom variant is one more value made with
+:meth:`Rules.variant`.  The engine has no special cases for any book.
+
+>>> book = get_rules("divisor-duel")
+>>> book.game == book.variant(name="my-copy", title="My copy", when_stuck="pass").game
+True
+>>> book.game == book.variant(divisors="even").game
+False
 """
 
 from __future__ import annotations
@@ -36,6 +56,7 @@ __all__ = [
     "RULEBOOKS",
     "BadStartError",
     "DuelError",
+    "Game",
     "Rules",
     "RulesError",
     "Wording",
@@ -77,58 +98,35 @@ class Wording:
 
 
 @dataclass(frozen=True)
-class Rules:
-    """One variant of the duel, as data.
+class Game:
+    """The game itself: the fields that decide who wins from a position, and the moves they allow.
 
     ``move``: ``"subtract"`` (N -> N - d) or ``"divide"`` (N -> N / d).
     Allowed divisors are the d with d | N and d < N, where d = 1 is allowed only
     if ``allow_one``, and d > 1 must belong to ``divisors`` (all, even, odd, prime).
     ``win_on_reaching`` / ``lose_on_reaching``: a number ("prime" or "one") that
     ends the game at once, won / lost by the player who moved there (a start on
-    such a number counts as reached by the opponent).
-    ``when_stuck``: with no legal move the game ``"end"``s, or the player must
-    ``"pass"`` and two passes in a row end it.  At the end by being stuck, the
-    last player to move wins if ``last_mover_wins`` (normal play), else loses
-    (misere play).  ``on_invalid``: a number that is not a legal divisor is
-    refused (``"retry"``) or costs the turn (``"lose-turn"``).
+    such a number counts as reached by the opponent).  When nobody can move, the
+    last player to move wins if ``last_mover_wins`` (normal play), else loses (misère play).
+
+    >>> g = Game(divisors="even")
+    >>> g.divisors_of(24), g.result(24, 6), g.why_not(3, 24)
+    ((2, 4, 6, 8, 12), 18, '3 is odd, but only even divisors are allowed')
     """
 
-    name: str
-    title: str
     move: MoveKind = "subtract"
     divisors: Family = "all"
     allow_one: bool = False
     win_on_reaching: Target = "none"
     lose_on_reaching: Target = "none"
-    when_stuck: WhenStuck = "end"
     last_mover_wins: bool = True
-    on_invalid: OnInvalid = "retry"
-    default_start: int = 60
-    min_start: int = 1
-    composite_start: bool = False
-    start_rule: str = "Any whole number from 1 up can start."
-    source: str = "custom variant"
-    wording: Wording = field(default_factory=Wording, compare=False)
 
     def __post_init__(self) -> None:
-        choices = {
-            "move": MoveKind,
-            "divisors": Family,
-            "win_on_reaching": Target,
-            "lose_on_reaching": Target,
-            "when_stuck": WhenStuck,
-            "on_invalid": OnInvalid,
-        }
+        choices = {"move": MoveKind, "divisors": Family, "win_on_reaching": Target, "lose_on_reaching": Target}
         for attr, kind in choices.items():
-            value = getattr(self, attr)
-            if value not in get_args(kind):
-                options = ", ".join(repr(v) for v in get_args(kind))
-                raise RulesError(f"{attr}={value!r} is not one of {options}.")
-        for attr in ("allow_one", "last_mover_wins", "composite_start"):
-            if not isinstance(getattr(self, attr), bool):
-                raise RulesError(f"{attr} must be True or False, not {getattr(self, attr)!r}.")
-        if not self.name or not self.name.strip():
-            raise RulesError("A variant needs a name.")
+            _check_choice(attr, getattr(self, attr), kind)
+        for attr in ("allow_one", "last_mover_wins"):
+            _check_bool(attr, getattr(self, attr))
         if self.move == "divide" and self.allow_one:
             raise RulesError(
                 "Dividing by 1 leaves the number unchanged, so the game could go on "
@@ -136,10 +134,6 @@ class Rules:
             )
         if self.win_on_reaching != "none" and self.win_on_reaching == self.lose_on_reaching:
             raise RulesError("Reaching the same kind of number cannot both win and lose.")
-        if not isinstance(self.min_start, int) or self.min_start < 1:
-            raise RulesError(f"min_start must be a whole number of at least 1, not {self.min_start!r}.")
-        if not isinstance(self.default_start, int) or isinstance(self.default_start, bool):
-            raise RulesError(f"default_start must be a whole number, not {self.default_start!r}.")
 
     # -- divisors -------------------------------------------------------------
 
@@ -208,6 +202,107 @@ class Rules:
             return "loss"
         return None
 
+    # -- words ----------------------------------------------------------------
+
+    @property
+    def last_mover_rule(self) -> str:
+        """Who wins when nobody can move, in words: 'the last player to move wins' (or 'loses', misère)."""
+        return f"the last player to move {'wins' if self.last_mover_wins else 'loses'}"
+
+    @property
+    def divisor_words(self) -> str:
+        """Plain words for the allowed divisors, e.g. 'even divisors d with 1 < d < N'."""
+        kind = "proper divisors" if self.divisors == "all" else f"{self.divisors} divisors"
+        words = f"{kind} d with 1 < d < N"
+        return f"1 or {words}" if self.allow_one else words
+
+
+def _check_choice(attr: str, value: object, kind: object) -> None:
+    if value not in get_args(kind):
+        options = ", ".join(repr(v) for v in get_args(kind))
+        raise RulesError(f"{attr}={value!r} is not one of {options}.")
+
+
+def _check_bool(attr: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise RulesError(f"{attr} must be True or False, not {value!r}.")
+
+
+#: The fields of a Rules value that make up its Game (in Game's order).
+_GAME_FIELDS = tuple(f.name for f in fields(Game))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule book: the game (``rules.game``, a :class:`Game`) and the book around it, as data.
+
+    The fields of :class:`Game` (``move``, ``divisors``, ``allow_one``, ``win_on_reaching``,
+    ``lose_on_reaching``, ``last_mover_wins``) are given and read here as well, and the game's
+    methods (``divisors_of``, ``result``, ...) answer here too.  The rest is the book (see the
+    module docstring): ``when_stuck``: with no legal move the game ``"end"``s, or the player must
+    ``"pass"`` and two passes in a row end it.  ``on_invalid``: a number that is not a legal
+    divisor is refused (``"retry"``) or costs the turn (``"lose-turn"``).  The starts, the name,
+    title, source and wording of the transcript.
+    """
+
+    name: str
+    title: str
+    move: MoveKind = "subtract"
+    divisors: Family = "all"
+    allow_one: bool = False
+    win_on_reaching: Target = "none"
+    lose_on_reaching: Target = "none"
+    when_stuck: WhenStuck = "end"
+    last_mover_wins: bool = True
+    on_invalid: OnInvalid = "retry"
+    default_start: int = 60
+    min_start: int = 1
+    composite_start: bool = False
+    start_rule: str = "Any whole number from 1 up can start."
+    source: str = "custom variant"
+    wording: Wording = field(default_factory=Wording, compare=False)
+    game: Game = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "game", Game(**{attr: getattr(self, attr) for attr in _GAME_FIELDS}))
+        _check_choice("when_stuck", self.when_stuck, WhenStuck)
+        _check_choice("on_invalid", self.on_invalid, OnInvalid)
+        _check_bool("composite_start", self.composite_start)
+        if not self.name or not self.name.strip():
+            raise RulesError("A variant needs a name.")
+        if not isinstance(self.min_start, int) or self.min_start < 1:
+            raise RulesError(f"min_start must be a whole number of at least 1, not {self.min_start!r}.")
+        if not isinstance(self.default_start, int) or isinstance(self.default_start, bool):
+            raise RulesError(f"default_start must be a whole number, not {self.default_start!r}.")
+
+    # -- the game's moves and endings (see Game) ------------------------------
+
+    def allows(self, d: int, n: int) -> bool:
+        """Whether d is a legal divisor to play from n (ignoring game endings): :meth:`Game.allows`."""
+        return self.game.allows(d, n)
+
+    def why_not(self, d: int, n: int) -> str | None:
+        """The reason d cannot be played from n, or None if it can: :meth:`Game.why_not`."""
+        return self.game.why_not(d, n)
+
+    def divisors_of(self, n: int) -> tuple[int, ...]:
+        """The allowed divisors of n, smallest first: :meth:`Game.divisors_of`."""
+        return self.game.divisors_of(n)
+
+    def smallest_divisor(self, n: int) -> int | None:
+        """The smallest allowed divisor of n, or None: :meth:`Game.smallest_divisor`."""
+        return self.game.smallest_divisor(n)
+
+    def result(self, n: int, d: int) -> int:
+        """The number after playing d from n (d is assumed legal): :meth:`Game.result`."""
+        return self.game.result(n, d)
+
+    is_kind = staticmethod(Game.is_kind)
+
+    def ends_on_reaching(self, n: int) -> Literal["win", "loss"] | None:
+        """Whether reaching n ends the game, won or lost by the player who moved there (see Game)."""
+        return self.game.ends_on_reaching(n)
+
     # -- starts ---------------------------------------------------------------
 
     def start_problem(self, n: object) -> str | None:
@@ -247,27 +342,12 @@ class Rules:
             raise BadStartError(problem)
         return whole_number(n, "The start", BadStartError)
 
-    def game_key(self) -> tuple[object, ...]:
-        """The fields that decide who wins from where (not names, wording or starts).
-
-        Passing when stuck decides the game exactly as ending it does (the last
-        mover wins either way), so both give the same key.
-        """
-        return (
-            self.move,
-            self.divisors,
-            self.allow_one,
-            self.win_on_reaching,
-            self.lose_on_reaching,
-            self.last_mover_wins,
-        )
-
     # -- description ----------------------------------------------------------
 
     @property
     def last_mover_rule(self) -> str:
-        """Who wins when nobody can move, in words: 'the last player to move wins' (or 'loses', misère)."""
-        return f"the last player to move {'wins' if self.last_mover_wins else 'loses'}"
+        """Who wins when nobody can move, in words: :attr:`Game.last_mover_rule`."""
+        return self.game.last_mover_rule
 
     @staticmethod
     def target_words(target: Target) -> str:
@@ -276,10 +356,8 @@ class Rules:
 
     @property
     def divisor_words(self) -> str:
-        """Plain words for the allowed divisors, e.g. 'even divisors d with 1 < d < N'."""
-        kind = "proper divisors" if self.divisors == "all" else f"{self.divisors} divisors"
-        words = f"{kind} d with 1 < d < N"
-        return f"1 or {words}" if self.allow_one else words
+        """Plain words for the allowed divisors, e.g. 'even divisors d with 1 < d < N': :attr:`Game.divisor_words`."""
+        return self.game.divisor_words
 
     def describe(self) -> str:
         """The rules in a few plain sentences."""
@@ -311,7 +389,7 @@ class Rules:
         >>> get_rules("divisor-duel").variant(divisors="even").name
         'divisor-duel/divisors=even'
         """
-        known = {f.name for f in fields(self)}
+        known = {f.name for f in fields(self) if f.init}
         unknown = sorted(set(changes) - known)
         if unknown:
             raise RulesError(f"Unknown rule field(s): {', '.join(unknown)}. Known: {', '.join(sorted(known))}.")

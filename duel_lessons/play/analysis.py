@@ -2,13 +2,15 @@
 
 >>> a = analyse("divisor-duel", 60)
 >>> a.outcome, a.winning_moves, a.remoteness, a.source
-('N', (3, 5, 15), 9, 'closed form')
->>> analyse("divisor-duel", 10**18).remoteness is None  # no table above 10**6
-True
+('N', (3, 5, 15), 9, 'table')
+>>> b = analyse("divisor-duel", 10**18)
+>>> b.remoteness is None, b.source  # no table above 10**6
+(True, 'closed form')
 
 Every answer comes from the oracle (:mod:`duel_lessons.solving.oracle`), which alone decides
 between the solver's table and a proved closed form, or refuses (TooBigError).  ``source``
-says whether a proved closed form stands behind the explanation.
+is the oracle's :data:`~duel_lessons.solving.oracle.Source`: where the outcome came from (the
+explanation quotes the proof wherever the game has one, even within the table).
 
 Remoteness conventions (see :meth:`~duel_lessons.solving.oracle.Oracle.remoteness`): in a
 normal-play game, P-positions have even remoteness and N-positions odd; a number whose
@@ -25,7 +27,7 @@ from duel_lessons.engine.game import GameState
 from duel_lessons.engine.numbers import position
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.play import coach
-from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, oracle
+from duel_lessons.solving.oracle import DEFAULT_TABLE_SIZE, SOURCE_WORDS, Source, oracle
 
 #: Remoteness and Grundy values are read from a table up to this n (the oracle's table size).
 ANALYSIS_TABLE_LIMIT = DEFAULT_TABLE_SIZE
@@ -34,7 +36,6 @@ ANALYSIS_TABLE_LIMIT = DEFAULT_TABLE_SIZE
 MAX_SHOWN_MOVES = 50
 
 Outcome = Literal["P", "N"]
-Source = Literal["closed form", "table"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Analysis:
 
     ``remoteness`` (moves left with best play) and ``grundy`` are None where they
     were not computed: above the table limit, or (Grundy) in misère play.
-    ``source`` says whether the outcome comes from a proved closed form or the table.
+    ``source`` says where the outcome comes from: the oracle's source for n ("table" or "closed form").
     """
 
     n: int
@@ -92,7 +93,6 @@ class Analysis:
             moves = "none (there is no allowed divisor: the player to move must pass)"
         else:
             moves = "none (every move leaves a winning position for the opponent)"
-        source = "a proved closed form" if self.source == "closed form" else "the solver's table (computed)"
         return [
             ("Rules", f"{self.rules.title} ({self.rules.name})"),
             ("Position", str(self.n)),
@@ -100,7 +100,7 @@ class Analysis:
             ("Winning moves", moves),
             ("Remoteness", self._remoteness_words()),
             ("Grundy value", self._grundy_words()),
-            ("Source", source),
+            ("Source", SOURCE_WORDS[self.source]),
         ]
 
     def _remoteness_words(self) -> str:
@@ -150,7 +150,7 @@ def analyse(rules: Rules | str, n: int) -> Analysis:
         remoteness=ask.remoteness(n),
         grundy=ask.grundy(n),
         explanation=ask.explain(n),
-        source="closed form" if ask.form is not None else ask.source(n),
+        source=ask.source(n),
     )
 
 

@@ -252,9 +252,7 @@ def explain(state: GameState, names: Names = DEFAULT_NAMES) -> str:
     ask = _oracle(state)
     if not state.legal_moves:  # must pass
         return ask.explain(state.number)
-    form = ask.form
-    if form is None and ask.table(state.number) is None:  # above the table: outcomes from a proved Grundy formula
-        form = ask.above_table
+    form = ask.answers(state.number).proof  # the closed form, or above the table a proved Grundy formula's
     if form is None:
         return _computed_check(state, ask)
     text = form.explain(state.number)

@@ -39,7 +39,7 @@ from duel_lessons.engine.closed_form import (
     v2,
 )
 from duel_lessons.engine.errors import RulesError
-from duel_lessons.engine.rules import Rules, book_modules, get_rules
+from duel_lessons.engine.rules import Game, Rules, book_modules, get_rules
 
 __all__ = [
     "ClosedForm",
@@ -58,16 +58,16 @@ __all__ = [
 # -- the lookup ----------------------------------------------------------------------------
 
 _lock = threading.Lock()
-_cache: tuple[tuple[object, ...], dict[tuple[object, ...], ClosedForm]] = ((), {})
+_cache: tuple[tuple[object, ...], dict[Game, ClosedForm]] = ((), {})
 
 
-def _forms() -> dict[tuple[object, ...], ClosedForm]:
-    """game_key -> closed form, collected from every book module's ``CLOSED_FORMS``."""
+def _forms() -> dict[Game, ClosedForm]:
+    """game -> closed form, collected from every book module's ``CLOSED_FORMS``."""
     global _cache
     modules = book_modules()
     with _lock:
         if _cache[0] != modules:
-            forms: dict[tuple[object, ...], ClosedForm] = {}
+            forms: dict[Game, ClosedForm] = {}
             for module in modules:
                 for form in getattr(module, "CLOSED_FORMS", ()):
                     if form.key in forms:
@@ -89,10 +89,10 @@ def all_closed_forms() -> tuple[ClosedForm, ...]:
 def closed_form(rules: Rules | str) -> ClosedForm | None:
     """The proved closed form for these rules (a Rules value or a book name), or None.
 
-    Looked up by ``rules.game_key()``: a renamed copy of a book has the same closed form.
+    Looked up by ``rules.game``: a renamed copy of a book has the same closed form.
     An unknown name, or anything else, raises RulesError.
 
     >>> closed_form("003").name
     'Factor Duel'
     """
-    return _forms().get(get_rules(rules).game_key())
+    return _forms().get(get_rules(rules).game)

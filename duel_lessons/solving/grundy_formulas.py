@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from duel_lessons.engine.numbers import is_power_of_two, v2
-from duel_lessons.engine.rules import Rules, get_rules
+from duel_lessons.engine.rules import Family, Game, Rules, get_rules
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class GrundyFormula:
     """A proved formula for the Grundy value of every n under one rule set, and counts of each value."""
 
     name: str
-    divisors: str
+    divisors: Family
     allow_one: bool
     statement: str
     proof: str
@@ -37,9 +37,9 @@ class GrundyFormula:
     counts: Callable[[int], dict[int, int]]
 
     @property
-    def key(self) -> tuple[object, ...]:
-        """The ``Rules.game_key()`` of the game it solves: Divisor Duel's subtraction, normal play."""
-        return ("subtract", self.divisors, self.allow_one, "none", "none", True)
+    def key(self) -> Game:
+        """The game it solves: Divisor Duel's subtraction, normal play, with these divisors."""
+        return Game(move="subtract", divisors=self.divisors, allow_one=self.allow_one)
 
     @property
     def rules(self) -> Rules:
@@ -291,5 +291,4 @@ def formula_for(rules: Rules) -> GrundyFormula | None:
     >>> formula_for(get_rules("divisor-duel")) is None
     True
     """
-    key = rules.game_key()
-    return next((f for f in FORMULAS if f.key == key), None)
+    return next((f for f in FORMULAS if f.key == rules.game), None)

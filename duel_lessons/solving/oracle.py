@@ -11,6 +11,12 @@ This module alone owns the policy for answering questions about a position:
 3. **computed table** up to the solver's limit (10**7) for rules without a closed form;
 4. otherwise a clear refusal: :class:`~duel_lessons.engine.errors.TooBigError`.
 
+The choice is made once per number, in :meth:`Oracle.answers`: it gives an
+:class:`Answers` (the table's, :class:`TableAnswers`, or the proved formula's,
+:class:`FormulaAnswers`), and every question (``is_p``, ``winning_moves``, ``best_move``,
+``remoteness``, ``grundy``, ``explain``) is answered by it.  Its :data:`Source` says which
+("table" or "closed form"), in words :data:`SOURCE_WORDS` for the CLI, analysis and the coach.
+
 Players, the coach, analysis, sums and the views ask the oracle; none of them decides
 this for itself.
 
@@ -28,13 +34,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import Literal, Protocol
 
 from duel_lessons.engine.errors import RulesError, TooBigError
 from duel_lessons.engine.numbers import position
-from duel_lessons.engine.rules import Rules, get_rules
+from duel_lessons.engine.rules import Game, Rules, get_rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
-from duel_lessons.solving.grundy_formulas import formula_for
+from duel_lessons.solving.grundy_formulas import GrundyFormula, formula_for
 from duel_lessons.solving.tables import TABLE_LIMIT, Table, tabulate
 
 #: Up to this number the oracle reads the solver's table (with remoteness and Grundy values).
@@ -42,7 +48,17 @@ DEFAULT_TABLE_SIZE = 10**6
 #: The smallest table the oracle builds (tables are sized in powers of 2 from here).
 MIN_TABLE = 1024
 
+#: Where the oracle's answers about a number come from: the solver's "table", or a proved
+#: "closed form" (a book's closed form, or outcomes from a proved Grundy formula) above the table.
 Source = Literal["table", "closed form"]
+
+#: Each source in words, for people: the CLI, analysis and the coach say it this way.
+SOURCE_WORDS: dict[Source, str] = {
+    "table": "the solver's table (computed)",
+    "closed form": "a proved closed form",
+}
+
+Terminal = Literal["reached-win", "reached-loss", "stuck"]
 
 
 def table_length(n: int, cap: int) -> int:
@@ -97,6 +113,160 @@ def grundy_form(rules: Rules) -> ClosedForm | None:
     )
 
 
+def terminal(game: Game, n: int) -> Terminal | None:
+    """How the game stands at n if nobody can move there, else None (lists no divisors: one is enough).
+
+    >>> game = get_rules("factor-duel").game
+    >>> terminal(game, 7), terminal(game, 8)
+    ('reached-win', None)
+    """
+    reached = game.ends_on_reaching(n)
+    if reached is not None:
+        return "reached-win" if reached == "win" else "reached-loss"
+    return "stuck" if game.smallest_divisor(n) is None else None
+
+
+class Answers(Protocol):
+    """The answers about one number from one source, chosen by :meth:`Oracle.answers`.
+
+    ``best_move`` and ``explain`` are asked only where somebody can move (the oracle
+    answers finished positions itself).
+    """
+
+    @property
+    def source(self) -> Source:
+        """Where these answers come from."""
+
+    @property
+    def proof(self) -> ClosedForm | None:
+        """The proved form behind the explanations, if any."""
+
+    def is_p(self, n: int) -> bool:
+        """Whether n is a P-position."""
+
+    def winning_moves(self, n: int) -> tuple[int, ...]:
+        """Every legal divisor from n whose result is a P-position, smallest first."""
+
+    def best_move(self, n: int) -> int | None:
+        """The move a perfect player makes from n (n is not finished)."""
+
+    def remoteness(self, n: int) -> int | None:
+        """Moves left with best play, or None where not known."""
+
+    def grundy(self, n: int) -> int | None:
+        """The Grundy value of n, or None where not known."""
+
+    def explain(self, n: int) -> str:
+        """Why n is won or lost (n is not finished)."""
+
+
+@dataclass(frozen=True)
+class TableAnswers:
+    """Answers from the solver's table; explanations from the proof where the game has a closed form."""
+
+    rules: Rules
+    table: Table
+    proof: ClosedForm | None = None
+    source: Source = "table"
+
+    def is_p(self, n: int) -> bool:
+        """Whether n is a P-position, read from the table."""
+        return self.table.is_p(n)
+
+    def winning_moves(self, n: int) -> tuple[int, ...]:
+        """The table's winning moves from n."""
+        return self.table.winning_moves(n)
+
+    def best_move(self, n: int) -> int | None:
+        """The fastest winning move, else the move that delays longest; ties to the smallest divisor."""
+        game, table = self.rules.game, self.table
+        results = [(d, game.result(n, d)) for d in game.divisors_of(n)]
+        winning = [(int(table.remoteness[r]), d) for d, r in results if table.is_p(r)]
+        if winning:
+            return min(winning)[1]
+        return min((-int(table.remoteness[r]), d) for d, r in results)[1]
+
+    def remoteness(self, n: int) -> int | None:
+        """The table's remoteness of n."""
+        return int(self.table.remoteness[n])
+
+    def grundy(self, n: int) -> int | None:
+        """The table's Grundy value of n (None in misère play)."""
+        value = int(self.table.grundy[n])
+        return None if value < 0 else value
+
+    def explain(self, n: int) -> str:
+        """The proof's words where there is one, else the table's: which moves win, and how fast."""
+        if self.proof is not None:
+            return self.proof.explain(n)
+        moves = self.table.winning_moves(n)
+        rem = int(self.table.remoteness[n])
+        source = f"Computed with the solver's table (there is no proved formula for {self.rules.title}): "
+        if moves:
+            return source + (
+                f"{', '.join(map(str, moves))} leave{'s' if len(moves) == 1 else ''} a losing position, "
+                f"so {n} is won for the player to move, in {rem} more moves with best play."
+            )
+        return source + (
+            f"every move from {n} leaves a winning position for the opponent, so {n} is lost for the player "
+            f"to move (best resistance lasts {rem} moves)."
+        )
+
+
+@dataclass(frozen=True)
+class FormulaAnswers:
+    """Answers above the table: outcomes from a proved form, Grundy values from a proved formula.
+
+    No remoteness is known here, except at a finished position.
+    """
+
+    rules: Rules
+    form: ClosedForm
+    formula: GrundyFormula | None = None
+    source: Source = "closed form"
+
+    @property
+    def proof(self) -> ClosedForm | None:
+        """The form itself."""
+        return self.form
+
+    def is_p(self, n: int) -> bool:
+        """Whether n is a P-position, by the form."""
+        return self.form.is_p(n)
+
+    def winning_moves(self, n: int) -> tuple[int, ...]:
+        """The legal divisors whose result the form calls P (lists the divisors of n)."""
+        game = self.rules.game
+        if game.ends_on_reaching(n) is not None:
+            return ()
+        return tuple(d for d in game.divisors_of(n) if self.form.is_p(game.result(n, d)))
+
+    def best_move(self, n: int) -> int | None:
+        """The form's winning move, else (a heuristic) the smallest legal divisor: it keeps the game long."""
+        move = self.form.winning_move(n)
+        return move if move is not None else self.rules.game.smallest_divisor(n)
+
+    def remoteness(self, n: int) -> int | None:
+        """0 at a finished position (1 where reaching n lost), else None: not known above the table."""
+        stands = terminal(self.rules.game, n)
+        if stands is None:
+            return None
+        return 1 if stands == "reached-loss" else 0
+
+    def grundy(self, n: int) -> int | None:
+        """The proved Grundy formula's value; else 0 at a finished position (1 where reaching n lost), or the form's."""
+        if self.formula is not None:
+            return self.formula.value(n)
+        stands = terminal(self.rules.game, n)
+        if stands is not None and self.rules.last_mover_wins:
+            return 1 if stands == "reached-loss" else 0
+        return self.form.grundy(n)
+
+    def explain(self, n: int) -> str:
+        """The form's explanation."""
+        return self.form.explain(n)
+
+
 @dataclass(frozen=True)
 class Oracle:
     """Answers about positions of one rule set; see the module docstring for the policy."""
@@ -112,22 +282,17 @@ class Oracle:
         """What answers above the table: the proved closed form, else outcomes from a proved Grundy formula."""
         return self.form if self.form is not None else grundy_form(self.rules)
 
-    def _number(self, n: object) -> int:
-        return position(n)
-
-    def _terminal(self, n: int) -> Literal["reached-win", "reached-loss", "stuck"] | None:
-        """How the game stands at n if nobody can move there, else None (lists no divisors: one is enough)."""
-        reached = self.rules.ends_on_reaching(n)
-        if reached is not None:
-            return "reached-win" if reached == "win" else "reached-loss"
-        return "stuck" if self.rules.smallest_divisor(n) is None else None
+    @cached_property
+    def _formula_answers(self) -> FormulaAnswers | None:
+        above = self.above_table
+        return None if above is None else FormulaAnswers(self.rules, above, formula_for(self.rules))
 
     def table(self, n: int) -> Table | None:
         """The solver's table covering n if n is within ``table_size`` (or needed: no closed form), else None.
 
         Raises TooBigError when there is no closed form and n is above the solver's limit.
         """
-        n = self._number(n)
+        n = position(n)
         if n <= self.table_size:
             return tabulate(self.rules, table_length(n, self.table_size))
         if self.above_table is not None:
@@ -140,9 +305,24 @@ class Oracle:
             )
         return tabulate(self.rules, table_length(n, TABLE_LIMIT))
 
+    def answers(self, n: int) -> Answers:
+        """What answers questions about n: the table's answers within it, else the proved formula's.
+
+        The one place that chooses (TooBigError if neither can answer).
+
+        >>> o = oracle("divisor-duel")
+        >>> type(o.answers(60)).__name__, type(o.answers(2**59)).__name__
+        ('TableAnswers', 'FormulaAnswers')
+        """
+        table = self.table(n)
+        if table is not None:
+            return TableAnswers(self.rules, table, self.form)
+        assert self._formula_answers is not None  # table() returns None only where there is a proved form
+        return self._formula_answers
+
     def source(self, n: int) -> Source:
         """Where answers about n come from: 'table' or 'closed form' (TooBigError if neither)."""
-        return "table" if self.table(n) is not None else "closed form"
+        return self.answers(n).source
 
     def can_answer(self, n: int) -> bool:
         """Whether the oracle can say who wins from n (no TooBigError)."""
@@ -156,11 +336,7 @@ class Oracle:
 
     def is_p(self, n: int) -> bool:
         """Whether n is a P-position: the player to move loses with best play."""
-        table = self.table(n)
-        if table is not None:
-            return table.is_p(n)
-        assert self.above_table is not None
-        return self.above_table.is_p(n)
+        return self.answers(n).is_p(n)
 
     def outcome(self, n: int) -> Literal["P", "N"]:
         """'P' (the player to move loses) or 'N' (the player to move wins)."""
@@ -168,14 +344,7 @@ class Oracle:
 
     def winning_moves(self, n: int) -> tuple[int, ...]:
         """Every legal divisor from n whose result is a P-position, smallest first."""
-        table = self.table(n)
-        if table is not None:
-            return table.winning_moves(n)
-        form = self.above_table
-        assert form is not None
-        if self.rules.ends_on_reaching(n) is not None:
-            return ()
-        return tuple(d for d in self.rules.divisors_of(n) if form.is_p(self.rules.result(n, d)))
+        return self.answers(n).winning_moves(n)
 
     def winning_move(self, n: int) -> int | None:
         """One winning divisor from n (the fastest where the table knows), or None from a P-position.
@@ -197,19 +366,8 @@ class Oracle:
         >>> oracle("divisor-duel").best_move(60), oracle("divisor-duel").best_move(9)
         (3, 3)
         """
-        table = self.table(n)
-        if self._terminal(n) is not None:
-            return None
-        rules = self.rules
-        if table is not None:
-            results = [(d, rules.result(n, d)) for d in rules.divisors_of(n)]
-            winning = [(int(table.remoteness[r]), d) for d, r in results if table.is_p(r)]
-            if winning:
-                return min(winning)[1]
-            return min((-int(table.remoteness[r]), d) for d, r in results)[1]
-        assert self.above_table is not None
-        move = self.above_table.winning_move(n)
-        return move if move is not None else rules.smallest_divisor(n)
+        answers = self.answers(n)
+        return None if terminal(self.rules.game, n) is not None else answers.best_move(n)
 
     def remoteness(self, n: int) -> int | None:
         """Moves left with best play (the winner hurries, the loser delays), or None above the table.
@@ -221,13 +379,7 @@ class Oracle:
         that also holds when reaching a number wins or loses, but not in misère play (a stuck
         player wins there, with remoteness 0).
         """
-        table = self.table(n)
-        if table is not None:
-            return int(table.remoteness[n])
-        terminal = self._terminal(n)
-        if terminal is None:
-            return None
-        return 1 if terminal == "reached-loss" else 0
+        return self.answers(n).remoteness(n)
 
     def grundy(self, n: int) -> int | None:
         """The Grundy value of n: from the table, or a proved formula; None where neither applies.
@@ -239,18 +391,8 @@ class Oracle:
         >>> oracle(get_rules("divisor-duel").variant(allow_one=True)).grundy(3 * 2**50)
         50
         """
-        formula = formula_for(self.rules)
-        if formula is not None and self._number(n) > self.table_size:
-            return formula.value(self._number(n))
-        table = self.table(n)
-        if table is not None:
-            value = int(table.grundy[n])
-            return None if value < 0 else value
-        assert self.above_table is not None
-        terminal = self._terminal(n)
-        if terminal is not None and self.rules.last_mover_wins:
-            return 1 if terminal == "reached-loss" else 0
-        return self.above_table.grundy(n)
+        n = position(n)
+        return self.answers(n).grundy(n)
 
     def explain(self, n: int) -> str:
         """Why n is won or lost for the player to move, from the proof where there is one.
@@ -259,32 +401,15 @@ class Oracle:
         7 is prime, so it has no divisor d with 1 < d < 7: the player to move must pass; then nobody can move, \
 and after two passes the last player who moved wins, so the player to move loses.
         """
-        n = self._number(n)
-        terminal = self._terminal(n)
-        over = terminal is not None and (terminal != "stuck" or self.rules.when_stuck == "end")
-        if over or (terminal is not None and self.form is None):
-            assert terminal is not None
-            return self.terminal_words(n, terminal)  # "Game over: ...", or why the player must pass
-        if self.form is not None:
-            return self.form.explain(n)
-        table = self.table(n)
-        if table is None:
-            assert self.above_table is not None
-            return self.above_table.explain(n)
-        moves = table.winning_moves(n)
-        rem = int(table.remoteness[n])
-        source = f"Computed with the solver's table (there is no proved formula for {self.rules.title}): "
-        if moves:
-            return source + (
-                f"{', '.join(map(str, moves))} leave{'s' if len(moves) == 1 else ''} a losing position, "
-                f"so {n} is won for the player to move, in {rem} more moves with best play."
-            )
-        return source + (
-            f"every move from {n} leaves a winning position for the opponent, so {n} is lost for the player "
-            f"to move (best resistance lasts {rem} moves)."
-        )
+        n = position(n)
+        stands = terminal(self.rules.game, n)
+        over = stands is not None and (stands != "stuck" or self.rules.when_stuck == "end")
+        if over or (stands is not None and self.form is None):
+            assert stands is not None
+            return self.terminal_words(n, stands)  # "Game over: ...", or why the player must pass
+        return self.answers(n).explain(n)
 
-    def terminal_words(self, n: int, terminal: Literal["reached-win", "reached-loss", "stuck"]) -> str:
+    def terminal_words(self, n: int, terminal: Terminal) -> str:
         """Why nobody can move from n, and who that makes the winner ("Game over: ..." where the game has ended).
 
         >>> print(oracle("factor-duel").terminal_words(7, "reached-win"))

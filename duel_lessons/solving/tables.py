@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from duel_lessons.engine.rules import DuelError, Rules, get_rules, whole_number
+from duel_lessons.engine.rules import DuelError, Game, Rules, get_rules, whole_number
 from duel_lessons.solving import kernel as _kernel
 
 # Re-exported for lessons: whether the kernel is compiled (numba), and sizes that follow it.
@@ -71,8 +71,8 @@ DEFAULT_CACHE_BYTES: int = 400 * 2**20
 
 _lock = threading.RLock()  # re-entrant: a progress callback may ask for another table
 _sieve_cache: np.ndarray = np.zeros(0, np.int32)
-# game_key -> (outcome, grundy, remoteness), the largest table computed so far; least recently used first.
-_table_cache: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+# game -> (outcome, grundy, remoteness), the largest table computed so far; least recently used first.
+_table_cache: dict[Game, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 _cache_limit: int = DEFAULT_CACHE_BYTES
 
 
@@ -164,7 +164,7 @@ def tabulate(rules: Rules | str, upto: int, progress: Callable[[float], None] | 
     """The table of outcomes, Grundy values and remoteness for n = 1 .. upto.
 
     ``rules`` is a Rules value or a rule book name.  Results are cached per game
-    (:meth:`Rules.game_key`): a smaller table is a slice of a larger one, and a
+    (``rules.game``: a renamed copy of a book shares its tables): a smaller table is a slice of a larger one, and a
     larger one continues from where the last one stopped, growing to at least
     :data:`GROWTH` times the old length.  The cache is bounded in bytes (see
     :data:`DEFAULT_CACHE_BYTES`).  ``progress`` is called with the fraction done
@@ -172,7 +172,7 @@ def tabulate(rules: Rules | str, upto: int, progress: Callable[[float], None] | 
     """
     rules = get_rules(rules)
     upto = _check_upto(upto)
-    key = rules.game_key()
+    key = rules.game
     with _lock:
         cached = _table_cache.pop(key, None)
         if cached is None or len(cached[0]) <= upto:

@@ -107,7 +107,7 @@ def rule_reveal(rule: object, p: Params) -> str:
     statement = (
         "**N loses (is a P-position) exactly when N is odd, or N is a power of 2 with an odd exponent: "
         "2, 8, 32, 128, ...**"
-        if rules.game_key() == rules_of({}).game_key() and form is not None
+        if rules.game == rules_of({}).game and form is not None
         else f"For {rules.title} the losing numbers are the P-positions of the table."
     )
     is_p = loses_fn(p, REVEAL_UPTO)
