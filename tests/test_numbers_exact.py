@@ -249,7 +249,7 @@ def test_a_closed_form_answers_through_its_rules() -> None:
     assert (form.winning_move(10), form.winning_move(9)) == (1, None)
     assert form.explain(np.int64(12)) == "12 is even"  # type: ignore[arg-type]
     assert form.has_grundy and (form.grundy(9), form.grundy(10)) == (0, 1)
-    assert form.key == get_rules("factor-duel").game_key()
+    assert form.key == get_rules("factor-duel").game
     assert form._repr_markdown_() == "**Toy.** Odd numbers lose.\n\nBy hand."
     bare = _toy_form(grundy=False)
     assert not bare.has_grundy and bare.grundy(10) is None

@@ -213,7 +213,7 @@ def test_the_cache_drops_the_least_recently_used(fresh_cache: None) -> None:
     tabulate("divisor-duel", 10)  # now divisor-duel is the most recently used
     solver.set_cache_limit(101 * 9)
     assert solver.cache_info() == solver.CacheInfo(1, 101 * 9, 101 * 9)
-    assert solver._table_cache.keys() == {DIVISOR_DUEL.game_key()}
+    assert solver._table_cache.keys() == {DIVISOR_DUEL.game}
     solver.set_cache_limit(0)
     assert solver.cache_info().tables == 1  # the newest table always stays
 
@@ -261,7 +261,7 @@ def test_each_grundy_formula_against_brute_force(formula: object) -> None:
         "subtract",
         True,
     )
-    assert formula_for(rules) is formula and formula.key == rules.game_key()
+    assert formula_for(rules) is formula and formula.key == rules.game
     brute = Brute(rules)
     values = [brute.grundy(n) for n in range(1, 301)]
     assert [formula.value(n) for n in range(1, 301)] == values
@@ -307,10 +307,10 @@ def test_eviction_stops_as_soon_as_the_tables_fit(fresh_cache: None) -> None:
     tabulate("factor-duel", 10)  # 11 × 9 bytes
     solver.set_cache_limit(2 * 99)  # only the oldest table goes
     assert solver.cache_info() == solver.CacheInfo(2, 2 * 99, 2 * 99)
-    assert list(solver._table_cache) == [get_rules("division-duel").game_key(), get_rules("factor-duel").game_key()]
+    assert list(solver._table_cache) == [get_rules("division-duel").game, get_rules("factor-duel").game]
     tabulate("divisor-duel", 10)  # 99 bytes more: now 3 × 99 > the limit, the least recently used goes
     assert solver.cache_info().tables == 2
-    assert list(solver._table_cache) == [get_rules("factor-duel").game_key(), DIVISOR_DUEL.game_key()]
+    assert list(solver._table_cache) == [get_rules("factor-duel").game, DIVISOR_DUEL.game]
 
 
 def test_the_sieve_is_a_read_only_slice_of_the_right_length(fresh_cache: None) -> None:
