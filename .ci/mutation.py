@@ -1,0 +1,130 @@
+"""Mutation testing of the critical modules, one area at a time (mutmut 3.8.1; not part of CI: slow).
+
+    pip install mutmut==3.8.1
+    python .ci/mutation.py --list             # the areas, their modules and tests
+    python .ci/mutation.py engine             # one area: prints the score per module and the survivors
+    python .ci/mutation.py engine "duel_lessons.engine.game*"   # only the mutants whose names match
+
+The areas live in pyproject.toml, ``[tool.duel-lessons.mutation.AREA]``: the modules to mutate and
+the tests that judge them. mutmut reads one configuration (``[tool.mutmut]``), so this script
+copies the working tree to a temporary folder, writes the area's modules and tests into that
+copy's ``[tool.mutmut]``, and runs ``mutmut run`` there: the repository is never changed, and two
+areas can run side by side. docs/authoring.md ("Mutation testing") has the scores and times
+measured, and the survivors judged equivalent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def areas(root: Path = ROOT) -> dict[str, dict[str, list[str]]]:
+    """Area name -> {"modules": [...], "tests": [...]}, from pyproject.toml."""
+    tool = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    return dict(tool["duel-lessons"]["mutation"])
+
+
+def problems(root: Path = ROOT) -> list[str]:
+    """Modules or test files an area names that do not exist (a renamed file leaves a stale area)."""
+    found = []
+    for name, area in areas(root).items():
+        if not area.get("modules") or not area.get("tests"):
+            found.append(f"area {name}: give both modules and tests")
+        for path in [*area.get("modules", []), *(t.split("::")[0] for t in area.get("tests", []))]:
+            if not (root / path).is_file():
+                found.append(f"area {name}: {path} does not exist")
+    return found
+
+
+def with_area(pyproject: str, area: dict[str, list[str]]) -> str:
+    """pyproject.toml's text with ``[tool.mutmut]``'s only_mutate and test selection set to the area's."""
+
+    def toml_list(items: list[str]) -> str:
+        return "[" + ", ".join('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items) + "]"
+
+    text, count = re.subn(r"(?m)^only_mutate = .*$", lambda _: f"only_mutate = {toml_list(area['modules'])}", pyproject)
+    text, count_tests = re.subn(
+        r"(?ms)^pytest_add_cli_args_test_selection = \[.*?\]$",
+        lambda _: f"pytest_add_cli_args_test_selection = {toml_list(area['tests'])}",
+        text,
+    )
+    if count != 1 or count_tests != 1:
+        raise SystemExit("[tool.mutmut] needs one only_mutate and one pytest_add_cli_args_test_selection")
+    return text
+
+
+def scores(results: str) -> dict[str, collections.Counter[str]]:
+    """Module -> Counter of statuses, from ``mutmut results --all true`` lines ``name__mutmut_N: status``."""
+    by_module: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for line in results.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if "__mutmut_" in name:
+            module = re.split(r"\.x_|\.x\u01c1", name, maxsplit=1)[0]
+            by_module[module][status] += 1
+    return dict(by_module)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("area", nargs="?", help="an area of pyproject's [tool.duel-lessons.mutation]")
+    parser.add_argument("mutants", nargs="*", help="only the mutants matching these names (mutmut's globs)")
+    parser.add_argument("--list", action="store_true", help="list the areas and stop")
+    parser.add_argument("--max-children", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary copy (its mutants/ folder)")
+    args = parser.parse_args(argv)
+    known = areas()
+    if args.list or args.area is None:
+        for name, area in known.items():
+            print(f"{name}: {', '.join(area['modules'])}\n    tests: {', '.join(area['tests'])}")
+        return 0
+    if args.area not in known:
+        parser.error(f"no area {args.area!r}; the areas are {', '.join(known)}")
+    if shutil.which("mutmut") is None and subprocess.run([sys.executable, "-m", "mutmut", "--help"],
+                                                         capture_output=True).returncode != 0:  # fmt: skip
+        parser.error("mutmut is not installed: pip install mutmut==3.8.1")
+    copy = Path(tempfile.mkdtemp(prefix=f"duel-mutation-{args.area}-"))
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.splitlines()  # fmt: skip
+    for name in files:
+        if (ROOT / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, copy / name)
+    pyproject = copy / "pyproject.toml"
+    pyproject.write_text(with_area(pyproject.read_text(encoding="utf-8"), known[args.area]), encoding="utf-8")
+    began = time.monotonic()
+    try:
+        subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children),
+                        *args.mutants], cwd=copy, check=False)  # fmt: skip
+        results = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=copy,
+                                 capture_output=True, text=True, check=False).stdout  # fmt: skip
+    finally:
+        if not args.keep:
+            shutil.rmtree(copy, ignore_errors=True)
+    minutes = (time.monotonic() - began) / 60
+    print(f"\nArea {args.area}: {minutes:.1f} minutes")
+    for module, counts in sorted(scores(results).items()):
+        total = sum(counts.values())
+        detected = counts["killed"] + counts["timeout"] + counts["segfault"]
+        print(f"  {module}: {detected} of {total} detected ({dict(counts)})")
+    survivors = [line.strip() for line in results.splitlines() if line.strip().endswith(": survived")]
+    print("Survivors (each needs a test, or a line in docs/authoring.md saying why it is equivalent):")
+    print("\n".join(f"  {s}" for s in survivors) or "  none")
+    if args.keep:
+        print(f"The copy is kept in {copy} (mutmut show NAME there).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
