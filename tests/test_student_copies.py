@@ -47,6 +47,23 @@ def test_tags_and_markers_remove_cells() -> None:
         ("markdown", "**Teacher note:** Students often ...", None),
         ("markdown", "**Teacher note.** Students often ...", None),
         ("markdown", "\n**Teacher notes** for lesson 3", None),
+        # the forms the module's docstring promises (issue 23: each one survived a mutation)
+        ("code", "x = 1", ["teacher-note"]),
+        ("code", "x = 1", ["teacher_note"]),
+        ("markdown", "Anything", ["Teacher-Notes"]),
+        ("markdown", "Anything", "hint, teacher_notes"),
+        ("markdown", "__Teacher note__ Students often ...", None),
+        ("markdown", "__Teacher notes:__ run it live", None),
+        ("markdown", "## Teacher note\nStudents often ...", None),
+        ("markdown", "## __Teacher note__", None),
+        ("markdown", "> Teacher note: odd numbers lose", None),
+        ("markdown", "> **Teacher's notes**", None),
+        ("markdown", "## Solution\nOdd numbers lose.", None),
+        ("markdown", "> Model solution: 512", None),
+        ("code", "%%time\n# Model solution\nx = 1", None),
+        ("code", "%matplotlib inline\n# Teacher's notes\nx = 1", None),
+        ("code", "# Exercise 1 - solution\nx = 1", None),
+        ("code", "# Solution to exercise 2\nx = 1", None),
     ],
 )
 def test_more_tags_and_markers_remove_cells(kind: str, source: str, tags: object) -> None:
@@ -64,6 +81,12 @@ def test_more_tags_and_markers_remove_cells(kind: str, source: str, tags: object
         ("markdown", "Teacher notes are in the answer key.", None),
         ("code", "x = 1", ["solutionary"]),
         ("code", "x = 1", None),
+        ("code", "x = 1", ["notes", "teachers-guide"]),
+        ("code", "# teacher notebook path\nx = 1", None),
+        ("markdown", "**Teacher notebook** set-up", None),
+        ("markdown", "> Note: teacher notes live in the answer key", None),
+        ("markdown", "Solutions are in the answer key.", None),
+        ("markdown", "", None),
     ],
 )
 def test_ordinary_cells_stay(kind: str, source: str, tags: object) -> None:
@@ -71,6 +94,22 @@ def test_ordinary_cells_stay(kind: str, source: str, tags: object) -> None:
     if tags is not None:
         c["metadata"]["tags"] = tags
     assert not is_removed(c)
+
+
+@pytest.mark.parametrize(
+    ("metadata", "removed"),
+    [
+        ({"nbgrader": {"solution": True, "grade": False}}, True),
+        ({"solution": True}, True),
+        ({"nbgrader": {"solution": False, "grade": True}}, False),
+        ({"solution": False}, False),
+        ({"nbgrader": "solution"}, False),
+        ({}, False),
+    ],
+)
+def test_nbgrader_solution_cells_are_removed(metadata: dict[str, Any], removed: bool) -> None:
+    assert is_removed({"cell_type": "code", "source": "x = 1", "metadata": metadata}) is removed
+    assert is_removed({"cell_type": "markdown", "source": "x = 1", "metadata": metadata}) is removed
 
 
 def test_student_notebook_clears_outputs() -> None:
