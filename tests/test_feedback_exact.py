@@ -425,3 +425,15 @@ def test_first_difference_is_inclusive_of_both_ends() -> None:
 def test_a_misconception_test_counts_when_it_returns_anything_true() -> None:
     assert expect_number(7, 6, misconceptions=[Misconception("k", lambda a: [a], "h")]).key == "k"
     assert expect_number(7, 6, misconceptions=[Misconception("k", lambda a: 0, "h")]).key == "miss:7"
+
+
+def test_the_defaults_give_no_hint() -> None:
+    assert expect_number(11, 12) == Verdict("miss", "Your answer was 11.", "", "", "miss:11")
+    assert expect_choice("N", "P", PN) == Verdict("miss", "Your answer was 'N'.", "", "", "miss:'N'", 2)
+
+
+def test_a_misconception_test_sees_the_answer_and_a_difference_reports_the_truth_there() -> None:
+    assert expect_number(7, 6, misconceptions=[Misconception("seven", lambda a: a == 7, "h")]).key == "seven"
+    assert expect_number(8, 6, misconceptions=[Misconception("seven", lambda a: a == 7, "h")]).key == "miss:8"
+    assert first_difference(lambda n: "yes", lambda n: n == 1, 3) == (1, True, "yes")
+    assert first_difference(lambda n: 1 // (n - 2) == 0, lambda n: n == 2, 3)[:2] == (2, True)  # type: ignore[index]
