@@ -47,6 +47,23 @@ def test_tags_and_markers_remove_cells() -> None:
         ("markdown", "**Teacher note:** Students often ...", None),
         ("markdown", "**Teacher note.** Students often ...", None),
         ("markdown", "\n**Teacher notes** for lesson 3", None),
+        # the forms the module's docstring promises (issue 23: each one survived a mutation)
+        ("code", "x = 1", ["teacher-note"]),
+        ("code", "x = 1", ["teacher_note"]),
+        ("markdown", "Anything", ["Teacher-Notes"]),
+        ("markdown", "Anything", "hint, teacher_notes"),
+        ("markdown", "__Teacher note__ Students often ...", None),
+        ("markdown", "__Teacher notes:__ run it live", None),
+        ("markdown", "## Teacher note\nStudents often ...", None),
+        ("markdown", "## __Teacher note__", None),
+        ("markdown", "> Teacher note: odd numbers lose", None),
+        ("markdown", "> **Teacher's notes**", None),
+        ("markdown", "## Solution\nOdd numbers lose.", None),
+        ("markdown", "> Model solution: 512", None),
+        ("code", "%%time\n# Model solution\nx = 1", None),
+        ("code", "%matplotlib inline\n# Teacher's notes\nx = 1", None),
+        ("code", "# Exercise 1 - solution\nx = 1", None),
+        ("code", "# Solution to exercise 2\nx = 1", None),
     ],
 )
 def test_more_tags_and_markers_remove_cells(kind: str, source: str, tags: object) -> None:
@@ -64,6 +81,12 @@ def test_more_tags_and_markers_remove_cells(kind: str, source: str, tags: object
         ("markdown", "Teacher notes are in the answer key.", None),
         ("code", "x = 1", ["solutionary"]),
         ("code", "x = 1", None),
+        ("code", "x = 1", ["notes", "teachers-guide"]),
+        ("code", "# teacher notebook path\nx = 1", None),
+        ("markdown", "**Teacher notebook** set-up", None),
+        ("markdown", "> Note: teacher notes live in the answer key", None),
+        ("markdown", "Solutions are in the answer key.", None),
+        ("markdown", "", None),
     ],
 )
 def test_ordinary_cells_stay(kind: str, source: str, tags: object) -> None:
@@ -71,6 +94,22 @@ def test_ordinary_cells_stay(kind: str, source: str, tags: object) -> None:
     if tags is not None:
         c["metadata"]["tags"] = tags
     assert not is_removed(c)
+
+
+@pytest.mark.parametrize(
+    ("metadata", "removed"),
+    [
+        ({"nbgrader": {"solution": True, "grade": False}}, True),
+        ({"solution": True}, True),
+        ({"nbgrader": {"solution": False, "grade": True}}, False),
+        ({"solution": False}, False),
+        ({"nbgrader": "solution"}, False),
+        ({}, False),
+    ],
+)
+def test_nbgrader_solution_cells_are_removed(metadata: dict[str, Any], removed: bool) -> None:
+    assert is_removed({"cell_type": "code", "source": "x = 1", "metadata": metadata}) is removed
+    assert is_removed({"cell_type": "markdown", "source": "x = 1", "metadata": metadata}) is removed
 
 
 def test_student_notebook_clears_outputs() -> None:
@@ -350,3 +389,68 @@ def test_an_untagged_model_solution_is_still_removed(tmp_path: Path) -> None:
     write_student_copies(src, tmp_path / "out")
     copied = (tmp_path / "out" / "01-a.ipynb").read_text(encoding="utf-8")
     assert "answer_1" in copied and "512" not in copied and "lesson.solution" not in copied
+
+
+# -- found by mutation testing (issue 23) ----------------------------------------------------------
+
+
+def test_backup_names_carry_the_time_and_a_counter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from duel_lessons.teaching.student_copies import backup_path
+
+    real = time.strftime
+    monkeypatch.setattr(time, "strftime", lambda fmt: real(fmt, (2026, 1, 2, 3, 4, 5, 4, 2, 0)))
+    lesson = tmp_path / "01-a.ipynb"
+    first = backup_path(lesson)
+    assert first == tmp_path / "01-a.ipynb.backup-20260102-030405"
+    first.write_text("old", encoding="utf-8")
+    assert backup_path(lesson) == tmp_path / "01-a.ipynb.backup-20260102-030405-2"
+    (tmp_path / "01-a.ipynb.backup-20260102-030405-2").symlink_to(tmp_path / "nowhere")  # a dangling link: taken
+    assert backup_path(lesson) == tmp_path / "01-a.ipynb.backup-20260102-030405-3"
+
+
+def test_only_the_commands_own_answer_key_is_replaced(tmp_path: Path) -> None:
+    from duel_lessons.teaching.student_copies import KEY_INTRO, KEY_TITLE, is_answer_key
+
+    key = tmp_path / "key.md"
+    key.write_text(f"{KEY_TITLE}\n\n{KEY_INTRO}; the answers ...\n", encoding="utf-8")
+    assert is_answer_key(key)
+    for text in (f"{KEY_TITLE}\n\nMy own notes\n", f"# My key\n\n{KEY_INTRO}\n", f"{KEY_TITLE}\n{KEY_INTRO}\n", ""):
+        key.write_text(text, encoding="utf-8")
+        assert not is_answer_key(key), text
+    assert not is_answer_key(tmp_path / "missing.md")
+
+
+def test_an_empty_answer_key_name_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    teacher = teacher_folder(tmp_path / "notebooks")
+    monkeypatch.chdir(tmp_path)
+    for name in ("", "  "):
+        with pytest.raises(CopyError, match="file name is empty"):
+            write_answer_key(teacher, name)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notebooks"]
+
+
+def test_an_older_copy_without_a_content_hash_is_still_recognised(tmp_path: Path) -> None:
+    from duel_lessons.teaching.student_copies import sources_hash
+
+    teacher = teacher_folder(tmp_path / "notebooks")
+    dest = tmp_path / "s"
+    (first, _) = write_student_copies(teacher, dest)
+    copy = json.loads(first.read_text(encoding="utf-8"))
+    copy["metadata"][COPY_KEY] = {"sources_sha256": sources_hash(copy["cells"])}  # as older versions wrote it
+    first.write_text(json.dumps(copy), encoding="utf-8")
+    assert write_student_copies(teacher, dest)[0] == first  # unchanged: refreshed without --force
+    copy["cells"][0]["execution_count"] = 1  # run by the student: their work
+    first.write_text(json.dumps(copy), encoding="utf-8")
+    with pytest.raises(CopyError, match="edited"):
+        write_student_copies(teacher, dest)
+
+
+def test_a_file_with_odd_metadata_in_the_way_is_refused_not_a_crash(tmp_path: Path) -> None:
+    teacher = teacher_folder(tmp_path / "notebooks")
+    dest = tmp_path / "s"
+    dest.mkdir()
+    (dest / "01-a.ipynb").write_text(json.dumps({"cells": [], "metadata": ["not", "a", "dict"]}), encoding="utf-8")
+    with pytest.raises(CopyError, match="did not make"):
+        write_student_copies(teacher, dest)
