@@ -80,6 +80,14 @@ def test_the_bubblewrap_command_line() -> None:
     ]
 
 
+def test_a_folder_under_tmp_is_bound_into_the_private_tmp_not_hidden_by_it() -> None:
+    """A venv made under /tmp (CI's lowest-versions run, a teacher's throwaway venv) stays visible."""
+    command = bwrap_command(["/tmp/venv-under-tmp"])
+    tmpfs = command.index("--tmpfs")
+    binds = [i for i, arg in enumerate(command) if arg == "--ro-bind" and command[i + 1] == "/tmp/venv-under-tmp"]
+    assert len(binds) == 1 and tmpfs < binds[0]
+
+
 def test_sweep_user_never_touches_an_ordinary_user(monkeypatch: pytest.MonkeyPatch) -> None:
     looked: list[object] = []
     monkeypatch.setattr(isolation.psutil, "process_iter", lambda *a, **k: looked.append(a) or [])

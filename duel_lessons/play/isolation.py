@@ -138,6 +138,9 @@ def bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False, scrat
     if scratch:
         command += ["--uid", str(SCRATCH_ID), "--gid", str(SCRATCH_ID), "--cap-drop", "ALL"]
     command += ["--die-with-parent", "--new-session", *_system_binds()]
+    # A private /tmp first, then the folders: a Python or package that lives under /tmp (a venv made
+    # there) is bound into the new /tmp rather than hidden by it.
+    command += ["--dev", "/dev", "--proc", "/proc", *(["--perms", "01777"] if scratch else []), "--tmpfs", "/tmp"]
     folders = sorted({*python_dirs(), *extra})
     parents = sorted({str(p) for f in folders for p in Path(f).parents if str(p) != "/"} - set(folders))
     for parent in parents:  # made by bubblewrap, traversable by the worker's user (the real ones may not be)
@@ -145,7 +148,6 @@ def bwrap_command(extra: Sequence[str] = (), user_namespace: bool = False, scrat
             command += ["--perms", "0755", "--dir", parent]
     for folder in folders:
         command += ["--ro-bind", folder, folder]
-    command += ["--dev", "/dev", "--proc", "/proc", *(["--perms", "01777"] if scratch else []), "--tmpfs", "/tmp"]
     return [*command, "--chdir", "/tmp", "--"]
 
 
