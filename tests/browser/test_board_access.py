@@ -112,8 +112,8 @@ ON_A_SUM_MOVE = (
 )
 
 
-def wait_until(page: Any, test: Any, what: Any, timeout: float = 20) -> None:
-    """Poll ``test()``; on timeout fail with ``what`` (a text, or a function giving one then)."""
+def wait_until(page: Any, test: Any, what: Any, timeout: float = 120) -> None:
+    """Poll ``test()``; on timeout (a safety net against a hang) fail with ``what`` (a text, or a function)."""
     deadline = time.monotonic() + timeout
     while not test():
         assert time.monotonic() < deadline, f"timed out waiting for {what() if callable(what) else what}"

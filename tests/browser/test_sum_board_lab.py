@@ -8,7 +8,7 @@ from typing import Any
 
 from duel_lessons.play.sums import new_sum, outcome, winning_moves
 
-from harness import SUM_START, screenshots, switch_to
+from harness import SAFETY_NET, SUM_START, screenshots, switch_to
 
 START = SUM_START  # Grundy values 3 and 1: XOR 2, so the player to move (me) wins
 
@@ -27,7 +27,7 @@ def moves_in_history(board: Any) -> int:
 
 def wait_for_reply(board: Any, played: int) -> list[int]:
     """After my move number ``played``: wait for the computer's reply (or the end); the numbers now shown."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + SAFETY_NET
     while time.monotonic() < deadline:
         status = board.locator(".sum-status").inner_text()
         history = board.locator(".sum-history").inner_text()
@@ -53,7 +53,7 @@ def test_beat_the_perfect_computer_on_a_sum(lab_board: Any) -> None:
     board.scroll_into_view_if_needed()  # laid out (and so clickable, with inner text) only when in view
     board.locator(".sum-status", has_text="Your turn").wait_for()
     board.locator(".sum-row-label").nth(len(START) - 1).wait_for()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + SAFETY_NET
     while len(shown_numbers(board)) < len(START) and time.monotonic() < deadline:
         page.wait_for_timeout(100)  # the rows' text arrives just after the rows
     numbers = shown_numbers(board)
