@@ -240,7 +240,7 @@ def lab_board(browser: Any, lab: Lab) -> Iterator[Any]:
 
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     pg = context.new_page()
-    pg.set_default_timeout(60_000)
+    pg.set_default_timeout(120_000)  # a safety net against a hang (harness.SAFETY_NET)
     open_and_run(lab, pg, "board.ipynb")
     yield pg
     context.close()
@@ -250,6 +250,6 @@ def lab_board(browser: Any, lab: Lab) -> Iterator[Any]:
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     pg = context.new_page()
-    pg.set_default_timeout(60_000)
+    pg.set_default_timeout(120_000)  # a safety net against a hang (harness.SAFETY_NET)
     yield pg
     context.close()

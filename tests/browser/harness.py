@@ -12,6 +12,9 @@ SIZES = ((1280, 720), (800, 600))
 #: How long a poll waits before it fails: a safety net against a hang, far above what a move takes even
 #: on a loaded machine (the tests judge what the board shows, never how fast).
 SAFETY_NET = 120.0
+#: The same for a page that runs a notebook first (Voilà executes every cell before the board shows;
+#: beside a CPU hog that took over 90 s), in Playwright's milliseconds.
+PAGE_SAFETY_NET_MS = 300_000
 
 
 def code(*lines: str) -> dict[str, Any]:
@@ -226,7 +229,7 @@ def switch_to(page: Any, name: str) -> Any:
 
 def open_and_run(lab: Any, page: Any, name: str) -> None:
     """Open notebook ``name`` (in lab.root) in JupyterLab with its kernel started, and run every cell."""
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(int(SAFETY_NET * 1000))  # a safety net against a hang, not a measure
     lab.start_session(name)
     page.goto(lab.notebook_url(name))
     run_all(page)

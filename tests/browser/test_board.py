@@ -18,6 +18,7 @@ from duel_lessons.views.plot_style import DPI, NORMAL
 from conftest import Voila
 from harness import (
     KEYBOARD_START,
+    PAGE_SAFETY_NET_MS,
     SIZES,
     Keys,
     play_by_keyboard,
@@ -138,7 +139,7 @@ def test_keyboard_game_in_voila(voila: Voila, page: Any) -> None:
     t0 = time.monotonic()
     page.goto(voila.page_url("keyboard.ipynb"))
     board = page.locator(".duel-board").first
-    board.locator(".dg-card").first.wait_for(timeout=90_000)
+    board.locator(".dg-card").first.wait_for(timeout=PAGE_SAFETY_NET_MS)
     assert shown_number(board) == KEYBOARD_START
     moves, presses = keyboard_game(page, board, "Voilà")
     screenshots(page, "voila-keyboard-won", board.locator(".dg-result"))
@@ -149,7 +150,7 @@ def test_play_app_in_voila_by_mouse(voila: Voila, page: Any) -> None:
     t0 = time.monotonic()
     page.goto(voila.page_url("play.ipynb"))
     board = page.locator(".duel-board").first
-    board.locator(".dg-card").first.wait_for(timeout=90_000)
+    board.locator(".dg-card").first.wait_for(timeout=PAGE_SAFETY_NET_MS)
     text = page.locator("body").inner_text()
     assert "import" not in text, "Voilà shows code"
     assert "JupyterLab or Voil" not in text, "the text fallback shows where the widgets run"

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from conftest import Lab, Voila
-from harness import Keys, screenshots, shown_number, switch_to
+from harness import PAGE_SAFETY_NET_MS, Keys, screenshots, shown_number, switch_to
 
 BOXES = ".duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder, .duel-app"
 
@@ -265,14 +265,14 @@ def set_lab_theme(page: Any, name: str) -> None:
 
 def test_voila_double_click_contrast_and_focus(voila: Voila, page: Any) -> None:
     page.goto(voila.page_url("access.ipynb"))
-    page.locator(".duel-board .dg-card").first.wait_for(timeout=90_000)
+    page.locator(".duel-board .dg-card").first.wait_for(timeout=PAGE_SAFETY_NET_MS)
     double_click_plays_one_move(page, "Voilà")
     rectangle_follows_focus(page, page, "Voilà")
     presses = keyboard_settings_route(page, page, "Voilà")
     sum_keys = sum_board_keeps_focus(page, page, "Voilà")
     low_light, px = contrast_report(page, "Voilà light")
     page.goto(voila.page_url("access.ipynb") + "?theme=dark")  # another theme: a new kernel runs it again
-    page.locator(".duel-board .dg-card").first.wait_for(timeout=90_000)
+    page.locator(".duel-board .dg-card").first.wait_for(timeout=PAGE_SAFETY_NET_MS)
     assert page.evaluate("document.body.dataset.jpThemeLight") == "false", "Voilà did not load its dark theme"
     low_dark, _ = contrast_report(page, "Voilà dark")
     screenshots(page, "voila-access-dark", page.locator(".duel-board").first)
@@ -284,10 +284,11 @@ def test_voila_large_type_is_larger_for_every_text(voila: Voila, page: Any) -> N
     """Each view twice, normal then large (harness.SIZES_NOTEBOOK): every text of the large one is bigger."""
     page.goto(voila.page_url("sizes.ipynb"))
     page.locator(".duel-variant-builder .duel-plot img, .duel-variant-builder .duel-variant-out img").nth(1).wait_for(
-        timeout=120_000)  # fmt: skip
+        timeout=PAGE_SAFETY_NET_MS)  # fmt: skip
     smallest = {}
     for css in (".duel-board", ".sum-board", ".duel-follow-game", ".duel-variant-builder"):
         boxes = page.locator(css)
+        boxes.nth(1).wait_for(timeout=PAGE_SAFETY_NET_MS)  # Voilà shows the cells' outputs one by one
         assert boxes.count() == 2, css
         normal, large = (boxes.nth(i).evaluate(SIZES_JS) for i in (0, 1))
         assert len(normal) == len(large) > 3, f"{css}: {len(normal)} texts in normal type, {len(large)} in large"
@@ -305,7 +306,7 @@ def test_voila_app_first_screen_and_projector_switch(voila: Voila, page: Any) ->
     t0 = time.monotonic()
     page.goto(voila.page_url("app.ipynb"))
     card = page.locator(".duel-board .dg-card").first
-    card.wait_for(timeout=90_000)
+    card.wait_for(timeout=PAGE_SAFETY_NET_MS)
     first_board = time.monotonic() - t0
     box = card.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 600, f"the first card is below the fold at 800×600: {box}"
