@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -91,8 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.area not in known:
         parser.error(f"no area {args.area!r}; the areas are {', '.join(known)}")
-    if shutil.which("mutmut") is None and subprocess.run([sys.executable, "-m", "mutmut", "--help"],
-                                                         capture_output=True).returncode != 0:  # fmt: skip
+    if importlib.util.find_spec("mutmut") is None:  # run below as `python -m mutmut`
         parser.error("mutmut is not installed: pip install mutmut==3.8.1")
     copy = Path(tempfile.mkdtemp(prefix=f"duel-mutation-{args.area}-"))
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
