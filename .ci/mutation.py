@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the areas and stop")
     parser.add_argument("--max-children", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary copy (its mutants/ folder)")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)  # options before or after the area
     known = areas()
     if args.list or args.area is None:
         for name, area in known.items():

@@ -153,6 +153,12 @@ def test_run_isolated_refuses_a_bad_limit() -> None:
         run_isolated(["-c", "pass"], cpu_limit=float("nan"))
 
 
+def test_run_isolated_survives_a_command_that_ends_without_reading_its_input() -> None:
+    """The input is more than a pipe holds: writing it fails when the command ends, and that is no error."""
+    done = run_isolated(["-c", "import sys; print('bye'); sys.exit(4)"], stdin=b"x" * 2**22, wall_limit=600)
+    assert (done.returncode, done.stdout, done.stopped) == (4, b"bye\n", None)
+
+
 def test_run_isolated_gives_empty_input_unless_told() -> None:
     done = run_isolated(["-c", "import sys; print(repr(sys.stdin.read()))"])
     assert (done.returncode, done.stdout) == (0, b"''\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ _spec.loader.exec_module(mutation)
 
 def test_every_area_names_modules_and_tests_that_exist() -> None:
     assert mutation.problems() == []
-    assert set(mutation.areas()) == {"engine", "solving", "boxes", "feedback", "copies", "proofs", "sandbox"}
+    assert set(mutation.areas()) == {"engine", "solving", "boxes", "feedback", "copies", "proofs", "sandbox", "isolation"}
 
 
 def test_a_renamed_file_leaves_a_stale_area_that_is_reported(tmp_path: Path) -> None:
@@ -59,3 +60,85 @@ def test_scores_are_counted_per_module_from_mutmuts_results() -> None:
         "duel_lessons.engine.game": {"killed": 2, "survived": 1},
         "duel_lessons.play.sandbox": {"timeout": 1},
     }
+
+
+def run_under_mutmut(tmp_path: Path, mutant: str, durations: dict[str, float], test: str) -> str:
+    """pytest's output for one test file run with the project's conftest, as mutmut runs a mutant."""
+    import os
+    import shutil
+    import subprocess
+
+    shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_x.py").write_text(test)
+    (tmp_path / "mutmut-stats.json").write_text(json.dumps({"duration_by_test": durations}))
+    env = {**os.environ, "MUTANT_UNDER_TEST": mutant}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "--rootdir",
+            str(tmp_path),
+            "test_x.py",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return done.stdout + done.stderr
+
+
+ORDER = """
+import pytest
+ran = []
+
+@pytest.mark.parametrize("name", ["slow", "fast", "new", "mid"])
+def test_one(name):
+    ran.append(name)
+
+def test_order():
+    print("ORDER", ran)
+"""
+
+
+def test_under_a_mutant_the_fastest_tests_run_first(tmp_path: Path) -> None:
+    durations = {
+        "test_x.py::test_one[slow]": 9.0,
+        "test_x.py::test_one[fast]": 0.1,
+        "test_x.py::test_one[mid]": 1.0,
+        "test_x.py::test_order": 0.2,
+    }
+    out = run_under_mutmut(
+        tmp_path, "m.x_f__mutmut_1", durations, ORDER.replace('print("ORDER", ran)', "assert 0, ran")
+    )
+    assert "AssertionError: ['fast']" in out  # test_order (0.2 s) runs second; a test never timed runs last
+
+
+def test_outside_a_mutant_the_order_is_the_files(tmp_path: Path) -> None:
+    durations = {"test_x.py::test_one[slow]": 9.0, "test_x.py::test_one[fast]": 0.1}
+    for mutant in ("", "stats", "fail"):
+        out = run_under_mutmut(tmp_path, mutant, durations, ORDER.replace('print("ORDER", ran)', "assert 0, ran"))
+        assert "AssertionError: ['slow', 'fast', 'new', 'mid']" in out, mutant
+
+
+HANGS = """
+import time
+
+def test_hangs():
+    time.sleep(600)
+"""
+
+
+def test_under_a_mutant_a_hung_test_fails_after_ten_times_its_time_plus_ten_seconds(tmp_path: Path) -> None:
+    out = run_under_mutmut(tmp_path, "m.x_f__mutmut_1", {"test_x.py::test_hangs": 0.01}, HANGS)
+    assert "HungUnderMutmut: test_x.py::test_hangs ran over 10 s under this mutant" in out
+    assert "1 failed" in out

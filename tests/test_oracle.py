@@ -172,3 +172,18 @@ def test_a_book_module_without_closed_forms_is_skipped(monkeypatch: pytest.Monke
     monkeypatch.setattr(closed_forms, "_cache", ((), {}))
     assert closed_forms.closed_form(DIVISOR_DUEL) is divisor_duel.CLOSED_FORMS[0]
     assert closed_forms.closed_form("factor-duel") is None  # only Divisor Duel's module was scanned
+
+
+def test_without_a_formula_the_table_grows_to_the_solvers_limit_and_no_further(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Above its table size, an oracle with no closed form builds a table up to TABLE_LIMIT itself, then refuses."""
+    import duel_lessons.solving.oracle as oracle_module
+    from duel_lessons.engine.errors import TooBigError
+
+    monkeypatch.setattr(oracle_module, "TABLE_LIMIT", 3000)  # the real one (10**7) builds for a minute
+    misere = oracle(DIVISOR_DUEL.variant(last_mover_wins=False), 1000)
+    table = misere.table(3000)
+    assert table is not None and table.upto == 3000
+    with pytest.raises(TooBigError, match="above the largest table the solver builds"):
+        misere.table(3001)

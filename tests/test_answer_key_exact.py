@@ -1,0 +1,120 @@
+"""The answer key's edge cases, each with the exact text written by hand.
+
+``test_student_copies.py::test_answer_key_is_up_to_date`` checks the key of the real lessons;
+these are the shapes the lessons do not have (yet): no title, a solution as the first cell, a
+check cell with nothing above it, solution cells that are not ``lesson.solution(name)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from duel_lessons.teaching.student_copies import CopyError, answer_key
+
+HEAD = [
+    "# Answer key",
+    "",
+    "Made from the lessons' solution cells by `duel-lessons answer-key notebooks/`; "
+    "the answers are computed from each lesson's parameters.",
+]
+
+
+def key(tmp_path: Path, *cells: nbformat.NotebookNode, name: str = "01-test.ipynb") -> list[str]:
+    nbformat.write(new_notebook(cells=list(cells)), tmp_path / name)
+    return answer_key(tmp_path).split("\n")
+
+
+def solution(source: str) -> nbformat.NotebookNode:
+    return new_code_cell("# SOLUTION\n" + source)
+
+
+def test_the_title_is_the_first_level_one_heading_of_a_text_cell(tmp_path: Path) -> None:
+    lines = key(
+        tmp_path,
+        new_code_cell("# not a title: code"),
+        new_markdown_cell("## Goals\n#tag\n"),
+        new_markdown_cell("Some words\n#   Divisor Duel  \n# Second title"),
+        new_markdown_cell("# Later title"),
+    )
+    assert lines == [*HEAD, "", "## 01-test: Divisor Duel", ""]
+
+
+def test_without_a_title_the_file_name_stands_in(tmp_path: Path) -> None:
+    assert key(tmp_path, new_markdown_cell("no heading"), name="07-odd.ipynb")[3:] == ["", "## 07-odd: 07-odd", ""]
+
+
+def test_a_solution_shows_the_cell_above_it_as_the_question(tmp_path: Path) -> None:
+    lines = key(tmp_path, new_markdown_cell("# T"), new_code_cell("  answer = ...  "), solution("answer = 4"))
+    assert lines[5:] == ["", "```python", "answer = ...", "```", "", "```python", "# SOLUTION", "answer = 4", "```", ""]
+
+
+def test_below_a_check_cell_the_question_is_the_cell_above_the_check(tmp_path: Path) -> None:
+    lines = key(
+        tmp_path,
+        new_markdown_cell("# T"),
+        new_code_cell("answer = ..."),
+        new_code_cell("lesson.check(1, answer)"),
+        solution("answer = 4"),
+    )
+    assert lines[5:9] == ["", "```python", "answer = ...", "```"]
+
+
+def test_a_check_cell_first_is_itself_the_question(tmp_path: Path) -> None:
+    """Nothing above the check: it is shown (not the last cell of the notebook, which is what [-1] would be)."""
+    lines = key(tmp_path, new_code_cell("lesson.check(1, answer)"), solution("answer = 4"), new_code_cell("last"))
+    assert lines[5:9] == ["", "```python", "lesson.check(1, answer)", "```"]
+
+
+def test_a_solution_first_has_no_question(tmp_path: Path) -> None:
+    lines = key(tmp_path, solution("answer = 4"), new_code_cell("the last cell"))
+    assert lines[3:] == [
+        "",
+        "## 01-test: 01-test",
+        "",
+        "```python",
+        "",
+        "```",
+        "",
+        "```python",
+        "# SOLUTION",
+        "answer = 4",
+        "```",
+        "",
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "lesson.solution(",  # not Python
+        "lesson.solution('a')\nlesson.solution('b')",  # two calls
+        "lesson.solution('a', why='x')",  # a keyword: the old form
+        "lesson.solution(NAME)",  # not a constant
+        "lesson.solution()",
+        "lesson.solution('a', 'b')",
+        "other.solution('a')",
+        "x = lesson.solution('a')",  # not a bare call
+    ],
+)
+def test_a_solution_cell_of_another_form_is_shown_as_code(tmp_path: Path, source: str) -> None:
+    lines = key(tmp_path, new_code_cell("q"), solution(source))
+    assert lines[5:] == ["", "```python", "q", "```", "", "```python", "# SOLUTION", *source.split("\n"), "```", ""]
+
+
+def test_a_named_solution_in_a_notebook_without_a_lesson_is_refused_by_name(tmp_path: Path) -> None:
+    nbformat.write(
+        new_notebook(cells=[new_code_cell("q"), solution("lesson.solution('first')")]), tmp_path / "03-x.ipynb"
+    )
+    with pytest.raises(CopyError, match=r"03-x.ipynb: the model answer of 'first' cannot be computed: "):
+        answer_key(tmp_path)
+
+
+def test_only_lesson_notebooks_are_in_the_key(tmp_path: Path) -> None:
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# Scratch")]), tmp_path / "scratch.ipynb")
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# Two")]), tmp_path / "02-b.ipynb")
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# One")]), tmp_path / "01-a.ipynb")
+    assert answer_key(tmp_path).split("\n")[3:] == ["", "## 01-a: One", "", "## 02-b: Two", ""]
