@@ -8,6 +8,7 @@ check cell with nothing above it, solution cells that are not ``lesson.solution(
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -60,6 +61,11 @@ def test_below_a_check_cell_the_question_is_the_cell_above_the_check(tmp_path: P
         new_code_cell("lesson.check(1, answer)"),
         solution("answer = 4"),
     )
+    assert lines[5:9] == ["", "```python", "answer = ...", "```"]
+
+
+def test_below_a_check_cell_second_the_question_is_the_first_cell(tmp_path: Path) -> None:
+    lines = key(tmp_path, new_code_cell("answer = ..."), new_code_cell("lesson.check(1, answer)"), solution("x"))
     assert lines[5:9] == ["", "```python", "answer = ...", "```"]
 
 
@@ -118,3 +124,53 @@ def test_only_lesson_notebooks_are_in_the_key(tmp_path: Path) -> None:
     nbformat.write(new_notebook(cells=[new_markdown_cell("# Two")]), tmp_path / "02-b.ipynb")
     nbformat.write(new_notebook(cells=[new_markdown_cell("# One")]), tmp_path / "01-a.ipynb")
     assert answer_key(tmp_path).split("\n")[3:] == ["", "## 01-a: One", "", "## 02-b: Two", ""]
+
+
+@pytest.fixture
+def lesson_98(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Lesson "98", registered for one test: a labelled exercise, an unlabelled one and a proof to order."""
+    from duel_lessons.teaching import checks
+    from duel_lessons.teaching.checks import LessonSpec
+
+    spec = LessonSpec("98", needs=("start",))
+    spec.check(1, label="Twice the start")(lambda answer, p: None)
+    spec.model(1)(lambda p: (2 * p["start"], f"{p['start']} + {p['start']}"))
+    spec.check("guess")(lambda answer, p: None)
+    spec.model("guess")(lambda p: ([4, 8], ""))  # no reason given
+    spec.parsons("proof", lines={"A": "Let n be odd.", "B": "Then n - 1 is even."}, proof=["A", "B"])
+    monkeypatch.setitem(checks._SPECS, "98", spec)
+    return spec
+
+
+def lesson_cells(name: str, start: int = 6) -> list[nbformat.NotebookNode]:
+    return [
+        new_markdown_cell("# Lesson 98"),
+        new_code_cell(f"# PARAMETERS\nSTART = {start}", metadata={"tags": ["parameters"]}),
+        new_code_cell("from duel_lessons.teaching import Lesson\nlesson = Lesson('98', start=START)"),
+        new_code_cell("answer = ..."),
+        solution(f"lesson.solution({name!r})"),
+    ]
+
+
+def test_a_model_answer_with_its_label_and_reason(tmp_path: Path, lesson_98: Any) -> None:
+    text = "\n".join(key(tmp_path, *lesson_cells("1", start=7)))
+    assert text.endswith("```python\nanswer = ...\n```\n\n**Twice the start, model answer:** `14`\n\n7 + 7\n")
+
+
+def test_a_model_answer_without_a_reason_ends_at_the_answer(tmp_path: Path, lesson_98: Any) -> None:
+    text = "\n".join(key(tmp_path, *lesson_cells("guess")))
+    assert text.endswith('```python\nanswer = ...\n```\n\n**Question "guess", model answer:** `[4, 8]`\n')
+
+
+def test_a_proof_to_order_lists_its_lines_in_the_model_order(tmp_path: Path, lesson_98: Any) -> None:
+    text = "\n".join(key(tmp_path, *lesson_cells("proof")))
+    assert text.endswith(
+        "**Question \"proof\", model answer:** `['A', 'B']`\n\n1. (A) Let n be odd.\n2. (B) Then n - 1 is even.\n\n"
+        "Let n be odd. Then n - 1 is even.\n"  # the model's reason: the proof in order, as prose
+    ), text
+
+
+def test_a_name_the_lesson_has_no_model_for_is_refused(tmp_path: Path, lesson_98: Any) -> None:
+    nbformat.write(new_notebook(cells=lesson_cells("2")), tmp_path / "98-x.ipynb")
+    with pytest.raises(CopyError, match=r"has no model answer for '2': add @SPEC.model\('2'\)"):
+        answer_key(tmp_path)

@@ -411,8 +411,9 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
 # -- the answer key --------------------------------------------------------------------------
 
 
-def _title(notebook: Mapping[str, Any], fallback: str) -> str:
-    for cell in notebook.get("cells", []):
+def _title(cells: list[Any], fallback: str) -> str:
+    """The first level-one heading (``# ...``) of the notebook's text cells, else ``fallback``."""
+    for cell in cells:
         if cell.get("cell_type") == "markdown":
             for line in _source(cell).splitlines():
                 if line.startswith("# "):
@@ -481,7 +482,7 @@ def answer_key(src: Path | str) -> str:
         f"{KEY_INTRO}; the answers are computed from each lesson's parameters.",
     ]
     for path, cells in lessons:
-        parts += ["", f"## {path.stem}: {_title({'cells': cells}, path.stem)}"]
+        parts += ["", f"## {path.stem}: {_title(cells, path.stem)}"]
         for i, cell in enumerate(cells):
             if cell.get("cell_type") != "code" or not is_removed(cell):
                 continue
