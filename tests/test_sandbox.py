@@ -384,6 +384,46 @@ def test_many_bots_never_have_more_live_workers_than_the_cap() -> None:
     assert no_children()
 
 
+def test_a_bot_file_may_use_the_installed_libraries(tmp_path: Path) -> None:
+    """sympy and numpy come from site-packages: the worker leaves out only the user's own site folder."""
+    (tmp_path / "primes.py").write_text(
+        "import numpy, sympy\n"
+        "def move(state):\n"
+        "    return int(numpy.int64(max(d for d in state.legal_moves if sympy.isprime(d))))\n"
+    )
+    with Sandbox(BotFile.snapshot(tmp_path / "primes.py"), RULES, 5.0) as box:
+        assert box.ask(new_game("divisor-duel", 60)) == 5  # the largest prime among 2, 3, 4, 5, 6, 10, 12, 15, 20, 30
+
+
+def test_a_bot_file_does_not_see_the_teachers_files(tmp_path: Path) -> None:
+    """In bubblewrap even an unrestricted bot (it may import os) sees Python and the package, not other files.
+
+    The file is readable by everyone, so only bubblewrap hides it (a worker's user of its own would not).
+    """
+    import os
+    import shutil
+    import tempfile
+
+    if sandbox.bubblewrap()[0] is None:
+        pytest.skip("without bubblewrap a bot sees the teacher's files (isolation_notes says so)")
+    folder = Path(tempfile.mkdtemp(prefix="duel-teacher-"))
+    try:
+        os.chmod(folder, 0o755)
+        secret = folder / "answers.txt"
+        secret.write_text("the teacher's answers")
+        os.chmod(secret, 0o644)
+        (tmp_path / "peek.py").write_text(
+            "import os\n"
+            f"SECRET = {str(secret)!r}\n"
+            "def move(state):\n"
+            "    return state.legal_moves[-1] if os.path.exists(SECRET) else state.legal_moves[0]\n"
+        )
+        with Sandbox(BotFile.snapshot(tmp_path / "peek.py"), RULES, 5.0, restricted=False) as box:
+            assert box.ask(new_game("divisor-duel", 12)) == 2  # 6 would mean it found the file
+    finally:
+        shutil.rmtree(folder)
+
+
 def test_a_bot_file_where_there_is_no_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As on Windows: no os.fork, so a bot file runs in a spawned worker, still read here and run there."""
     import os

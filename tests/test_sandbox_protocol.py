@@ -250,6 +250,7 @@ def test_a_worker_that_ends_is_described_by_how_it_ended(bot: Scripted, code: in
     ("command", "code", "description"),
     [
         ("bwrap", 137, "killed by signal SIGKILL"),
+        ("bwrap", 129, "killed by signal SIGHUP"),
         ("bwrap", 128, "exit code 128"),
         ("bwrap", 1, "exit code 1"),
         ("python3", 137, "exit code 137"),
@@ -264,6 +265,16 @@ def test_bubblewrap_reports_a_signal_as_128_plus_its_number(
     worker.popen = SimpleNamespace(args=[command, "--die-with-parent", "python3"])
     bot.peers[0].shutdown(socket.SHUT_WR)
     assert bot.forfeit() == f"its process ended ({description})"
+
+
+def test_only_bubblewrap_itself_is_read_as_bubblewrap(bot: Scripted) -> None:
+    """A command that merely mentions bwrap later (an argument) reports its own exit code."""
+    bot._start(1.0)
+    worker = bot.workers[0]
+    worker.code = 137
+    worker.popen = SimpleNamespace(args=["python3", "bwrap"])
+    bot.peers[0].shutdown(socket.SHUT_WR)
+    assert bot.forfeit() == "its process ended (exit code 137)"
 
 
 def test_a_worker_gone_before_the_answer_is_described_as_stopped(bot: Scripted) -> None:
