@@ -1,0 +1,191 @@
+"""The proof checks' whole verdicts (kind, message, hints, key, options), each written out by hand.
+
+``test_proofs.py`` checks what the proof exercises accept; mutation testing showed that most of
+what they *say* was unchecked: a dropped hint, a wrong key (so a repeated mistake would not get
+the stronger hint), a step range off by one. Each case here is the full ``Verdict``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from duel_lessons.teaching.feedback import Verdict
+from duel_lessons.teaching.proofs import expect_counterexample, expect_step
+
+# -- name the step that fails, and the number that shows it -------------------------------------
+
+STEP = dict(steps=3, failing=2, shows=lambda n: n in (8, 16), what="a power of 2", limit=100, hint="H", stronger="S")
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ((2, 8), Verdict("right")),
+        ([2, 16.0], Verdict("right")),
+        ((2, 6), Verdict("partial", "6 does not show step 2 failing: you need a power of 2.", "H", "S", "number:6", 3)),
+        (
+            (1, 8),
+            Verdict("partial", "8 is a good example, but look again at which step it breaks.", "H", "S", "step:1", 3),
+        ),
+        (
+            (3, 16),
+            Verdict("partial", "16 is a good example, but look again at which step it breaks.", "H", "S", "step:3", 3),
+        ),
+        ((3, 6), Verdict("miss", "Your answer was step 3 with 6.", "H", "S", "step:3:6", 3)),
+        ((1, 1), Verdict("miss", "Your answer was step 1 with 1.", "H", "S", "step:1:1", 3)),
+        ((1, 100), Verdict("miss", "Your answer was step 1 with 100.", "H", "S", "step:1:100", 3)),
+    ],
+)
+def test_a_step_and_a_number(answer: object, verdict: Verdict) -> None:
+    assert expect_step(answer, **STEP) == verdict  # type: ignore[arg-type]
+
+
+STEP_FORMAT = "The step is a whole number from 1 to 3."
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (..., Verdict("unanswered")),
+        (None, Verdict("unanswered")),
+        (
+            "2, 8",
+            Verdict(
+                "format", "Give the step and a number as a pair, like (step, number).", key="format:pair", options=3
+            ),
+        ),
+        (
+            (2,),
+            Verdict(
+                "format", "Give the step and a number as a pair, like (step, number).", key="format:pair", options=3
+            ),
+        ),
+        (
+            (2, 8, 1),
+            Verdict(
+                "format", "Give the step and a number as a pair, like (step, number).", key="format:pair", options=3
+            ),
+        ),
+        ((0, 8), Verdict("format", STEP_FORMAT, key="format:step", options=3)),
+        ((4, 8), Verdict("format", STEP_FORMAT, key="format:step", options=3)),
+        (("2", 8), Verdict("format", STEP_FORMAT, key="format:step", options=3)),
+        ((True, 8), Verdict("format", STEP_FORMAT, key="format:step", options=3)),
+        ((2, 0), Verdict("format", "Give a whole number from 1 to 100.", key="format:range")),
+        ((2, 101), Verdict("format", "Give a whole number from 1 to 100.", key="format:range")),
+        ((2, [8]), Verdict("format", "Give one number, not a list.", key="format:list")),
+        ((2, "8"), Verdict("format", "Give one whole number, not '8'.", key="format:not-a-number")),
+        ((2, 8.5), Verdict("format", "Give one whole number, not 8.5.", key="format:not-a-number")),
+        ((2, [8, 16]), Verdict("format", "Give one whole number, not [8, 16].", key="format:not-a-number")),
+        (
+            (2, 10**30),
+            Verdict("format", "a number with about 31 digits is far beyond the numbers here.", key="format:big"),
+        ),
+    ],
+)
+def test_a_step_answer_of_the_wrong_form(answer: object, verdict: Verdict) -> None:
+    assert expect_step(answer, **STEP) == verdict  # type: ignore[arg-type]
+
+
+def test_a_step_check_without_a_stronger_hint_repeats_its_hint() -> None:
+    kw = dict(steps=2, failing=1, shows=lambda n: n == 4, what="4", limit=10)
+    assert expect_step((1, 3), **kw, hint="H") == Verdict(  # type: ignore[arg-type]
+        "partial", "3 does not show step 1 failing: you need 4.", "H", "H", "number:3", 2
+    )
+    assert expect_step((2, 4), **kw, hint="H") == Verdict(  # type: ignore[arg-type]
+        "partial", "4 is a good example, but look again at which step it breaks.", "H", "H", "step:2", 2
+    )
+    assert expect_step((2, 3), **kw, hint="H") == Verdict(  # type: ignore[arg-type]
+        "miss", "Your answer was step 2 with 3.", "H", "H", "step:2:3", 2
+    )
+
+
+def test_the_default_limit_is_a_million() -> None:
+    kw = dict(steps=2, failing=1, shows=lambda n: n == 10**6, what="a million")
+    assert expect_step((1, 10**6), **kw) == Verdict("right")  # type: ignore[arg-type]
+    assert expect_step((1, 10**6 + 1), **kw) == Verdict(  # type: ignore[arg-type]
+        "format", "Give a whole number from 1 to 1,000,000.", key="format:range"
+    )
+
+
+# -- the smallest counterexample ----------------------------------------------------------------
+
+CLAIM = dict(
+    fails=lambda n: n % 2 == 0 and n % 4 != 0,
+    smallest=2,
+    claim="n is odd or a multiple of 4",
+    limit=50,
+    hint="H",
+    stronger="S",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (2, Verdict("right")),
+        (2.0, Verdict("right")),
+        (
+            6,
+            Verdict(
+                "partial",
+                "Yes, the claim fails for 6; but there is a smaller number where it fails.",
+                "H",
+                "S",
+                "larger",
+            ),
+        ),
+        (
+            50,
+            Verdict(
+                "partial",
+                "Yes, the claim fails for 50; but there is a smaller number where it fails.",
+                "H",
+                "S",
+                "larger",
+            ),
+        ),
+        (
+            4,
+            Verdict(
+                "miss",
+                "The claim holds for 4 (n is odd or a multiple of 4), so 4 is no counterexample.",
+                "H",
+                "S",
+                "holds:4",
+            ),
+        ),
+        (
+            1,
+            Verdict(
+                "miss",
+                "The claim holds for 1 (n is odd or a multiple of 4), so 1 is no counterexample.",
+                "H",
+                "S",
+                "holds:1",
+            ),
+        ),
+        (..., Verdict("unanswered")),
+        (0, Verdict("format", "Give a whole number from 1 to 50.", key="format:range")),
+        (51, Verdict("format", "Give a whole number from 1 to 50.", key="format:range")),
+        ((2,), Verdict("format", "Give one number, not a list.", key="format:list")),
+        ({2}, Verdict("format", "Give one number, not a list.", key="format:list")),
+        ("two", Verdict("format", "Give one whole number, not 'two'.", key="format:not-a-number")),
+        (True, Verdict("format", "Give one whole number, not True.", key="format:not-a-number")),
+    ],
+)
+def test_a_counterexample(answer: object, verdict: Verdict) -> None:
+    assert expect_counterexample(answer, **CLAIM) == verdict  # type: ignore[arg-type]
+
+
+def test_a_counterexample_check_without_a_stronger_hint_repeats_its_hint() -> None:
+    kw = dict(fails=lambda n: n > 3, smallest=4, claim="n < 4")
+    assert expect_counterexample(9, **kw, hint="H") == Verdict(  # type: ignore[arg-type]
+        "partial", "Yes, the claim fails for 9; but there is a smaller number where it fails.", "H", "H", "larger"
+    )
+    assert expect_counterexample(3, **kw, hint="H") == Verdict(  # type: ignore[arg-type]
+        "miss", "The claim holds for 3 (n < 4), so 3 is no counterexample.", "H", "H", "holds:3"
+    )
+    assert expect_counterexample(10**6, **kw) == Verdict(  # type: ignore[arg-type]
+        "partial", "Yes, the claim fails for 1000000; but there is a smaller number where it fails.", "", "", "larger"
+    )
+    assert expect_counterexample(10**6 + 1, **kw).key == "format:range"  # type: ignore[arg-type]
