@@ -424,6 +424,34 @@ def test_a_bot_file_does_not_see_the_teachers_files(tmp_path: Path) -> None:
         shutil.rmtree(folder)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sessions and /dev/shm as on Linux")
+def test_without_bubblewrap_a_bot_file_still_starts_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where bubblewrap is missing, the worker starts in / in a session of its own; under root, as a user of its
+    own whose files are removed when it ends. (In bubblewrap, ``--chdir`` and ``--new-session`` do the first two.)"""
+    import os
+
+    monkeypatch.setattr(sandbox, "bubblewrap", lambda: (None, "bubblewrap (bwrap) is not installed"))
+    monkeypatch.chdir(tmp_path)
+    referee = os.getsid(0)
+    left = Path(f"/dev/shm/duel-left-{referee}-{os.getpid()}")
+    (tmp_path / "where.py").write_text(
+        "import os\n"
+        f"REFEREE = {referee}\n"
+        "def move(state):\n"
+        f"    open({str(left)!r}, 'w').close()\n"
+        "    apart = os.getcwd() == '/' and os.getsid(0) != REFEREE\n"
+        "    return state.legal_moves[-1] if apart else state.legal_moves[0]\n"
+    )
+    try:
+        with Sandbox(BotFile.snapshot(tmp_path / "where.py"), RULES, 5.0, restricted=False) as box:
+            assert box.ask(new_game("divisor-duel", 12)) == 6  # 2: it started in the teacher's folder or session
+            assert left.exists()
+        if os.geteuid() == 0 and sandbox.can_change_user():
+            assert not left.exists()  # the worker's user's file, removed with it
+    finally:
+        left.unlink(missing_ok=True)
+
+
 def test_a_bot_file_where_there_is_no_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As on Windows: no os.fork, so a bot file runs in a spawned worker, still read here and run there."""
     import os

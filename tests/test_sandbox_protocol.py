@@ -458,3 +458,17 @@ def test_a_worker_that_stops_reading_forfeits(bot: Scripted) -> None:
     assert bot._sock is not None
     bot._sock.shutdown(socket.SHUT_WR)
     assert bot.forfeit() == "its process stopped reading the referee's requests"
+
+
+@pytest.mark.parametrize(
+    ("spent", "reason"),
+    [
+        (95.0, "the tournament time budget of 100 s"),  # exactly one wall limit left: the tournament's budget
+        (94.9, "the game time budget of 30 s"),
+        (0.0, "the game time budget of 30 s"),
+    ],
+)
+def test_a_stop_by_budget_names_the_tournament_once_less_than_a_wall_limit_is_left(spent: float, reason: str) -> None:
+    bot = Scripted(total_budget=100.0, game_budget=30.0, wall_limit=5.0)
+    bot.spent_total = spent
+    assert bot._budget_reason() == reason
