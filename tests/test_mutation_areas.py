@@ -19,7 +19,8 @@ _spec.loader.exec_module(mutation)
 
 def test_every_area_names_modules_and_tests_that_exist() -> None:
     assert mutation.problems() == []
-    assert set(mutation.areas()) == {"engine", "solving", "boxes", "feedback", "copies", "proofs", "sandbox", "isolation"}
+    areas = {"engine", "solving", "boxes", "feedback", "copies", "proofs", "sandbox", "isolation"}
+    assert set(mutation.areas()) == areas
 
 
 def test_a_renamed_file_leaves_a_stale_area_that_is_reported(tmp_path: Path) -> None:
