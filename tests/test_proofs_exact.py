@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from duel_lessons.teaching.feedback import Verdict
-from duel_lessons.teaching.proofs import expect_counterexample, expect_step
+from duel_lessons.teaching.proofs import ORDER_HINT, ORDER_STRONGER, expect_counterexample, expect_order, expect_step
 
 # -- name the step that fails, and the number that shows it -------------------------------------
 
@@ -189,3 +189,121 @@ def test_a_counterexample_check_without_a_stronger_hint_repeats_its_hint() -> No
         "partial", "Yes, the claim fails for 1000000; but there is a smaller number where it fails.", "", "", "larger"
     )
     assert expect_counterexample(10**6 + 1, **kw).key == "format:range"  # type: ignore[arg-type]
+
+
+# -- order a shuffled proof -----------------------------------------------------------------------
+
+LINES = {"A": "N is odd", "B": "every divisor d of N is odd", "C": "N - d is even", "D": "N - d is odd", "E": "d > 1"}
+ORDER = dict(lines=LINES, proof=["A", "B", "C"], wrong={"D": "odd - odd is even."})
+LABELS = "'A', 'B', 'C', 'D', 'E'"
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (
+            "ABC",
+            Verdict(
+                "format", "Give a list of line labels in order, like ['A', 'B', 'C', ...].", key="format:not-a-list"
+            ),
+        ),
+        (["A", 2, "C"], Verdict("format", "Each line is given by its label in quotes, like 'A'.", key="format:label")),
+        (["a", " b", "C"], Verdict("format", f"Write each label exactly as shown: {LABELS}.", key="format:case")),
+        (["A", "X", "Y"], Verdict("format", f"'X' is not a label here: use {LABELS}.", key="format:label")),
+        (["A", "b", "Y"], Verdict("format", f"'b' is not a label here: use {LABELS}.", key="format:label")),
+        (["A", "B", "B", "C"], Verdict("format", "Use each line at most once.", key="format:repeat")),
+        (
+            ["A", "B", "D"],
+            Verdict(
+                "misconception",
+                "Your proof uses line D.",
+                "Line D is not true: odd - odd is even.",
+                "Line D does not belong in the proof (odd - odd is even.) Take it out and order the rest.",
+                "wrong:D",
+            ),
+        ),
+        (
+            ["A", "E", "B", "C"],
+            Verdict(
+                "misconception",
+                "Your proof uses line E.",
+                "Line E is not a step of this proof.",
+                "Line E does not belong in the proof: take it out and order the rest.",
+                "wrong:E",
+            ),
+        ),
+        (
+            ["E", "A", "D"],
+            Verdict(
+                "misconception",
+                "Your proof uses line D.",
+                "Line D is not true: odd - odd is even.",
+                "Line D does not belong in the proof (odd - odd is even.) Take it out and order the rest.",
+                "wrong:D",
+            ),
+        ),  # a false line is named before a line that is merely extra
+        (
+            ["B", "A", "C"],
+            Verdict("partial", "Line B uses line A, which comes after it.", ORDER_HINT, ORDER_STRONGER, "order:B:A"),
+        ),
+        (
+            ["A", "C"],
+            Verdict(
+                "partial", "Line C uses line B, which is not in your proof.", ORDER_HINT, ORDER_STRONGER, "missing:B"
+            ),
+        ),
+        (
+            ["A"],
+            Verdict(
+                "partial",
+                "Every line you have is in a good place, but the proof is not finished: 2 lines are missing.",
+                ORDER_HINT,
+                ORDER_STRONGER,
+                "short:2",
+            ),
+        ),
+        (
+            ["A", "B"],
+            Verdict(
+                "partial",
+                "Every line you have is in a good place, but the proof is not finished: 1 line is missing.",
+                ORDER_HINT,
+                ORDER_STRONGER,
+                "short:1",
+            ),
+        ),
+        (("A", "B", "C"), Verdict("right")),
+    ],
+)
+def test_an_order(answer: object, verdict: Verdict) -> None:
+    assert expect_order(answer, **ORDER) == verdict  # type: ignore[arg-type]
+
+
+def test_a_short_list_of_lines_shows_them_all_as_the_example() -> None:
+    verdict = expect_order("A", lines={"P": "p", "Q": "q"}, proof=["P", "Q"])
+    assert verdict.message == "Give a list of line labels in order, like ['P', 'Q', ...]."
+
+
+def test_an_order_whose_lines_rely_on_more_than_the_line_before() -> None:
+    kw = dict(lines=LINES, proof=["A", "E", "B", "C"], uses={"B": ["A"], "C": ["B", "E"]}, hint="h", stronger="s")
+    assert expect_order(["A", "B", "E", "C"], **kw) == Verdict("right")  # type: ignore[arg-type]
+    assert expect_order(["E", "A", "B", "C"], **kw) == Verdict("right")  # type: ignore[arg-type]
+    assert expect_order(["A", "B", "C", "E"], **kw) == Verdict(  # type: ignore[arg-type]
+        "partial", "Line C uses line E, which comes after it.", "h", "s", "order:C:E"
+    )
+    assert expect_order(["A", "E", "C", "B"], **kw) == Verdict(  # type: ignore[arg-type]
+        "partial", "Line C uses line B, which comes after it.", "h", "s", "order:C:B"
+    )
+    assert expect_order(["E", "A", "C", "B"], **kw).key == "order:C:B"  # type: ignore[arg-type]
+
+
+def test_an_order_must_end_with_what_it_proves() -> None:
+    kw = dict(lines=LINES, proof=["A", "B", "C"], uses={"B": ["A"], "C": ["A"]}, hint="h", stronger="s")
+    assert expect_order(["A", "C", "B"], **kw) == Verdict(  # type: ignore[arg-type]
+        "partial",
+        "The right lines, but a proof ends with what it proves: does line B say that?",
+        "h",
+        "s",
+        "conclusion",
+    )
+    assert expect_order(["A", "B", "C"], **kw) == Verdict("right")  # type: ignore[arg-type]
