@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from duel_lessons.teaching.feedback import Verdict
-from duel_lessons.teaching.proofs import ORDER_HINT, ORDER_STRONGER, expect_counterexample, expect_order, expect_step
+from duel_lessons.teaching.feedback import Misconception, Verdict
+from duel_lessons.teaching.proofs import (
+    ORDER_HINT,
+    ORDER_STRONGER,
+    expect_counterexample,
+    expect_expression,
+    expect_order,
+    expect_step,
+)
 
 # -- name the step that fails, and the number that shows it -------------------------------------
 
@@ -307,3 +314,126 @@ def test_an_order_must_end_with_what_it_proves() -> None:
         "conclusion",
     )
     assert expect_order(["A", "B", "C"], **kw) == Verdict("right")  # type: ignore[arg-type]
+
+
+# -- type an algebraic step ---------------------------------------------------------------------
+
+ND = dict(names=["N", "d"], cases=[{"N": 12, "d": 3}, {"N": 20, "d": 5}], hint="h", stronger="s")
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (12, Verdict("format", 'Type the expression as text in quotes, like "3*(a + b)".', key="format:not-text")),
+        (
+            "N -",
+            Verdict(
+                "format",
+                "Those brackets or signs do not make an expression: check each ( has its ).",
+                key="format:expression",
+            ),
+        ),
+        (
+            "open(1)",
+            Verdict(
+                "format",
+                "Could not read 'open(1)': use numbers, N, d, + - * / ^ and brackets.",
+                key="format:expression",
+            ),
+        ),
+        (
+            "N + d",
+            Verdict(
+                "miss",
+                "For N = 12, d = 3 your expression is 15, but it should equal 9.",
+                "h",
+                "s",
+                "case:N = 12, d = 3:15",
+            ),
+        ),
+        (
+            "N/d",
+            Verdict(
+                "miss",
+                "For N = 12, d = 3 your expression is 4, but it should equal 9.",
+                "h",
+                "s",
+                "case:N = 12, d = 3:4",
+            ),
+        ),
+        (
+            "N/(d+2)",
+            Verdict(
+                "miss",
+                "For N = 12, d = 3 your expression is 12/5, but it should equal 9.",
+                "h",
+                "s",
+                "case:N = 12, d = 3:12/5",
+            ),
+        ),
+        ("+N - d", Verdict("right")),
+        ("-(d - N)", Verdict("right")),
+        ("d*(N/d - 1)", Verdict("right")),
+    ],
+)
+def test_an_expression(answer: object, verdict: Verdict) -> None:
+    assert expect_expression(answer, "N - d", **ND) == verdict  # type: ignore[arg-type]
+
+
+def test_an_expression_equal_at_the_cases_but_not_everywhere() -> None:
+    verdict = expect_expression("N - d + (N - 12)*(N - 20)", "N - d", **ND)  # type: ignore[arg-type]
+    assert verdict == Verdict(
+        "miss",
+        "It agrees at the numbers tried, but it is not the same expression for every value.",
+        "h",
+        "s",
+        "differs:N - d + (N - 12)*(N - 20)",
+    )
+
+
+def test_equal_only_once_powers_are_combined() -> None:
+    """2^k * 3^k and 6^k: equal for every k, though expanding their difference does not give 0."""
+    kw = dict(names=["k"], cases=[{"k": 1}, {"k": 5}])
+    assert expect_expression("6^k", "2^k*3^k", **kw) == Verdict("right")  # type: ignore[arg-type]
+    assert expect_expression("2^k*3^k", "6^k", **kw) == Verdict("right")  # type: ignore[arg-type]
+
+
+def test_a_misconception_is_matched_exactly_not_nearly() -> None:
+    off_by_one = Misconception("off-by-one", "N - d", "Subtracting d once is enough.")
+    kw = dict(names=["N", "d"], cases=[{"N": 12, "d": 3}], misconceptions=[off_by_one])
+    assert expect_expression("N - d", "N - 2*d", **kw) == Verdict(  # type: ignore[arg-type]
+        "misconception",
+        "For N = 12, d = 3 your expression is 9, but it should equal 6.",
+        "Subtracting d once is enough.",
+        "Subtracting d once is enough.",
+        "off-by-one",
+    )
+    assert expect_expression("N - d + 1", "N - 2*d", **kw).kind == "miss"  # type: ignore[arg-type]  # 1 more
+
+
+def test_powers_one_step_past_the_exponent_and_size_limits() -> None:
+    """An exponent or value of exactly the 4,096-bit limit is worked out; one step past it is refused by name."""
+
+    def at(answer: str, n: int) -> Verdict:
+        return expect_expression(answer, answer, names=["n"], cases=[{"n": n}])
+
+    assert at("1^n", 4096) == Verdict("right")
+    assert at("1^n", 4097).message == "For n = 4097: An exponent there is too big to work out."
+    assert at("2^n", 2048) == Verdict("right")  # 2 bits x 2048 = 4096: at the limit
+    assert at("2^n", 2049).message == "For n = 2049: A power there is too big to work out."
+    assert at("3^n", 3000).message == "For n = 3000: A power there is too big to work out."
+    assert at("(1/2)^n", 2048) == Verdict("right")
+    assert at("(1/3)^n", 3000).message == "For n = 3000: A power there is too big to work out."
+    assert at("2^n/2", 3) == Verdict("right")
+    assert expect_expression("2^n", "2*2^(n - 1)", names=["n"], cases=[{"n": 3}]) == Verdict("right")
+
+
+def test_values_one_bit_past_the_size_limit_are_refused() -> None:
+    def at(answer: str, a: int) -> Verdict:
+        return expect_expression(answer, answer, names=["a"], cases=[{"a": a}])
+
+    assert at("a + 0", 2**4095) == Verdict("right")  # 4,096 bits
+    big = at("a + 0", 2**4096)
+    assert big.kind == "format" and big.message.endswith(": A value there is too big to work out.")
+    assert at("1/a", 2**4095) == Verdict("right")
+    assert at("1/a", 2**4096).message.endswith(": A value there is too big to work out.")
