@@ -13,10 +13,12 @@ from duel_lessons.teaching.feedback import Misconception, Verdict
 from duel_lessons.teaching.proofs import (
     ORDER_HINT,
     ORDER_STRONGER,
+    ExpressionError,
     expect_counterexample,
     expect_expression,
     expect_order,
     expect_step,
+    parse_expression,
 )
 
 # -- name the step that fails, and the number that shows it -------------------------------------
@@ -437,3 +439,56 @@ def test_values_one_bit_past_the_size_limit_are_refused() -> None:
     assert big.kind == "format" and big.message.endswith(": A value there is too big to work out.")
     assert at("1/a", 2**4095) == Verdict("right")
     assert at("1/a", 2**4096).message.endswith(": A value there is too big to work out.")
+
+
+# -- reading what a student typed ------------------------------------------------------------------
+
+PRODUCT_SLIP = "Write * for every product: "
+NOT_READ = "use numbers, N, d, + - * / ^ and brackets."
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("N" + " " * 300, "That is longer than 300 characters."),
+        ("   ", "That is empty: type an expression, such as 3*(a + b)."),
+        ("2N", PRODUCT_SLIP + "2*N, not 2N."),
+        ("2 (N - d)", PRODUCT_SLIP + "2*(...), not 2(...)."),
+        ("(N)d", PRODUCT_SLIP + ")*d, not )d."),
+        ("(N - d)(N + d)", PRODUCT_SLIP + "(N - d)*(...), not (N - d)(...)."),
+        ("-N(d)", PRODUCT_SLIP + "N*(...), not N(...)."),
+        ("f(N)", f"Could not read 'f(N)': {NOT_READ}"),
+        ("(N - d", "Those brackets or signs do not make an expression: check each ( has its )."),
+        ("N" + "+N" * 30, "That expression is too long: a shorter one says the same."),  # 123 parts; 29 more is 119
+        ("10000000000000000001", "That number is too big for this step."),
+        ("x + N", "'x' is not a name here: use N, d."),
+        ("d(N - 1)", PRODUCT_SLIP + "d*(...), not d(...)."),
+        ("2.5*N", "Use whole numbers only, not 2.5."),
+        ("N % d", f"Could not read 'N % d': {NOT_READ}"),
+        ("N == d", f"Could not read 'N == d': {NOT_READ}"),
+        ("N ** 65", "Keep exponents to whole numbers up to 64 (or a letter)."),
+        ("N ** (1/2)", "Keep exponents to whole numbers up to 64 (or a letter)."),
+        ("N ** -65", "Keep exponents to whole numbers up to 64 (or a letter)."),
+        ("(N**64)**64", "Keep exponents to whole numbers up to 64 (or a letter)."),  # N**4096
+        ("2**2**d", "A power of a power is more than this step needs."),
+        ("(2**64)**64", "That power is too big to work out."),  # 65 bits x 64 = 4160
+    ],
+)
+def test_what_cannot_be_read_is_named(text: str, message: str) -> None:
+    with pytest.raises(ExpressionError) as error:
+        parse_expression(text, ["N", "d"])
+    assert str(error.value) == message
+
+
+def test_what_can_be_read_at_the_limits() -> None:
+    import sympy
+
+    n, d = sympy.symbols("N d", integer=True, positive=True)
+    assert parse_expression("N" + " " * 299, ["N", "d"]) == n  # 300 characters
+    assert parse_expression("N" + "+N" * 29, ["N"]) == 30 * n  # 119 parts of the tree
+    assert parse_expression("1000000000000000000", ["N"]) == 10**18
+    assert parse_expression("N**64 * N**-64", ["N"]) == 1
+    assert parse_expression("(2**64)**63", ["N"]) == 2**4032  # 65 bits x 63 = 4095
+    assert parse_expression("N^2 × d − N ÷ d · 2", ["N", "d"]) == n**2 * d - 2 * n / d  # the signs people type
+    assert parse_expression("-N + +d", ["N", "d"]) == d - n
+    assert parse_expression("2**d", ["N", "d"]) == 2**d

@@ -166,6 +166,13 @@ class ExpressionError(ValueError):
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 
 
+def _is_factor(node: ast.expr, names: Sequence[str]) -> bool:
+    """Whether ``node`` could be the first factor of a product typed without ``*``: a name here, a number, a bracket."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return isinstance(node, (ast.Constant, ast.BinOp, ast.UnaryOp))
+
+
 def _read(text: str, names: Sequence[str]) -> ast.expr:
     """The AST of an arithmetic expression in ``names``; ExpressionError, naming the problem, if it is not one."""
     if len(text) > MAX_TEXT:
@@ -198,8 +205,11 @@ def _read(text: str, names: Sequence[str]) -> ast.expr:
             continue
         if isinstance(node, ast.Name) and node.id in names:
             continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
-            raise ExpressionError(f"Write * for every product: {node.func.id}*(...), not {node.func.id}(...).")
+        if isinstance(node, ast.Call) and not node.keywords and _is_factor(node.func, names):
+            factor = ast.get_source_segment(source, node.func) or "..."
+            if isinstance(node.func, (ast.BinOp, ast.UnaryOp)):
+                factor = f"({factor})"  # 2(n) and (n - 1)(n + 1) parse as calls: a missing *
+            raise ExpressionError(f"Write * for every product: {factor}*(...), not {factor}(...).")
         if isinstance(node, ast.Name):
             raise ExpressionError(f"{node.id!r} is not a name here: use {', '.join(names)}.")
         if isinstance(node, ast.Constant):
