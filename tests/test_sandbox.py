@@ -570,3 +570,17 @@ def test_a_bot_file_that_is_a_symbolic_link_is_refused(tmp_path: Path) -> None:
         sandbox.read_bot_source(tmp_path / "link.py")
     bot = BotFile.snapshot(tmp_path / "link.py")
     assert bot.source is None and bot.problem is not None and "link.py" in bot.problem
+
+
+def test_a_snapshot_is_what_runs_even_if_the_file_changes_and_a_plain_botfile_is_read_when_started(
+    tmp_path: Path,
+) -> None:
+    """A bot that rewrites another bot's file mid-tournament changes nothing; BotFile(path) reads it at its start."""
+    path = tmp_path / "last.py"
+    path.write_text("def move(state):\n    return state.legal_moves[-1]\n")
+    snapshot, plain = BotFile.snapshot(path), BotFile(path)
+    path.write_text("def move(state):\n    return state.legal_moves[0]\n")
+    with Sandbox(snapshot, RULES, 5.0) as box:
+        assert box.ask(new_game("divisor-duel", 12)) == 6  # the text read at the snapshot
+    with Sandbox(plain, RULES, 5.0) as box:
+        assert box.ask(new_game("divisor-duel", 12)) == 2  # the text when the worker started

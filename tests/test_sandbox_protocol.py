@@ -472,3 +472,11 @@ def test_a_stop_by_budget_names_the_tournament_once_less_than_a_wall_limit_is_le
     bot = Scripted(total_budget=100.0, game_budget=30.0, wall_limit=5.0)
     bot.spent_total = spent
     assert bot._budget_reason() == reason
+
+
+@pytest.mark.parametrize(("platform", "method"), [("linux", "fork"), ("darwin", "spawn"), ("win32", "spawn")])
+def test_a_function_bot_is_forked_on_linux_and_spawned_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, platform: str, method: str
+) -> None:
+    monkeypatch.setattr(sandbox.sys, "platform", platform)
+    assert sandbox.start_method() == method
