@@ -453,6 +453,8 @@ NOT_READ = "use numbers, N, d, + - * / ^ and brackets."
         ("N" + " " * 300, "That is longer than 300 characters."),
         ("   ", "That is empty: type an expression, such as 3*(a + b)."),
         ("2N", PRODUCT_SLIP + "2*N, not 2N."),
+        ("N - 2 d", PRODUCT_SLIP + "2*d, not 2 d."),
+        ("2*x", "'x' is not a name here: use N, d."),  # after a number that is fine, the name is still read
         ("2 (N - d)", PRODUCT_SLIP + "2*(...), not 2(...)."),
         ("(N)d", PRODUCT_SLIP + ")*d, not )d."),
         ("(N - d)(N + d)", PRODUCT_SLIP + "(N - d)*(...), not (N - d)(...)."),
@@ -472,6 +474,7 @@ NOT_READ = "use numbers, N, d, + - * / ^ and brackets."
         ("(N**64)**64", "Keep exponents to whole numbers up to 64 (or a letter)."),  # N**4096
         ("2**2**d", "A power of a power is more than this step needs."),
         ("(2**64)**64", "That power is too big to work out."),  # 65 bits x 64 = 4160
+        ("(2**64)**-64", "That power is too big to work out."),
     ],
 )
 def test_what_cannot_be_read_is_named(text: str, message: str) -> None:
@@ -489,6 +492,55 @@ def test_what_can_be_read_at_the_limits() -> None:
     assert parse_expression("1000000000000000000", ["N"]) == 10**18
     assert parse_expression("N**64 * N**-64", ["N"]) == 1
     assert parse_expression("(2**64)**63", ["N"]) == 2**4032  # 65 bits x 63 = 4095
+    assert parse_expression("(2**63)**64", ["N"]) == 2**4032  # 64 bits x 64 = 4096: at the limit
     assert parse_expression("N^2 × d − N ÷ d · 2", ["N", "d"]) == n**2 * d - 2 * n / d  # the signs people type
     assert parse_expression("-N + +d", ["N", "d"]) == d - n
     assert parse_expression("2**d", ["N", "d"]) == 2**d
+
+
+def test_checks_without_hints_give_none() -> None:
+    kw = dict(names=["N", "d"], cases=[{"N": 12, "d": 3}])
+    assert expect_expression("N + d", "N - d", **kw) == Verdict(  # type: ignore[arg-type]
+        "miss", "For N = 12, d = 3 your expression is 15, but it should equal 9.", "", "", "case:N = 12, d = 3:15"
+    )
+    step = dict(steps=2, failing=1, shows=lambda n: n == 4, what="4", limit=10)
+    assert expect_step((2, 3), **step) == Verdict(  # type: ignore[arg-type]
+        "miss", "Your answer was step 2 with 3.", "", "", "step:2:3", 2
+    )
+
+
+def test_a_value_too_big_at_a_case_is_a_format_slip_named_by_its_case() -> None:
+    verdict = expect_expression("1^n", "1^n", names=["n"], cases=[{"n": 2}, {"n": 4097}])
+    assert verdict == Verdict(
+        "format", "For n = 4097: An exponent there is too big to work out.", key="format:expression"
+    )
+
+
+def test_a_misconception_given_as_a_test_of_the_expression() -> None:
+    import sympy
+
+    forgot_the_square = Misconception("no-square", lambda e: not e.has(sympy.Pow), "Where did the square go?", "S!")
+    kw = dict(names=["n"], cases=[{"n": 3}], misconceptions=[forgot_the_square])
+    assert expect_expression("2*n", "n^2", **kw) == Verdict(  # type: ignore[arg-type]
+        "misconception",
+        "For n = 3 your expression is 6, but it should equal 9.",
+        "Where did the square go?",
+        "S!",
+        "no-square",
+    )
+    assert expect_expression("n^3", "n^2", **kw).kind == "miss"  # type: ignore[arg-type]
+
+
+def test_an_equal_expression_not_yet_in_the_asked_form() -> None:
+    def product(e: object) -> str | None:
+        return None if getattr(e, "is_Mul", False) else "write it as a product with the factor d."
+
+    kw = dict(names=["N", "d"], cases=[{"N": 12, "d": 3}], shape=product)
+    assert expect_expression("N - d", "N - d", **kw, hint="h") == Verdict(  # type: ignore[arg-type]
+        "partial",
+        "It is equal, but not yet in the form asked for: write it as a product with the factor d.",
+        "h",
+        "h",
+        "shape",
+    )
+    assert expect_expression("d*(N/d - 1)", "N - d", **kw, hint="h", stronger="s") == Verdict("right")  # type: ignore[arg-type]
