@@ -489,6 +489,7 @@ def test_what_can_be_read_at_the_limits() -> None:
     n, d = sympy.symbols("N d", integer=True, positive=True)
     assert parse_expression("N" + " " * 299, ["N", "d"]) == n  # 300 characters
     assert parse_expression("N" + "+N" * 29, ["N"]) == 30 * n  # 119 parts of the tree
+    assert parse_expression("-2" + "+N" * 29, ["N"]) == 29 * n - 2  # 120 parts: the most read
     assert parse_expression("1000000000000000000", ["N"]) == 10**18
     assert parse_expression("N**64 * N**-64", ["N"]) == 1
     assert parse_expression("(2**64)**63", ["N"]) == 2**4032  # 65 bits x 63 = 4095
