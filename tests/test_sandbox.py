@@ -584,3 +584,21 @@ def test_a_snapshot_is_what_runs_even_if_the_file_changes_and_a_plain_botfile_is
         assert box.ask(new_game("divisor-duel", 12)) == 6  # the text read at the snapshot
     with Sandbox(plain, RULES, 5.0) as box:
         assert box.ask(new_game("divisor-duel", 12)) == 2  # the text when the worker started
+
+
+def test_a_referee_that_forgets_to_close_still_ends() -> None:
+    """A teacher's script that never calls close(): the forked worker is a daemon, so Python's exit ends it.
+
+    (A worker that was not a daemon would be waited for at exit, and the script would hang: the safety
+    net below is for that, not a time limit.)
+    """
+    script = (
+        "from duel_lessons.engine.game import new_game\n"
+        "from duel_lessons.play.sandbox import Sandbox\n"
+        "def first(state):\n"
+        "    return state.legal_moves[0]\n"
+        "box = Sandbox(first, new_game().rules, 5.0)\n"
+        "print(box.ask(new_game('divisor-duel', 12)), box.forked)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "2 True\n"), done.stderr
