@@ -153,6 +153,7 @@ def test_bot_files_are_read_here_and_run_only_in_the_worker(tmp_path: Path) -> N
     assert results["good"] == 6 and results["other"] == 2
     assert "no function named move or strategy" in str(results["none"])
     assert "SyntaxError" in str(results["broken"])
+    assert str(results["broken"]).endswith("(broken.py, line 1)")  # the file is named to the student
     assert "could not be loaded" in str(results["latin"])
     # the file's top-level code ran in the worker, where a bot file has no open(): nothing was written here
     assert "NameError" in str(results["marker"]) and "open" in str(results["marker"])
@@ -602,3 +603,15 @@ def test_a_referee_that_forgets_to_close_still_ends() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout) == (0, "2 True\n"), done.stderr
+
+
+def test_a_worker_that_does_not_start_in_time_is_named_by_the_clock_not_a_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without budgets, a start that takes too long says so; it does not blame a budget the sandbox does not have."""
+    (tmp_path / "slow.py").write_text("def move(state):\n    return state.legal_moves[0]\n")
+    monkeypatch.setattr(sandbox, "LOAD_WALL_LIMIT", 0.001)  # no interpreter starts that fast
+    with Sandbox(BotFile.snapshot(tmp_path / "slow.py"), RULES, 5.0) as box, pytest.raises(Forfeit) as failure:
+        box.ask(new_game("divisor-duel", 12))
+    assert failure.value.reason.startswith("could not be loaded: gave no answer within ")
+    assert failure.value.reason.endswith(" s (stopped)") and "budget" not in failure.value.reason
