@@ -481,3 +481,28 @@ def test_a_function_bot_is_forked_on_linux_and_spawned_elsewhere(
 ) -> None:
     monkeypatch.setattr(sandbox.sys, "platform", platform)
     assert sandbox.start_method() == method
+
+
+def test_a_stale_reply_and_then_silence_is_stopped_by_the_clock(quick: Scripted) -> None:
+    """After a stale line the referee only looks for more (it never blocks), so the wall limit still applies."""
+    quick.send({"seq": 0, "move": 4})
+    assert quick.forfeit() == "gave no answer within 0.05 s (stopped)"
+
+
+def test_while_waiting_cpu_time_counts_from_the_last_answer_too() -> None:
+    bot = Scripted(time_limit=0.5, wall_limit=0.05)
+    bot._start(1.0)
+    bot.workers[0].cpu_seconds = 0.4
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    # silent now, its CPU time unchanged: 0 s used for this move, so the clock stops it, not the CPU limit
+    assert bot.forfeit() == "gave no answer within 0.05 s (stopped)"
+    bot.close()
+
+
+def test_while_waiting_cpu_time_of_exactly_the_limit_is_allowed() -> None:
+    bot = Scripted(time_limit=0.5, wall_limit=0.05)
+    bot._start(1.0)
+    bot.workers[0].cpu_seconds = 0.5
+    assert bot.forfeit() == "gave no answer within 0.05 s (stopped)"
+    bot.close()
