@@ -506,3 +506,18 @@ def test_while_waiting_cpu_time_of_exactly_the_limit_is_allowed() -> None:
     bot.workers[0].cpu_seconds = 0.5
     assert bot.forfeit() == "gave no answer within 0.05 s (stopped)"
     bot.close()
+
+
+def test_half_a_line_and_then_silence_is_stopped_by_the_clock(quick: Scripted) -> None:
+    """Part of a reply is kept, and the referee goes back to its clock: it never waits for the rest."""
+    quick.send(b'{"seq": 1, "mo')
+    assert quick.forfeit() == "gave no answer within 0.05 s (stopped)"
+
+
+def test_a_long_reply_and_the_next_one_read_together_are_not_over_the_limit(bot: Scripted) -> None:
+    """The limit is on one reply: a read that holds the end of a long one and the start of the next is fine."""
+    first = json.dumps({"seq": 1, "move": 4, "output": "x" * (sandbox.MAX_MESSAGE - 100)}).encode() + b"\n"
+    second = json.dumps({"seq": 2, "move": 6, "output": "y" * 60_000}).encode() + b"\n"
+    bot.send(first + second)
+    assert bot.ask(STATE) == 4
+    assert bot.ask(STATE) == 6
