@@ -11,6 +11,7 @@ mutation testing to run these first.
 from __future__ import annotations
 
 import json
+import math
 import socket
 import threading
 from types import SimpleNamespace
@@ -60,8 +61,10 @@ class Scripted(Sandbox):
         self.workers: list[FakeWorker] = []
         self.peers: list[socket.socket] = []
         self.pending: list[bytes] = []
+        self.start_walls: list[float] = []  # the clock limit each start was given
 
     def _start(self, wall: float) -> None:
+        self.start_walls.append(wall)
         ours, theirs = socket.socketpair()
         worker = FakeWorker()
         self._worker, self._sock, self._buffer, self._seq = worker, ours, b"", 0  # type: ignore[assignment]
@@ -521,3 +524,31 @@ def test_a_long_reply_and_the_next_one_read_together_are_not_over_the_limit(bot:
     bot.send(first + second)
     assert bot.ask(STATE) == 4
     assert bot.ask(STATE) == 6
+
+
+def test_a_restart_after_a_stop_may_take_only_what_is_left_of_the_total_budget() -> None:
+    """A first start has the load limit; a restart after a stop is the bot's own time, out of its budget."""
+    bot = Scripted(total_budget=10.0, wall_limit=0.05)
+    bot.forfeit()  # silent: stopped
+    left = 10.0 - bot.spent_total
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    assert bot.start_walls == [sandbox.LOAD_WALL_LIMIT, left]
+    bot.close()
+
+
+def test_without_a_total_budget_a_restart_is_not_limited_by_one() -> None:
+    bot = Scripted(wall_limit=0.05)
+    bot.forfeit()
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    assert bot.start_walls == [sandbox.LOAD_WALL_LIMIT, math.inf]
+    bot.close()
+
+
+def test_every_second_of_waiting_is_charged_to_the_game_and_the_total_alike(bot: Scripted) -> None:
+    bot.game_budget, bot.total_budget = 50.0, 100.0
+    bot.send({"seq": 1, "move": 4}, {"seq": 2, "move": 6})
+    assert bot.ask(STATE) == 4  # starts the worker (not charged)
+    assert bot.ask(STATE) == 6  # the worker is running: no start at all
+    assert bot.spent_game == bot.spent_total
