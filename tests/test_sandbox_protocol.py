@@ -62,9 +62,13 @@ class Scripted(Sandbox):
         self.peers: list[socket.socket] = []
         self.pending: list[bytes] = []
         self.start_walls: list[float] = []  # the clock limit each start was given
+        self.clock: list[float] | None = None  # a fake clock (see with_fake_clock), moved on by each start
+        self.start_seconds = 0.0
 
     def _start(self, wall: float) -> None:
         self.start_walls.append(wall)
+        if self.clock is not None:
+            self.clock[0] += self.start_seconds
         ours, theirs = socket.socketpair()
         worker = FakeWorker()
         self._worker, self._sock, self._buffer, self._seq = worker, ours, b"", 0  # type: ignore[assignment]
@@ -552,3 +556,32 @@ def test_every_second_of_waiting_is_charged_to_the_game_and_the_total_alike(bot:
     assert bot.ask(STATE) == 4  # starts the worker (not charged)
     assert bot.ask(STATE) == 6  # the worker is running: no start at all
     assert bot.spent_game == bot.spent_total
+
+
+def with_fake_clock(bot: Scripted, monkeypatch: pytest.MonkeyPatch, start_seconds: float) -> list[float]:
+    """The sandbox's clock stands still but for each start, which takes ``start_seconds``."""
+    clock = [1000.0]
+    monkeypatch.setattr(sandbox, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    bot.clock, bot.start_seconds = clock, start_seconds
+    return clock
+
+
+def test_a_first_start_is_charged_to_no_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Scripted(game_budget=50.0, total_budget=100.0)
+    with_fake_clock(bot, monkeypatch, start_seconds=5.0)
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    assert (bot.spent_game, bot.spent_total) == (0.0, 0.0)  # the 5 s start is the schedule's, not the bot's
+    bot.close()
+
+
+def test_a_restart_after_a_stop_is_charged_to_the_total_but_not_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Scripted(time_limit=0.5, game_budget=50.0, total_budget=100.0)
+    with_fake_clock(bot, monkeypatch, start_seconds=5.0)
+    bot._start(1.0)
+    bot.workers[0].cpu_seconds = 0.6  # over its CPU limit while waiting: stopped
+    assert bot.forfeit() == "took longer than the time limit of 0.5 s of CPU time (stopped)"
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4  # on a fresh worker, after a 5 s restart
+    assert (bot.spent_game, bot.spent_total) == (0.0, 5.0)
+    bot.close()
