@@ -205,6 +205,13 @@ def test_a_counterexample_check_without_a_stronger_hint_repeats_its_hint() -> No
 LINES = {"A": "N is odd", "B": "every divisor d of N is odd", "C": "N - d is even", "D": "N - d is odd", "E": "d > 1"}
 ORDER = dict(lines=LINES, proof=["A", "B", "C"], wrong={"D": "odd - odd is even."})
 LABELS = "'A', 'B', 'C', 'D', 'E'"
+USES_FALSE_LINE_D = Verdict(
+    "misconception",
+    "Your proof uses line D.",
+    "Line D is not true: odd - odd is even.",
+    "Line D does not belong in the proof (odd - odd is even.) Take it out and order the rest.",
+    "wrong:D",
+)
 
 
 @pytest.mark.parametrize(
@@ -221,16 +228,7 @@ LABELS = "'A', 'B', 'C', 'D', 'E'"
         (["A", "X", "Y"], Verdict("format", f"'X' is not a label here: use {LABELS}.", key="format:label")),
         (["A", "b", "Y"], Verdict("format", f"'b' is not a label here: use {LABELS}.", key="format:label")),
         (["A", "B", "B", "C"], Verdict("format", "Use each line at most once.", key="format:repeat")),
-        (
-            ["A", "B", "D"],
-            Verdict(
-                "misconception",
-                "Your proof uses line D.",
-                "Line D is not true: odd - odd is even.",
-                "Line D does not belong in the proof (odd - odd is even.) Take it out and order the rest.",
-                "wrong:D",
-            ),
-        ),
+        (["A", "B", "D"], USES_FALSE_LINE_D),
         (
             ["A", "E", "B", "C"],
             Verdict(
@@ -241,16 +239,7 @@ LABELS = "'A', 'B', 'C', 'D', 'E'"
                 "wrong:E",
             ),
         ),
-        (
-            ["E", "A", "D"],
-            Verdict(
-                "misconception",
-                "Your proof uses line D.",
-                "Line D is not true: odd - odd is even.",
-                "Line D does not belong in the proof (odd - odd is even.) Take it out and order the rest.",
-                "wrong:D",
-            ),
-        ),  # a false line is named before a line that is merely extra
+        (["E", "A", "D"], USES_FALSE_LINE_D),  # a false line is named before a line that is merely extra
         (
             ["B", "A", "C"],
             Verdict("partial", "Line B uses line A, which comes after it.", ORDER_HINT, ORDER_STRONGER, "order:B:A"),
