@@ -609,9 +609,11 @@ def test_a_worker_that_does_not_start_in_time_is_named_by_the_clock_not_a_budget
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without budgets, a start that takes too long says so; it does not blame a budget the sandbox does not have."""
-    (tmp_path / "slow.py").write_text("def move(state):\n    return state.legal_moves[0]\n")
-    monkeypatch.setattr(sandbox, "LOAD_WALL_LIMIT", 0.001)  # no interpreter starts that fast
-    with Sandbox(BotFile.snapshot(tmp_path / "slow.py"), RULES, 5.0) as box, pytest.raises(Forfeit) as failure:
+    # its top-level code waits (no CPU time), so it never answers the start, however fast the machine
+    (tmp_path / "slow.py").write_text("import time\ntime.sleep(600)\ndef move(state):\n    return 2\n")
+    monkeypatch.setattr(sandbox, "LOAD_WALL_LIMIT", 0.001)
+    bot = BotFile.snapshot(tmp_path / "slow.py")
+    with Sandbox(bot, RULES, 5.0, restricted=False) as box, pytest.raises(Forfeit) as failure:
         box.ask(new_game("divisor-duel", 12))
     assert failure.value.reason.startswith("could not be loaded: gave no answer within ")
     assert failure.value.reason.endswith(" s (stopped)") and "budget" not in failure.value.reason
