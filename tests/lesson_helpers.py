@@ -49,7 +49,7 @@ def model_failures(number: str, settings: list[tuple[str, dict[str, Any]]]) -> l
     for what, arguments in settings:
         forget()
         lesson = Lesson(number, **arguments)
-        for name in lesson.spec.models:
+        for name in spec(lesson.number).models:
             model, why = lesson.model(name)
             verdict = lesson.judge(name, model)
             if not verdict.right:

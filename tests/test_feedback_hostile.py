@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from duel_lessons.teaching import Lesson
-from duel_lessons.teaching.checks import LessonSpec
+from duel_lessons.teaching.checks import LessonSpec, spec
 from duel_lessons.teaching.feedback import (
     MAX_ITEMS,
     MAX_SHOWN,
@@ -215,7 +215,7 @@ def test_no_check_tells_a_spy_anything_or_passes_a_liar(number: str, arguments: 
     made = spies()
     SEEN.clear()  # making a dict of spies hashes them
     passed = []
-    for name in lesson.spec.checks:
+    for name in spec(lesson.number).checks:
         for spy in made:
             lesson.judge(name, spy)
         passed += [f"{name}: {type(liar).__name__}" for liar in liars() if lesson.judge(name, liar).right]
@@ -369,7 +369,7 @@ def test_a_reveal_that_cannot_read_a_guess_says_so_in_class_and_raises_in_the_su
 
 
 def test_a_guess_form_refuses_a_guess_before_it_is_noted(guessing: Lesson, capsys: pytest.CaptureFixture[str]) -> None:
-    @guessing.spec.guess_form("big")
+    @spec(guessing.number).guess_form("big")
     def big_form(value: object, p: Any) -> str | None:
         ok = isinstance(value, list) and value and all(type(n) is int and 1 <= n <= 10**4 for n in value)
         return None if ok else "give a list of the numbers above, such as [999, 1024]."
@@ -405,7 +405,7 @@ def test_a_rule_that_returns_arrays_or_other_values_is_told_to_give_true_or_fals
 def test_a_constant_rule_opens_nothing(guessing: Lesson) -> None:
     holds, lines = guessing.test_lines(lambda n: True, upto=20)
     assert not holds and "opens nothing" in lines[-1]
-    assert guessing.reveal_text("loses") is None if "loses" in guessing.spec.reveals else True
+    assert guessing.reveal_text("loses") is None if "loses" in spec(guessing.number).reveals else True
     assert "loses" not in guessing.attempts.tested
     guessing.test_lines(lambda n: n % 2 == 1 or n == 4, upto=20)
     assert "loses" in guessing.attempts.tested
@@ -418,16 +418,16 @@ def test_every_check_and_guess_of_a_lesson_survives_odd_values(
     """Under the suite's strict mode: a check, a guess form or a reveal that raises is a bug to fix."""
     forget()
     lesson = Lesson(number, **arguments)
-    for name in lesson.spec.checks:
+    for name in spec(lesson.number).checks:
         for value in ODD_VALUES:
             verdict = lesson.judge(name, value)
             assert not verdict.right and len(verdict.message) <= MAX_MESSAGE, (name, show(value), verdict)
-    guesses = {gate for gate in lesson.spec.gates.values() if gate not in lesson.spec.truths}
+    guesses = {gate for gate in spec(lesson.number).gates.values() if gate not in spec(lesson.number).truths}
     broken = []
     for guess in guesses:
         for value in ODD_VALUES:
             lesson.guess(guess, value)
-            for reveal, gate in lesson.spec.gates.items():
+            for reveal, gate in spec(lesson.number).gates.items():
                 if gate != guess:
                     continue
                 try:
@@ -463,7 +463,7 @@ def test_a_format_slip_of_the_model_answer_does_not_confirm_it(number: str, argu
     forget()
     lesson = Lesson(number, **arguments)
     told = []
-    for name in lesson.spec.models:
+    for name in spec(lesson.number).models:
         model, _ = lesson.model(name)
         for slip in slips(model):
             if slip == model:

@@ -305,7 +305,7 @@ def test_solution_verifies_and_opens_only_after_an_attempt(
 def test_a_model_answer_follows_the_parameters(fake: LessonSpec, capsys: pytest.CaptureFixture[str]) -> None:
     les = Lesson("91", start=12, starts=[4], power=128)
     assert les.model(3) == ([128], "Only halving reaches a power of 2, and 128 is one.")
-    with pytest.raises(LessonError, match=r"no model answer for '1': add @SPEC.model\('1'\)"):
+    with pytest.raises(LessonError, match=r"no model answer for '1': declare its answer or add @SPEC.model\('1'\)"):
         les.solution(1)
 
 

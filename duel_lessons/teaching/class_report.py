@@ -151,7 +151,7 @@ def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
 
 
 def _judge(row: Row, plan: Plan, answers: Mapping[str, object], rules: Mapping[str, object]) -> None:
-    from duel_lessons.teaching.lesson import Lesson
+    from duel_lessons.teaching.lesson import Lesson, truth_of
 
     lesson = Lesson(plan.lesson, **plan.params)
     for name in plan.checks:
@@ -179,7 +179,7 @@ def _judge(row: Row, plan: Plan, answers: Mapping[str, object], rules: Mapping[s
         if all(v is ... or v is None for v in values):  # still `...`: never written
             row.final_tests[name] = "no rule"
             continue
-        _, truth = lesson.truth(name)
+        _, truth = truth_of(lesson.number, lesson.params, name)
         found = first_difference(lambda n, v=values: v[n - 1], truth, len(values))  # type: ignore[misc]
         row.final_tests[name] = f"holds to {upto}" if found is None else f"fails at {found[0]}"
 

@@ -192,6 +192,43 @@ def feedback_lines(name: str, verdict: Verdict, repeated: bool | str, title: str
     return lines
 
 
+def _spec(number: str) -> LessonSpec:
+    """The lesson's spec, looked up at each use: the lesson object holds no checks, models or truths."""
+    return spec(number)
+
+
+def student_edition(number: str) -> bool:
+    """Whether the lesson's exercises come from a student copy (which holds no model answers)."""
+    from duel_lessons.teaching import declared
+
+    path = declared.find(number)
+    return path is not None and declared.load(path).edition == "student"
+
+
+def truth_of(number: str, params: Params, name: str | None = None) -> tuple[str, Callable[[int], bool]]:
+    """The name and the function a conjecture of lesson ``number`` is tested against (its only one by default)."""
+    truths = _spec(number).truths
+    if name is None:
+        if len(truths) != 1:
+            raise LessonError(f"Say which conjecture to test: one of {', '.join(sorted(truths))}.")
+        (name,) = truths
+    if name not in truths:
+        raise LessonError(f"Lesson {number} tests no conjecture called {name!r}.")
+    return name, truths[name](params)
+
+
+def model_of(number: str, params: Params, key: str) -> tuple[object, str]:
+    """The model answer of check ``key`` and its reason (the teacher edition only)."""
+    models = _spec(number).models
+    if student_edition(number):
+        raise LessonError(STUDENT_EDITION)
+    if key not in models:
+        raise LessonError(
+            f"Lesson {number} has no model answer for {key!r}: declare its answer or add @SPEC.model({key!r})."
+        )
+    return models[key](params)
+
+
 class Lesson:
     """The exercises, guesses, reveals and conjecture tests of one lesson.
 
@@ -203,8 +240,7 @@ class Lesson:
         self.number = str(number).zfill(2)
         #: The student edition (``duel-lessons student-copies`` writes ``student=True``): no model answers.
         self.student = student is True
-        self.spec: LessonSpec = spec(self.number)
-        missing = [name for name in self.spec.needs if name not in params]
+        missing = [name for name in _spec(self.number).needs if name not in params]
         if missing:
             raise LessonError(f"Lesson {self.number} needs the parameter(s) {', '.join(missing)}.")
         self.params: Params = MappingProxyType(dict(params))
@@ -224,10 +260,10 @@ class Lesson:
 
     def _check(self, name: int | str) -> Callable[[object, Params], Verdict]:
         key = str(name)
-        if key not in self.spec.checks:
-            known = ", ".join(sorted(self.spec.checks))
+        if key not in _spec(self.number).checks:
+            known = ", ".join(sorted(_spec(self.number).checks))
             raise LessonError(f"Lesson {self.number} has no check {key!r}. Its checks: {known}.")
-        return self.spec.checks[key]
+        return _spec(self.number).checks[key]
 
     def judge(self, name: int | str, answer: object) -> Verdict:
         """The verdict of check ``name`` on ``answer``; like :meth:`verdict`, it counts as an attempt."""
@@ -304,17 +340,7 @@ class Lesson:
         stronger = self._record(key, verdict)
         if verdict.kind != "unanswered":
             self.attempts.last[key] = verdict
-        return feedback_lines(key, verdict, stronger, self.spec.labels.get(key, ""))
-
-    def truth(self, name: str | None = None) -> tuple[str, Callable[[int], bool]]:
-        """The name and the function a conjecture is tested against (the lesson's only one by default)."""
-        if name is None:
-            if len(self.spec.truths) != 1:
-                raise LessonError(f"Say which conjecture to test: one of {', '.join(sorted(self.spec.truths))}.")
-            (name,) = self.spec.truths
-        if name not in self.spec.truths:
-            raise LessonError(f"Lesson {self.number} tests no conjecture called {name!r}.")
-        return name, self.spec.truths[name](self.params)
+        return feedback_lines(key, verdict, stronger, _spec(self.number).labels.get(key, ""))
 
     def _upto(self, upto: object) -> int | str:
         """The range of a conjecture test, or the message refusing it ("abc", inf, nan, 10**5000, 0)."""
@@ -335,8 +361,8 @@ class Lesson:
             return False, ["⏳ Not answered yet (your rule): " + NOT_ANSWERED]
         if not callable(rule):
             return False, [f"🟡 Give a function, such as my_rule (without brackets), not {show(rule)}."]
-        name, truth = self.truth(name)
-        yes, no = self.spec.truth_words[name]
+        name, truth = truth_of(self.number, self.params, name)
+        yes, no = _spec(self.number).truth_words[name]
         try:
             if is_unanswered(rule(1)):
                 return False, ["⏳ Not answered yet (your rule): " + NOT_ANSWERED]
@@ -388,14 +414,14 @@ class Lesson:
 
     def reveal_text(self, name: str) -> str | None:
         """The reveal's text (markdown), or None while its guess is missing."""
-        if name not in self.spec.reveals:
+        if name not in _spec(self.number).reveals:
             raise LessonError(f"Lesson {self.number} has no reveal called {name!r}.")
-        gate = self.spec.gates[name]
-        made = self.attempts.tested if gate in self.spec.truths else self.attempts.guesses
+        gate = _spec(self.number).gates[name]
+        made = self.attempts.tested if gate in _spec(self.number).truths else self.attempts.guesses
         if gate not in made:
             return None
         try:
-            return self.spec.reveals[name](made[gate], self.params)
+            return _spec(self.number).reveals[name](made[gate], self.params)
         except Exception as error:
             if strict():
                 raise
@@ -428,7 +454,7 @@ class Lesson:
 
     def guess_problem(self, name: str, value: object) -> str | None:
         """Why ``value`` is not a guess of the asked form (the lesson's ``SPEC.guess_form``), or None."""
-        form = self.spec.guess_forms.get(name)
+        form = _spec(self.number).guess_forms.get(name)
         if form is None:
             return None
         try:
@@ -458,8 +484,8 @@ class Lesson:
         """Test a conjecture function n -> True/False; print the first counterexample or that it holds."""
         holds, lines = self.test_lines(rule, upto, name)
         print("\n".join(lines))
-        if callable(rule) and len(self.spec.truths) >= 1:
-            truth_name = name if name is not None else next(iter(self.spec.truths))
+        if callable(rule) and len(_spec(self.number).truths) >= 1:
+            truth_name = name if name is not None else next(iter(_spec(self.number).truths))
             emit(
                 attempt(
                     self.number,
@@ -475,15 +501,15 @@ class Lesson:
     def progress(self) -> Progress:
         """What you have done in this lesson so far (in this kernel): each exercise, guess and test."""
         rows = []
-        for key in sorted(self.spec.checks, key=lambda k: (not k.isdigit(), k.zfill(4))):
+        for key in sorted(_spec(self.number).checks, key=lambda k: (not k.isdigit(), k.zfill(4))):
             verdict = self.attempts.last.get(key)
             tries = self.attempts.judged.get(key, 0)
             state = "not tried yet" if verdict is None else ("right" if verdict.right else "not right yet")
-            rows.append((self.spec.labels.get(key, label(key)), state, tries))
-        for name in self.spec.guess_forms or {}:
+            rows.append((_spec(self.number).labels.get(key, label(key)), state, tries))
+        for name in _spec(self.number).guess_forms or {}:
             made = name in self.attempts.guesses
             rows.append((f'Guess "{name}"', "made" if made else "not made yet", int(made)))
-        for name in self.spec.truths:
+        for name in _spec(self.number).truths:
             met = self.attempts.first_counterexamples.get(name)
             state = "tested" if name in self.attempts.attempted else "not tested yet"
             rows.append((f'Your rule ("{name}")', state + (f"; first counterexample n = {met}" if met else ""), 0))
@@ -493,8 +519,8 @@ class Lesson:
         """Show a button that opens the answer, once the guess ``name`` is made; else say what to do first."""
         text = self.reveal_text(name)
         if text is None:
-            gate = self.spec.gates[name]
-            what = "test your rule" if gate in self.spec.truths else "make your guess"
+            gate = _spec(self.number).gates[name]
+            what = "test your rule" if gate in _spec(self.number).truths else "make your guess"
             print(f"🔒 Locked: first {what} in the cell above (replace the ...), run it, then run this cell again.")
             return
         from duel_lessons.teaching.widgets import reveal_button
@@ -506,9 +532,9 @@ class Lesson:
 
         For an output that answers a pending guess: a game record, a count, a closed form, a heatmap.
         """
-        made = guess in self.attempts.guesses or (guess in self.spec.truths and guess in self.attempts.tested)
+        made = guess in self.attempts.guesses or (guess in _spec(self.number).truths and guess in self.attempts.tested)
         if not made:
-            what = "test your rule" if guess in self.spec.truths else "make your guess"
+            what = "test your rule" if guess in _spec(self.number).truths else "make your guess"
             print(f"🔒 Locked: first {what} above (replace the ...), run it, then run this cell again.")
             return
         value = thunk()
@@ -524,17 +550,12 @@ class Lesson:
         strict mode, for the tests).
         """
         key = str(name)
-        if self.student:
+        if self.student or student_edition(self.number):
             raise LessonError(STUDENT_EDITION)
         if not strict() and key not in self.attempts.attempted:
-            title = self.spec.labels.get(key, label(key))
+            title = _spec(self.number).labels.get(key, label(key))
             raise LessonError(f"Try {title[0].lower() + title[1:]} first: the model answer opens after your attempt.")
-        return self._model(key)
-
-    def _model(self, key: str) -> tuple[object, str]:
-        if key not in self.spec.models:
-            raise LessonError(f"Lesson {self.number} has no model answer for {key!r}: add @SPEC.model({key!r}).")
-        return self.spec.models[key](self.params)
+        return model_of(self.number, self.params, key)
 
     def solution(self, name: int | str, model: object = _NO_MODEL, why: str = "") -> None:
         """Teacher cell: check the model answer against its check; show it only after the student's attempt.
@@ -546,13 +567,13 @@ class Lesson:
         fails the suite.  In a classroom a notice says so, and the lesson runs on.
         """
         key = str(name)
-        if self.student:
+        if self.student or student_edition(self.number):
             print(f"📖 {STUDENT_EDITION}")
             return
         if model is _NO_MODEL:
-            model, why = self._model(key)
+            model, why = model_of(self.number, self.params, key)
         verdict = self._judge(key, model)
-        title = self.spec.labels.get(key, label(key))
+        title = _spec(self.number).labels.get(key, label(key))
         what = title[0].lower() + title[1:]
         if not verdict.right:
             if strict():
@@ -571,11 +592,11 @@ class Lesson:
 
     def parsons(self, name: str) -> None:
         """Show a Parsons problem: its lines with their labels, and a keyboard-usable widget that checks an order."""
-        if name not in self.spec.orderings:
-            known = ", ".join(sorted(self.spec.orderings)) or "none"
+        if name not in _spec(self.number).orderings:
+            known = ", ".join(sorted(_spec(self.number).orderings)) or "none"
             raise LessonError(f"Lesson {self.number} has no Parsons problem {name!r}. Its Parsons problems: {known}.")
-        problem = self.spec.orderings[name]
-        title = self.spec.labels.get(name, label(name))
+        problem = _spec(self.number).orderings[name]
+        title = _spec(self.number).labels.get(name, label(name))
         print(f"{title}: the lines, shuffled (some may not belong in the proof):")
         for x, text in problem.lines.items():
             print(f"  {x}. {text}")

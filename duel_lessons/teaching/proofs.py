@@ -67,13 +67,21 @@ def expect_order(
     wrong: Mapping[str, str] | None = None,
     hint: str = ORDER_HINT,
     stronger: str = ORDER_STRONGER,
+    shows: Mapping[str, str] | None = None,
 ) -> Verdict:
     """A Parsons problem: ``answer`` lists labels of ``lines`` in the order of the proof.
 
     ``proof`` is a right order of the right lines; ``uses[x]`` are the lines that ``x`` relies on
     (any order that respects them and ends with the conclusion ``proof[-1]`` is right; without
     ``uses`` each line relies on the one before it); ``wrong[x]`` says why the plausible wrong
-    line ``x`` is wrong, told only when the student includes it.
+    line ``x`` is wrong, told only when the student includes it.  ``shows[d]`` says in other words
+    what line ``d`` establishes: a line used too early or never is then named by that fact, not by
+    its label, so the student reads the mathematics to find it (a program that only moves the
+    labels it is told about cannot finish).
+
+    >>> facts = {"A": "N is odd", "B": "the divisors of N are odd"}
+    >>> expect_order(["B", "A", "C"], lines={"A": "a", "B": "b", "C": "c"}, proof=["A", "B", "C"], shows=facts).message
+    'Your proof uses that N is odd before it shows it.'
 
     >>> lines = {"A": "N is odd", "B": "every divisor d of N is odd", "C": "N - d is even", "D": "N - d is odd"}
     >>> kw = dict(lines=lines, proof=["A", "B", "C"], uses={"B": ["A"], "C": ["B"]}, wrong={"D": "odd - odd is even."})
@@ -137,10 +145,21 @@ def expect_order(
     for x in chosen:
         for d in uses.get(x, ()):
             if d not in done:
+                fact = (shows or {}).get(d)
                 if d in chosen:
-                    message, key = f"Line {x} uses line {d}, which comes after it.", f"order:{x}:{d}"
+                    key = f"order:{x}:{d}"
+                    message = (
+                        f"Your proof uses that {fact} before it shows it."
+                        if fact
+                        else f"Line {x} uses line {d}, which comes after it."
+                    )
                 else:
-                    message, key = f"Line {x} uses line {d}, which is not in your proof.", f"missing:{d}"
+                    key = f"missing:{d}"
+                    message = (
+                        f"Your proof uses that {fact}, but no line of yours shows it."
+                        if fact
+                        else f"Line {x} uses line {d}, which is not in your proof."
+                    )
                 return Verdict("partial", message, hint, stronger, key)
         done.add(x)
     missing = [x for x in proof if x not in done]

@@ -446,6 +446,7 @@ def _model_text(cells: list[Any], solution: str, path: Path) -> str:
     ]
     if len(calls) != 1:
         return f"```python\n{solution}\n```"
+    from duel_lessons.teaching.checks import spec
     from duel_lessons.teaching.feedback import show
     from duel_lessons.teaching.lesson import Lesson, label
     from duel_lessons.teaching.parameters import ParametersError, lesson_arguments
@@ -454,14 +455,17 @@ def _model_text(cells: list[Any], solution: str, path: Path) -> str:
     try:
         number, arguments = lesson_arguments(cells)
         lesson = Lesson(number, **arguments)
-        if name not in lesson.spec.models:
-            raise DuelError(f"Lesson {number} has no model answer for {name!r}: add @SPEC.model({name!r}).")
-        model, why = lesson.spec.models[name](lesson.params)
+        found = spec(number, folder=path.parent)
+        if name not in found.models:
+            raise DuelError(
+                f"Lesson {number} has no model answer for {name!r}: declare it or add @SPEC.model({name!r})."
+            )
+        model, why = found.models[name](lesson.params)
     except (ParametersError, DuelError) as error:
         raise CopyError(f"{path}: the model answer of {name!r} cannot be computed: {error}") from None
-    title = lesson.spec.labels.get(name, label(name))
+    title = found.labels.get(name, label(name))
     text = f"**{title}, model answer:** `{show(model)}`"
-    problem = lesson.spec.orderings.get(name)
+    problem = found.orderings.get(name)
     if problem is not None and isinstance(model, list):
         text += "\n\n" + "\n".join(f"{i}. ({x}) {problem.lines[x]}" for i, x in enumerate(model, 1))
     return text + (f"\n\n{why}" if why else "")

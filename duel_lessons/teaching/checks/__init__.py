@@ -215,13 +215,90 @@ def available() -> list[str]:
     return sorted(m.name[len("lesson") :] for m in pkgutil.iter_modules(__path__) if m.name.startswith("lesson"))
 
 
-def spec(lesson: str) -> LessonSpec:
-    """The spec of a lesson ("04"), importing its module on first use."""
+def python_spec(lesson: str) -> LessonSpec | None:
+    """The spec a lesson's Python module registers (its unusual checks), or None if it has no module."""
     key = str(lesson).zfill(2)
     if key not in _SPECS:
         if key not in available():
-            raise LessonError(f"No checks for lesson {lesson!r}. Known lessons: {', '.join(available())}.")
+            return None
         importlib.import_module(f"{__name__}.lesson{key}")
     if key not in _SPECS:  # pragma: no cover - a module that forgot to register
         raise LessonError(f"The checks module for lesson {key} did not register itself.")
     return _SPECS[key]
+
+
+_MERGED: dict[tuple[str, int], LessonSpec] = {}
+
+
+def spec(lesson: str, folder: Any = None) -> LessonSpec:
+    """The spec of a lesson ("04"): its declarations file (:mod:`~duel_lessons.teaching.declared`), found
+    beside the notebook, with its Python module's unusual checks.
+
+    In the student edition (a declarations file made by ``student-copies``) the spec holds no model
+    answers at all, whatever the ``Lesson`` is told.  ``folder`` is where to look for the declarations
+    (by default the current folder, its ``notebooks/``, then the teacher edition's).
+    """
+    from duel_lessons.teaching import declared
+
+    key = str(lesson).zfill(2)
+    base = python_spec(key)
+    path = declared.find(key, None if folder is None else [folder])
+    if path is None:
+        if base is None:
+            raise LessonError(f"No checks for lesson {lesson!r}. Known lessons: {', '.join(available())}.")
+        return base
+    try:
+        found = declared.load(path)
+    except declared.DeclarationError as error:
+        raise LessonError(str(error)) from None
+    cached = _MERGED.get((key, id(found)))
+    if cached is None or cached.lesson != key:
+        cached = _MERGED[(key, id(found))] = _merge(base or LessonSpec(key), found)
+    return cached
+
+
+def _merge(base: LessonSpec, found: Any) -> LessonSpec:
+    """``base`` with the declared exercises and discoveries added (a name declared twice is an error)."""
+    merged = LessonSpec(
+        base.lesson,
+        needs=base.needs,
+        checks=dict(base.checks),
+        reveals=dict(base.reveals),
+        truths=dict(base.truths),
+        truth_words=dict(base.truth_words),
+        gates=dict(base.gates),
+        labels=dict(base.labels),
+        offers=base.offers,
+        models={} if found.edition == "student" else dict(base.models),
+        guess_forms=dict(base.guess_forms),
+        spoilers=dict(base.spoilers),
+        orderings=dict(base.orderings),
+    )
+    for guess, patterns in found.discoveries.items():
+        merged.spoilers[guess] = merged.spoilers.get(guess, ()) + patterns
+    for name, exercise in found.exercises.items():
+        if name in merged.checks:
+            raise LessonError(f"{found.source}: [exercise.{name}] is also a check in the lesson's Python module.")
+
+        def check(answer: object, p: Params, name: str = name) -> Verdict:
+            return found.check(name, answer, p)  # type: ignore[no-any-return]
+
+        check.__name__ = f"declared_{name}"
+        merged.checks[name] = check
+        if exercise.label:
+            merged.labels[name] = exercise.label
+        if found.edition == "teacher":
+
+            def model(p: Params, name: str = name) -> tuple[object, str]:
+                return found.model(name, p)  # type: ignore[no-any-return]
+
+            merged.models[name] = model
+        if exercise.kind == "order":
+            lines = exercise.fields["lines"]
+            merged.orderings[name] = Parsons(
+                {x: line["text"] for x, line in lines.items()},
+                (),
+                {x: tuple(line.get("uses", ())) for x, line in lines.items()},
+                {},
+            )
+    return merged

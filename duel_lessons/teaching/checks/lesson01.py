@@ -363,28 +363,6 @@ def model_4(p: Params) -> tuple[object, str]:
 
 
 # The proof of section 7: one inner divisor d means n = d × d.  Labels are shuffled on purpose.
-SPEC.parsons(
-    "proof-1",
-    lines={
-        "A": "d is the only divisor between 1 and n, so n ÷ d = d.",
-        "B": "n ÷ d < d, because d > 1.",
-        "C": "n ÷ d is a divisor of n too (divisors come in pairs).",
-        "D": "n ÷ d < n, because d > 1.",
-        "E": "So n ÷ d = 1.",
-        "F": "So n = d × d.",
-        "G": "So n ÷ d is a divisor between 1 and n.",
-        "H": "n ÷ d > 1, because d < n.",
-    },
-    proof=["C", "H", "D", "G", "A", "F"],
-    uses={"H": ["C"], "D": ["C"], "G": ["H", "D"], "A": ["G"], "F": ["A"]},
-    wrong={
-        "B": "for n = 12 and d = 2, n ÷ d = 6 is bigger than d.",
-        "E": "n ÷ d = 1 would mean d = n, but d is smaller than n.",
-    },
-    label="Proof question 1",
-    why="C, then H and D (either order), G, A, F: the partner n ÷ d is also between 1 and n, "
-    "and the only such divisor is d.",
-)
 
 
 def _converse_fails(n: int) -> bool:

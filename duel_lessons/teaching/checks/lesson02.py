@@ -264,26 +264,6 @@ def model_3(p: Params) -> tuple[object, str]:
 
 # The proof that 8 is lost (Divisor Duel), put in order; B and E are the plausible wrong lines
 # (labels shuffled: A..E in order is not the proof).
-SPEC.parsons(
-    "proof-1",
-    lines={
-        "A": "From 6 the other player takes 3 and leaves 3, where you have no move.",
-        "B": "From 6 the other player takes 2 and leaves 4, where you have no move.",
-        "C": "So the first player loses from 8, however well they play.",
-        "D": "From 8 the allowed divisors are 2 and 4, so the first move leaves 6 or 4.",
-        "E": "From 8 you take 4 and leave 4, where the other player has no move.",
-        "F": "So whichever move you make from 8, the other player can leave you stuck.",
-        "G": "From 4 the other player takes 2 and leaves 2, where you have no move.",
-    },
-    proof=["D", "G", "A", "F", "C"],
-    uses={"G": ["D"], "A": ["D"], "F": ["G", "A"], "C": ["F"]},
-    wrong={
-        "B": "from 4 you can still take 2.",
-        "E": "from 4 the other player can still take 2.",
-    },
-    label="Proof question 1",
-    why="D; then G and A (either order): each first move has a reply that leaves you stuck; F; C.",
-)
 
 
 def _fails_at(table: Table, rules: Rules, n: int) -> bool:

@@ -375,27 +375,6 @@ def model_3(p: Params) -> tuple[object, str]:
 
 # -- the proof: P-positions have even remoteness ----------------------------------------------------------------
 
-SPEC.parsons(
-    "proof-1",
-    lines={
-        "A": "From an N-position the winner hurries to a P-position, with even remoteness; plus 1 makes it odd.",
-        "B": "Every move makes the number smaller, so remoteness grows with the number.",
-        "C": "A number where the player to move is stuck (and loses) has remoteness 0, which is even.",
-        "D": "So the claim holds for every number: P-positions have even remoteness, N-positions odd.",
-        "E": "From a P-position the loser moves to a P-position, with even remoteness; plus 1 makes it odd.",
-        "F": "Take any number, and suppose the claim holds for every number a move can reach from it.",
-        "G": "From a P-position every move reaches an N-position, with odd remoteness; plus 1 makes it even.",
-    },
-    proof=["C", "F", "A", "G", "D"],
-    uses={"A": ["F"], "G": ["F"], "D": ["C", "A", "G"]},
-    wrong={
-        "B": "smaller numbers can have larger remoteness: in Divisor Duel, 8 has remoteness 2 and 10 has 1.",
-        "E": "from a P-position every move reaches an N-position (else it would not be P).",
-    },
-    label="Proof question 1",
-    why="C (the start), F (the induction step's assumption), A and G (either order), D.",
-)
-
 
 def _every_move_to_p_fails(p: Params) -> Callable[[int], bool]:
     """Whether n is an N-position with a move to another N-position (so not EVERY move reaches P)."""

@@ -291,31 +291,6 @@ def model_proof_3(p: Params) -> tuple[object, str]:
     return (2, m), f"{FAILS_AT} = 2³ × {m}: its odd part is {m}, and {m} is not an allowed divisor (d > 1)."
 
 
-SPEC.parsons(
-    "order",
-    label="Proof step 4 (put the proof in order)",
-    lines={
-        "A": "So every move leaves an even number N − d.",
-        "B": "Every divisor d of N is odd: an even d would make N = d × (N/d) even.",
-        "C": "N − d = d × (N/d − 1) has the odd factor d > 1, so N − d is not a power of 2.",
-        "D": "From N − d the opponent subtracts m and leaves m × (2ᵏ − 1): odd, and smaller than N.",
-        "E": "So every move leaves an odd number N − d, because odd − odd is odd.",
-        "F": "Every move from N hands the opponent an N-position, so N is a P-position.",
-        "G": "That odd number is a P-position by the induction hypothesis, so N − d is an N-position.",
-        "H": "N − d is even, and every even number is an N-position, because halving is always allowed.",
-        "I": "So N − d = 2ᵏ × m with m odd and m > 1, and m is an allowed move from N − d.",
-    },
-    proof=("B", "A", "C", "I", "D", "G", "F"),
-    why="B and C need only the set-up (A needs B); I needs A and C; then D, G and the conclusion F. "
-    "E is false (odd − odd is even) and H is false (8 is even and loses).",
-    uses={"A": ("B",), "C": ("B",), "I": ("A", "C"), "D": ("I",), "G": ("D",), "F": ("G",)},
-    wrong={
-        "E": "odd − odd is even: 9 − 3 = 6.",
-        "H": "not every even number is an N-position (2 is even and loses), and halving may hand over a P-position.",
-    },
-)
-
-
 @SPEC.check("flaw", label="Proof step 5 (the flaw)")
 def flaw(answer: object, p: Params) -> Verdict:
     """The smallest even number above 2 that is a P-position (the false lemma's counterexample)."""

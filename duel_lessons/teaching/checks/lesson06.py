@@ -157,30 +157,6 @@ def loses(p: Params) -> Callable[[int], bool]:
 
 # -- the proof, built ------------------------------------------------------------------------------
 
-SPEC.parsons(
-    "order",
-    label="Proof step 1 (put the proof in order)",
-    lines={
-        "A": "So no move from N reaches a prime or 1: every move leaves an even number of at least 6.",
-        "B": "Every divisor of an odd number is odd, 1 included.",
-        "C": "So every move from N hands the opponent an N-position, and N is a P-position.",
-        "D": "So every move from N leaves an odd number, because odd − odd is odd.",
-        "E": "So every move from N leaves an even number: odd − odd is even.",
-        "F": "The smallest prime factor of N is at least 3, so every allowed divisor is at most N/3, "
-        "and every move leaves at least N − N/3 = 2N/3 ≥ 6 (as N ≥ 9).",
-        "G": "An even number from 4 up that is smaller than N is an N-position, by the induction hypothesis.",
-        "H": "Every move from N leaves a prime, because N − 1 is prime.",
-    },
-    proof=("B", "E", "F", "A", "G", "C"),
-    uses={"E": ("B",), "A": ("E", "F"), "C": ("A", "G")},
-    wrong={
-        "D": "odd − odd is even: 15 − 5 = 10.",
-        "H": "N − 1 is even when N is odd, and 15 − 1 = 14 is not prime.",
-    },
-    why="B, then E; F on its own; A needs E and F; G is the induction hypothesis; the conclusion C needs A and G. "
-    "D and H are false (odd − odd is even; 15 − 1 = 14).",
-)
-
 
 def _shortcut_fails(n: int) -> bool:
     return n >= 4 and n % 2 == 0 and not sympy.isprime(n - 1)

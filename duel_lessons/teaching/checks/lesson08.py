@@ -177,32 +177,6 @@ def model_proof_1(p: Params) -> tuple[object, str]:
     return "m - e", "2m − 2e = 2 × (m − e): the move 2e from 2m is the move e from m, doubled"
 
 
-SPEC.parsons(
-    "half",
-    label="The half game, in order",
-    lines={
-        "A": "So m − e is even, and by the assumption an N-position: every move from an odd m hands your opponent "
-        "an N-position, so an odd m is P.",
-        "B": "If m is even, every move from m leaves an odd number.",
-        "C": "Suppose the claim holds for every number below m (strong induction).",
-        "D": "If m is even, you may subtract e = 1, leaving the odd number m − 1: by the assumption a P-position, so "
-        "an even m is N.",
-        "E": "m = 1 has no move, so 1 is P (and 1 is odd).",
-        "F": "If m is odd, every divisor e of m is odd.",
-        "G": "So the claim holds for m, and by strong induction for every m.",
-        "H": "If m is odd, m − 1 is even and an N-position, so m is P.",
-    },
-    proof=["E", "C", "F", "A", "D", "G"],
-    uses={"A": ["C", "F"], "D": ["C"], "G": ["E", "A", "D"]},
-    wrong={
-        "B": "Even minus an even divisor is even (12 − 2 = 10): only the move e = 1 is sure to leave an odd number.",
-        "H": "One move to an N-position does not make m P: P needs EVERY move to hand your opponent an N-position.",
-    },
-    why="Claim: in the half game m is P exactly when m is odd. Base 1; odd m: all divisors odd, so every move leaves "
-    "an even number (N); even m: subtract 1 to leave an odd number (P).",
-)
-
-
 # -- exercises -------------------------------------------------------------------------------------------
 
 

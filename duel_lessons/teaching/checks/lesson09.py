@@ -247,35 +247,6 @@ def model_nim_rule(p: Params) -> tuple[object, str]:
     return (lambda a, b, c: a ^ b ^ c == 0), "every binary column has an even number of 1s: a ^ b ^ c == 0"
 
 
-SPEC.parsons(
-    "nim-proof",
-    label="Nim's rule, proved in order",
-    lines={
-        "A": "Change h to the number whose digits are flipped in every column with an odd count: it has a 0 in the "
-        "leftmost odd column and agrees with h to its left, so it is smaller than h (a legal move), and now "
-        "every column is even.",
-        "B": "From an unbalanced position, taking from the largest heap always balances it.",
-        "C": "From a balanced position, a move changes one heap, so at least one of its binary digits changes, and "
-        "that column's count of 1s goes up or down by one: it becomes odd. Every move unbalances.",
-        "D": "So the player who hands over a balanced position can do it again after any reply.",
-        "E": "All heaps empty is balanced, and the player to move there has lost.",
-        "F": "From an unbalanced position, look at the leftmost column with an odd count of 1s: some heap h has a 1 "
-        "there.",
-        "G": "Every move takes a counter, so the game ends, at all heaps empty, handed over by that player: "
-        "balanced positions are P and unbalanced ones N.",
-        "H": "A move changes only one column of binary digits.",
-    },
-    proof=["E", "C", "F", "A", "D", "G"],
-    uses={"A": ["F"], "D": ["C", "A"], "G": ["E", "D"]},
-    wrong={
-        "B": "From 3, 4, 6 only heap 1 can balance: the largest heap, 6, cannot (you will show it next).",
-        "H": "Taking 1 from 4 changes 100 into 011: three columns change at once.",
-    },
-    why="balanced (nim-sum 0) = P: every move unbalances (one heap's digits change); from an unbalanced position the "
-    "heap with a 1 in the leftmost odd column can be lowered to balance; the game ends at all heaps empty.",
-)
-
-
 @SPEC.check("proof-2")
 def largest_heap_flaw(answer: object, p: Params) -> Verdict:
     """Three heaps, an N-position, where no winning move takes from a largest heap."""

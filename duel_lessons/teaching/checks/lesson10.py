@@ -361,33 +361,6 @@ def model_proof_1(p: Params) -> tuple[object, str]:
     return n, f"g({n}) = {g}, but {n} → {m} reaches the larger value g({m}) = {grundy_value(rules, m)}."
 
 
-SPEC.parsons(
-    "order",
-    label="The copying proof, in order",
-    lines={
-        "A": "If g(a′) > g(b): a′ can move to a number with value g(b), because every value below g(a′) is "
-        "reachable from a′. Play that move.",
-        "B": "Every move makes a + b smaller, so the game ends after a finite number of moves.",
-        "C": "Start: g(a) = g(b), and your opponent is to move.",
-        "D": "Subtract in b the same divisor your opponent subtracted in a.",
-        "E": "Either way the two values are equal again, and your opponent is to move.",
-        "F": "Your opponent moves in one part, say a → a′. By the mex rule, g(a′) ≠ g(a): no move reaches the "
-        "value of the number it starts from.",
-        "G": "So it is your opponent who is left without a move: a + b is a P-position.",
-        "H": "If g(a′) < g(b): b can move to a number with value g(a′), because every value below g(b) is "
-        "reachable from b. Play that move.",
-        "I": "A move always makes a value smaller, so g(a′) < g(b), and you copy it in b.",
-    },
-    proof=["C", "F", "H", "A", "E", "B", "G"],
-    uses={"F": ["C"], "H": ["F"], "A": ["F"], "E": ["H", "A"], "G": ["E", "B"]},
-    wrong={
-        "D": "Copying the divisor does not copy the value: in 12 + 20, after 20 → 10, you cannot even subtract "
-        "10 from 12.",
-        "I": "Look at your answer to proof question 1: a move can also reach a larger value.",
-    },
-)
-
-
 # -- exercise 3 -----------------------------------------------------------------------------------------------
 
 

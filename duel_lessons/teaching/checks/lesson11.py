@@ -330,33 +330,6 @@ def model_proof_1(p: Params) -> tuple[object, str]:
     )
 
 
-SPEC.parsons(
-    "order",
-    label="The proof of the sum rule, in order",
-    lines={
-        "A": "By the mex rule, that part can move to a number with value g ⊕ s; then the XOR is 0, and the sum is "
-        "balanced.",
-        "B": "From a balanced sum, every move unbalances it: a move changes one part's value (no move keeps a "
-        "value), and changing one value changes the XOR.",
-        "C": "From an unbalanced sum with XOR s, look at the leftmost 1 of s in binary: some part's value g has a 1 "
-        "in that column.",
-        "D": "Move the part with the largest value g to the value g ⊕ s.",
-        "E": "So hand your opponent a balanced sum: they must unbalance it, and you balance it again.",
-        "F": "Then g ⊕ s < g: that 1 becomes 0, and the columns to its left do not change.",
-        "G": "Every move makes the total smaller, so the game ends; at the end (no moves, all values 0) the sum is "
-        "balanced, so it is your opponent who is stuck.",
-        "H": "Balanced sums are P, unbalanced sums are N.",
-        "I": "If the ordinary sum of the values is even, the sum is balanced.",
-    },
-    proof=["B", "C", "F", "A", "E", "G", "H"],
-    uses={"F": ["C"], "A": ["F"], "E": ["B", "A"], "H": ["E", "G"]},
-    wrong={
-        "D": "Look at your answer to proof question 1: the largest value need not get smaller.",
-        "I": "An even sum is not an XOR of 0: the values 1, 1, 2 add up to 4, but their XOR is 2.",
-    },
-)
-
-
 # -- exercises -------------------------------------------------------------------------------------------------
 
 
