@@ -9,7 +9,7 @@ One exercise, "every winning move from 84", is four lines::
 
     [exercise.5]
     kind = "winning-moves"
-    label = "Exercise 5 (every winning move from {start})"
+    label = "Exercise 5 (every winning move from 84)"
     start = 84
 
 The kinds that need no Python (see :data:`KINDS`):
@@ -24,8 +24,8 @@ The kinds that need no Python (see :data:`KINDS`):
   belong, why it is ``wrong``.  Every order the dependencies allow is right.
 
 Every kind takes ``hint``, ``stronger``, ``misconceptions`` (a list of ``{key, value, hint,
-stronger}``) and the teacher's ``why`` (the reason shown with the model answer).  Texts may name
-a parameter in braces, ``{start}``.  ``[discoveries]`` lists, per guess, the patterns that give
+stronger}``) and the teacher's ``why`` (the reason shown with the model answer).  Hints and
+reasons may name a lesson parameter in braces, ``{all_from}``.  ``[discoveries]`` lists, per guess, the patterns that give
 it away (``tests/test_spoilers.py`` reads them).  Python hooks (``checks/lessonNN.py``) stay
 for the unusual checks.
 

@@ -454,7 +454,7 @@ def as_truth(said: object) -> bool | None:
 
 
 def first_difference(
-    rule: Callable[[int], Any], truth: Callable[[int], bool], upto: int, start: int = 1
+    rule: Callable[[int], Any], truth: Callable[[int], bool], upto: int, start: int = 1, among: Iterable[int] = ()
 ) -> tuple[int, bool, object] | None:
     """The first n (start .. upto) where ``rule(n)`` differs from ``truth(n)``: (n, truth, rule's value).
 
@@ -464,8 +464,14 @@ def first_difference(
     (7, False, True)
     >>> first_difference(lambda n: n < 4, lambda n: n < 4, 10) is None
     True
+
+    ``among`` tests those numbers instead (in the order given), for the numbers beyond the data:
+
+    >>> first_difference(lambda n: n % 2 == 1 or n == 8, lambda n: n % 2 == 1, 0, among=[9, 8, 100])
+    (8, False, True)
     """
-    for n in range(start, upto + 1):
+    numbers = among or range(start, upto + 1)
+    for n in numbers:
         try:
             said: object = rule(n)
         except Exception as error:  # the student's function: report, never crash

@@ -229,6 +229,59 @@ def model_of(number: str, params: Params, key: str) -> tuple[object, str]:
     return models[key](params)
 
 
+#: A reveal opened by a conjecture test needs a rule that agrees with the truth for n = 1 .. SHOWN (the data seen).
+SHOWN = 30
+#: The furthest a conjecture test reaches beyond the data, and how many numbers it tries there.
+FURTHEST = 10**12
+BEYOND = 300
+
+
+def _reach(reach: int | str, params: Params) -> int:
+    value = params.get(reach, 0) if isinstance(reach, str) else reach
+    return min(int(value), FURTHEST) if isinstance(value, int) else 0
+
+
+def _answered(truth: Callable[[int], bool], numbers: list[int]) -> list[int]:
+    """``numbers`` up to the first the truth cannot answer (a table that ends there, say)."""
+    for i, n in enumerate(numbers):
+        try:
+            truth(n)
+        except Exception:
+            return numbers[:i]
+    return numbers
+
+
+def beyond(upto: int, reach: int) -> list[int]:
+    """The numbers above ``upto`` (and at most ``reach``) that a conjecture test also tries, smallest first.
+
+    The next 100 numbers, the powers of 2 and of 10 with their neighbours, 3 × 2ᵏ, and numbers spread
+    evenly (by a fixed seed) up to ``reach``: at most :data:`BEYOND` of them.
+
+    >>> beyond(10, 20)
+    [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+    >>> len(beyond(10_000, 10**12)), beyond(10_000, 10**12)[-1] <= 10**12, 2**15 in beyond(10_000, 10**12)
+    (300, True, True)
+    >>> beyond(100, 0)
+    []
+    """
+    import random
+
+    if reach <= upto:
+        return []
+    special = set(range(upto + 1, upto + 101))
+    for k in range(1, reach.bit_length() + 1):
+        special |= {2**k - 1, 2**k, 2**k + 1, 3 * 2**k}
+    for k in range(1, 13):
+        special |= {10**k - 1, 10**k, 10**k + 1}
+    chosen = sorted(n for n in special if upto < n <= reach)
+    if len(chosen) > BEYOND - 50:
+        chosen = chosen[:100] + chosen[100 :: max(1, (len(chosen) - 100) // (BEYOND - 150))][: BEYOND - 150]
+    spread = random.Random(27)
+    while len(set(chosen)) < min(BEYOND, reach - upto):
+        chosen.append(spread.randint(upto + 1, reach))
+    return sorted(set(chosen))[:BEYOND]
+
+
 class Lesson:
     """The exercises, guesses, reveals and conjecture tests of one lesson.
 
@@ -352,10 +405,12 @@ class Lesson:
         return value
 
     def test_lines(self, rule: object, upto: object = None, name: str | None = None) -> tuple[bool, list[str]]:
-        """Test a conjecture function against the truth for n = 1 .. upto: (holds, lines to print).
+        """Test a conjecture function against the truth for n = 1 .. upto, then beyond: (holds, lines to print).
 
-        Only a rule that gives True or False for every n tested, and not the same for all of them,
-        opens the reveal gated by the test (``return True`` opens nothing).
+        Beyond the data, a few hundred larger numbers (:func:`beyond`) are tried, up to as far as the
+        truth answers quickly (its ``reach``), so a rule with a list of exceptions is refuted.  Only a
+        rule that agrees with the truth on the small cases the lesson showed (1 .. :data:`SHOWN`)
+        opens the reveal gated by the test.
         """
         if is_unanswered(rule):
             return False, ["⏳ Not answered yet (your rule): " + NOT_ANSWERED]
@@ -372,29 +427,42 @@ class Lesson:
         if isinstance(limit, str):
             return False, [limit]
         self.attempts.attempted.add(name)
+        further = _answered(truth, beyond(limit, _reach(_spec(self.number).reaches.get(name, 0), self.params)))
         found = first_difference(rule, truth, limit)
+        if found is None and further:
+            found = first_difference(rule, truth, 0, among=further)
         if found is not None and not isinstance(found[2], Exception) and as_truth(found[2]) is not None:
             self.attempts.first_counterexamples.setdefault(name, found[0])
         if found is None:
-            lines = [f"✅ Your rule holds for every n from 1 to {limit:,}. (Does that prove it for every n?)"]
+            more = f", and for {len(further)} larger numbers up to {further[-1]:,}" if further else ""
+            lines = [f"✅ Your rule holds for every n from 1 to {limit:,}{more}. (Does that prove it for every n?)"]
         else:
             n, really, said = found
             if isinstance(said, Exception):
                 return False, [f"🟡 Your rule stopped with {type(said).__name__} at n = {n}: {show(str(said))}"]
             if as_truth(said) is None:
                 return False, [f"🟡 Your rule should give True or False; for n = {n} it gave {show(said)}."]
-            agree = f" (It agrees for n = 1{f' to {n - 1}' if n > 2 else ''}.)" if n > 1 else ""
+            if n > limit:
+                agree = f" (It agrees for every n from 1 to {limit:,}: this one lies beyond the data.)"
+            else:
+                agree = f" (It agrees for n = 1{f' to {n - 1}' if n > 2 else ''}.)" if n > 1 else ""
             lines = [
                 f"❌ First counterexample: n = {n}. Your rule says {n} {yes if said else no}, "
                 f"but {n} {yes if really else no}.{agree}",
                 "Change your rule and test it again.",
             ]
-        if self._varies(rule, limit):
+        small = min(limit, SHOWN)
+        if first_difference(rule, truth, small) is None and self._varies(rule, limit):
             self.attempts.tested[name] = rule
-        else:
+        elif not self._varies(rule, limit):
             lines.append(
                 f"🔒 Your rule says the same for every n from 1 to {limit:,}, so it opens nothing: "
                 "write a rule that tells some numbers apart."
+            )
+        else:
+            lines.append(
+                f"🔒 The answer stays closed until your rule fits the small numbers, 1 to {small}, that you have "
+                "seen in the table."
             )
         return found is None, lines
 

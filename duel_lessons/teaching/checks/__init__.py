@@ -94,6 +94,7 @@ class LessonSpec:
     guess_forms: dict[str, GuessForm] = field(default_factory=dict)
     spoilers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     orderings: dict[str, Parsons] = field(default_factory=dict)
+    reaches: dict[str, int | str] = field(default_factory=dict)
 
     def check(self, name: int | str, label: str = "") -> Callable[[F], F]:
         """Register a check (exercise number or a name such as ``"proof-2"``), optionally with its label."""
@@ -116,12 +117,19 @@ class LessonSpec:
 
         return add
 
-    def truth(self, name: str, yes: str, no: str) -> Callable[[F], F]:
-        """Register what a conjecture function is tested against; ``yes``/``no`` say True/False ("loses")."""
+    def truth(self, name: str, yes: str, no: str, reach: int | str = 0) -> Callable[[F], F]:
+        """Register what a conjecture function is tested against; ``yes``/``no`` say True/False ("loses").
+
+        ``reach`` is how far the truth answers quickly (a number, or the name of a parameter): a test
+        also tries a few hundred numbers beyond the data up to there, so a rule with a list of
+        exceptions is refuted.  0 (the default): only the data's range.
+        """
 
         def add(function: F) -> F:
             self.truths[name] = function  # type: ignore[assignment]
             self.truth_words[name] = (yes, no)
+            if reach:
+                self.reaches[name] = reach
             return function
 
         return add
@@ -273,6 +281,7 @@ def _merge(base: LessonSpec, found: Any) -> LessonSpec:
         guess_forms=dict(base.guess_forms),
         spoilers=dict(base.spoilers),
         orderings=dict(base.orderings),
+        reaches=dict(base.reaches),
     )
     for guess, patterns in found.discoveries.items():
         merged.spoilers[guess] = merged.spoilers.get(guess, ()) + patterns

@@ -47,7 +47,7 @@ def stuck_numbers(p: Params) -> list[int]:
     return [n for n in range(1, int(p["upto"]) + 1) if stuck(rules, n)]
 
 
-@SPEC.truth("rule", yes="is stuck", no="has a move")
+@SPEC.truth("rule", yes="is stuck", no="has a move", reach=10**12)
 def is_stuck(p: Params) -> Callable[[int], bool]:
     """Whether the player to move from n is stuck."""
     rules = rules_of(p)

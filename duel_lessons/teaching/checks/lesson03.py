@@ -48,7 +48,7 @@ SPEC.discovers(
 LIMIT = 10**4
 
 
-@SPEC.truth("loses", yes="loses (P)", no="wins (N)")
+@SPEC.truth("loses", yes="loses (P)", no="wins (N)", reach=10**4)
 def loses(p: Params) -> Callable[[int], bool]:
     """Whether the player to move from n loses (the solver's table)."""
     table = table_of(p, max(int(p["upto"]), 10**4))

@@ -80,7 +80,7 @@ def big_form(value: object, p: Params) -> str | None:
     return None
 
 
-@SPEC.truth("loses", yes="loses (P)", no="wins (N)")
+@SPEC.truth("loses", yes="loses (P)", no="wins (N)", reach=10**12)
 def loses(p: Params) -> Callable[[int], bool]:
     """Whether the player to move from n loses."""
     return loses_fn(p, max(int(p["upto"]), REVEAL_UPTO))

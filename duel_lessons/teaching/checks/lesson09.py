@@ -104,7 +104,7 @@ def hand_over(guess: object, p: Params) -> str:
     )
 
 
-@SPEC.truth("subtract", yes="loses", no="wins")
+@SPEC.truth("subtract", yes="loses", no="wins", reach=20_000)
 def subtract(p: Params) -> Callable[[int], bool]:
     """One pile, take one of SUB_SET counters: True where the player to move loses."""
     moves = tuple(int(m) for m in p["sub_set"])

@@ -1,0 +1,227 @@
+"""Issue 27: conjectures tested beyond the data, a lesson object that answers nothing, declarations a teacher writes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from duel_lessons.teaching import declared
+from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.lesson import Lesson, LessonError, forget
+
+ROOT = Path(__file__).resolve().parents[1]
+PARAMS_04 = {"rules": "divisor-duel", "upto": 10_000, "big": [15, 16, 21, 32], "win_from": 24, "all_from": 64}
+
+
+@pytest.fixture(autouse=True)
+def fresh() -> Iterator[None]:
+    forget()
+    yield
+    forget()
+
+
+# -- conjectures beyond the data --------------------------------------------------------------------------
+
+
+def test_a_rule_with_a_list_of_exceptions_is_refuted_beyond_upto(capsys: pytest.CaptureFixture[str]) -> None:
+    lesson = Lesson("04", **PARAMS_04)
+    listed = (2, 8, 32, 128, 512, 2048, 8192)  # the P-powers of 2 up to 10,000; the next is 2**15 = 32768
+    assert not lesson.test(lambda n: n % 2 == 1 or n in listed)
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "❌ First counterexample: n = 32768. Your rule says 32768 wins (N), but 32768 loses (P). "
+        "(It agrees for every n from 1 to 10,000: this one lies beyond the data.)"
+    )
+
+
+def test_the_rule_itself_holds_beyond_the_data(capsys: pytest.CaptureFixture[str]) -> None:
+    lesson = Lesson("04", **PARAMS_04)
+    assert lesson.test(lambda n: n % 2 == 1 or (n & (n - 1) == 0 and (n.bit_length() - 1) % 2 == 1))
+    assert "and for 300 larger numbers up to 1,000,000,000,000" in capsys.readouterr().out
+
+
+def test_a_rule_that_does_not_fit_the_data_seen_opens_no_reveal(capsys: pytest.CaptureFixture[str]) -> None:
+    lesson = Lesson("04", **PARAMS_04)
+    lesson.test(lambda n: n == 1)  # not constant, but wrong at n = 2
+    assert lesson.reveal_text("loses") is None
+    assert "🔒 The answer stays closed until your rule fits the small numbers, 1 to 30" in capsys.readouterr().out
+    lesson.test(lambda n: n % 2 == 1 or n in (2, 8))  # right for 1..30 (32 is the first it misses)
+    assert lesson.reveal_text("loses") is not None
+
+
+# -- the student's objects answer nothing ----------------------------------------------------------------
+
+
+def _walk(value: object, seen: set[int], depth: int = 0) -> Iterator[object]:
+    """Everything reachable from ``value`` through attributes (public and private), dictionaries and containers."""
+    if id(value) in seen or depth > 6:
+        return
+    seen.add(id(value))
+    yield value
+    children: list[object] = []
+    if isinstance(value, dict) or type(value).__name__ == "mappingproxy":
+        children += list(value.keys()) + list(value.values())  # type: ignore[attr-defined]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        children += list(value)
+    elif not isinstance(value, (str, bytes, int, float, type(None))):
+        for name in dir(value):
+            if name.startswith("__") and name not in ("__dict__",):
+                continue
+            try:
+                attribute = getattr(value, name)
+            except Exception:
+                continue
+            if callable(attribute):
+                continue  # methods are the lesson's actions; they are judged by what they print
+            children.append(attribute)
+    for child in children:
+        yield from _walk(child, seen, depth + 1)
+
+
+def test_the_lesson_object_holds_no_spec_model_or_truth() -> None:
+    lesson = Lesson("04", **PARAMS_04)
+    reached = list(_walk(lesson, set()))
+    found = spec("04")
+    forbidden = {
+        id(f) for f in (*found.models.values(), *found.truths.values(), *found.reveals.values(), *found.checks.values())
+    }
+    assert forbidden and not [x for x in reached if id(x) in forbidden]
+    assert not [x for x in reached if type(x).__name__ in ("LessonSpec", "Declarations", "Exercise")]
+    assert "spec" not in dir(lesson) and "truth" not in dir(lesson) and "_model" not in dir(lesson)
+
+
+def test_a_student_edition_shows_no_model_even_when_told_it_is_the_teachers(tmp_path: Path, capsys: Any) -> None:
+    teacher = declared.load(next((ROOT / "notebooks").glob("04-*.lesson.toml")))
+    (tmp_path / "04-which-numbers-lose.lesson.toml").write_text(teacher.student_text(), encoding="utf-8")
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        lesson = Lesson("04", student=False, **PARAMS_04)
+        assert not lesson.check("order", ["B", "A", "C"])  # judged from the sealed file
+        assert lesson.check("order", ["B", "C", "A", "I", "D", "G", "F"])
+        capsys.readouterr()
+        lesson.solution("order")
+        assert capsys.readouterr().out.startswith("📖 Model answers are in the teacher's edition")
+        with pytest.raises(LessonError, match="teacher's edition"):
+            lesson.model("order")
+        assert spec("04").models == {}
+    finally:
+        os.chdir(here)
+
+
+def test_the_student_file_holds_no_reason_and_no_line_text_in_the_clear() -> None:
+    teacher = declared.load(next((ROOT / "notebooks").glob("04-*.lesson.toml")))
+    text = teacher.student_text()
+    assert "odd − odd is even" not in text and "uses" not in text and "why" not in text
+    student = declared.parse(text, "04-student.lesson.toml")
+    assert student.edition == "student" and "why" not in student.exercises["order"].fields
+
+
+# -- a teacher adds an exercise, without Python ------------------------------------------------------------
+
+NEW_EXERCISE = """
+[exercise.5]
+kind = "winning-moves"
+label = "Exercise 5 (every winning move from 84)"
+start = 84
+hint = "List the moves from 84 and what each one leaves."
+why = "84 - 3 = 81, 84 - 7 = 77 and 84 - 21 = 63 are odd: P-positions."
+"""
+
+
+def test_a_teacher_adds_an_exercise_to_a_copy_of_a_lesson(tmp_path: Path, capsys: Any) -> None:
+    """The teacher guide's example: "every winning move from 84", added to the declarations file, no Python."""
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    source = next((ROOT / "notebooks").glob("04-*.lesson.toml"))
+    shutil.copy(source, folder / source.name)
+    with open(folder / source.name, "a", encoding="utf-8") as file:
+        file.write(NEW_EXERCISE)
+    assert declared.check_folder(folder) == []
+    here = Path.cwd()
+    os.chdir(folder)
+    try:
+        lesson = Lesson("04", **PARAMS_04)
+        assert not lesson.check(5, [3, 7])
+        assert capsys.readouterr().out == (
+            "🟠 Exercise 5 (every winning move from 84): partly right. 2 of the 3 winning moves: some are missing.\n"
+            "💡 Hint: List the moves from 84 and what each one leaves.\n"
+        )
+        assert lesson.check(5, [21, 3, 7])  # worked out by hand: 81, 77 and 63 are odd
+        assert spec("04").models["5"](lesson.params) == (
+            [3, 7, 21],
+            "84 - 3 = 81, 84 - 7 = 77 and 84 - 21 = 63 are odd: P-positions.",
+        )
+    finally:
+        os.chdir(here)
+
+
+ORDER_AB = (
+    'lesson = "04"\n[exercise.o]\nkind = "order"\n[exercise.o.lines.A]\ntext = "a"\n[exercise.o.lines.B]\ntext = "b"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'lesson = "04"\n[exercise.5]\nkind = "winning-movez"\n',
+            "04-x.lesson.toml: [exercise.5] kind: 'winning-movez' is not a kind",
+        ),
+        (
+            'lesson = "04"\n[exercise.5]\nkind = "winning-moves"\nstart = -3\n',
+            "04-x.lesson.toml: [exercise.5] start: give a whole number",
+        ),
+        (
+            'lesson = "04"\n[exercise.5]\nkind = "number"\n',
+            "04-x.lesson.toml: [exercise.5] answer: a 'number' exercise needs its answer.",
+        ),
+        (
+            'lesson = "04"\n[exercise.5]\nkind = "number"\nanswer = 3\nanser = 4\n',
+            "04-x.lesson.toml: [exercise.5] anser: not a field",
+        ),
+        ('lesson = "04"\n[exercise.5\n', "04-x.lesson.toml: not valid TOML"),
+        (
+            '[exercise.5]\nkind = "number"\n',
+            '04-x.lesson.toml: the first line must name the lesson, such as lesson = "04".',
+        ),
+        (
+            ORDER_AB + 'uses = ["A"]\n',
+            "04-x.lesson.toml: [exercise.o] lines.A shows: line A is used by line B, so say in other words",
+        ),
+        (
+            ORDER_AB,
+            "04-x.lesson.toml: [exercise.o] lines: a proof has one conclusion, a line no other line uses; here A, B.",
+        ),
+        (
+            'lesson = "04"\n[exercise.o]\nkind = "order"\n[exercise.o.lines.A]\ntext = "a"\nuses = ["B"]\nshows = "x"\n'
+            '[exercise.o.lines.B]\ntext = "b"\nuses = ["A"]\nshows = "y"\n'
+            '[exercise.o.lines.C]\ntext = "c"\nuses = ["A"]\n',
+            "04-x.lesson.toml: [exercise.o] lines: the uses go round in a circle.",
+        ),
+    ],
+)
+def test_a_malformed_declaration_is_named_by_file_exercise_and_field(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "04-x.lesson.toml").write_text(text, encoding="utf-8")
+    problems = declared.check_folder(tmp_path)
+    assert len(problems) == 1 and problems[0].startswith(message), problems
+
+
+def test_a_malformed_declaration_in_a_lesson_is_a_lesson_error_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "04-x.lesson.toml").write_text('lesson = "04"\n[exercise.5]\nkind = "numbr"\n', encoding="utf-8")
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        with pytest.raises(LessonError, match=r"04-x.lesson.toml: \[exercise.5\] kind: 'numbr' is not a kind"):
+            Lesson("04", **PARAMS_04)
+    finally:
+        os.chdir(here)
+
+
+def test_every_lessons_declarations_are_well_formed() -> None:
+    assert declared.check_folder(ROOT / "notebooks") == []
