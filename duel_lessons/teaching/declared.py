@@ -25,9 +25,9 @@ The kinds that need no Python (see :data:`KINDS`):
 
 Every kind takes ``hint``, ``stronger``, ``misconceptions`` (a list of ``{key, value, hint,
 stronger}``) and the teacher's ``why`` (the reason shown with the model answer).  Hints and
-reasons may name a lesson parameter in braces, ``{all_from}``.  ``[discoveries]`` lists, per guess, the patterns that give
-it away (``tests/test_spoilers.py`` reads them).  Python hooks (``checks/lessonNN.py``) stay
-for the unusual checks.
+reasons may name a lesson parameter in braces, ``{all_from}``.  ``[discoveries]`` lists, per
+guess, the patterns that give it away (``tests/test_spoilers.py`` reads them).  Python hooks
+(``checks/lessonNN.py``) stay for the unusual checks.
 
 >>> text = '''
 ... lesson = "99"
@@ -94,12 +94,14 @@ KINDS: dict[str, tuple[str, ...]] = {
     "label": ("answer", "options"),
     "winning-move": ("start",),
     "winning-moves": ("start",),
-    "order": ("lines",),
+    "order": ("lines", "model"),
 }
 COMMON = ("kind", "label", "hint", "stronger", "misconceptions", "why")
 LINE_FIELDS = ("text", "uses", "shows", "wrong")
 #: The suffix of a lesson's declarations file, beside ``NN-topic.ipynb``.
 SUFFIX = ".lesson.toml"
+#: The first line of a student edition's declarations file (``student-copies`` replaces only files that start so).
+STUDENT_HEADER = "# The student edition of this lesson's exercises, made by duel-lessons student-copies."
 #: The biggest declarations file read (a lesson's is a few kilobytes).
 MAX_BYTES = 200_000
 _BRACED = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -187,7 +189,7 @@ class Declarations:
             "",
         ]
         for name, exercise in self.exercises.items():
-            fields = {k: v for k, v in exercise.fields.items() if k != "why"}
+            fields = {k: v for k, v in exercise.fields.items() if k not in ("why", "model")}
             if "answer" in fields:
                 answer = fields.pop("answer")
                 if isinstance(answer, list):
@@ -311,6 +313,14 @@ def _exercise(name: str, fields: dict[str, Any], where: str, edition: str) -> Ex
             raise DeclarationError(f"{where} misconceptions[{i}]: give key, value and hint (and stronger if you like).")
     if kind == "order":
         _check_lines(fields.get("lines"), where)
+        model = fields.get("model")
+        lines = fields["lines"]
+        if model is not None and (
+            not isinstance(model, list)
+            or sorted(map(str, model)) != sorted(x for x, line in lines.items() if "wrong" not in line)
+            or not _respects(model, lines)
+        ):
+            raise DeclarationError(f"{where} model: give every line of the proof once, in an order its uses allow.")
     return Exercise(name, kind, fields)
 
 
@@ -356,6 +366,11 @@ def _check_lines(lines: object, where: str) -> None:
         topological(lines)
     except ValueError:
         raise DeclarationError(f"{where} lines: the uses go round in a circle.") from None
+
+
+def _respects(order: list[str], lines: Mapping[str, Mapping[str, Any]]) -> bool:
+    at = {x: i for i, x in enumerate(order)}
+    return all(at[u] < at[x] for x in order for u in lines[x].get("uses", []))
 
 
 def topological(lines: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -492,7 +507,7 @@ _MODELS: dict[str, Callable[[Exercise, Mapping[str, Any]], object]] = {
     "label": lambda e, p: e.fields["answer"],
     "winning-move": lambda e, p: min(_winning(e, p)) if _winning(e, p) else None,
     "winning-moves": _winning,
-    "order": lambda e, p: topological(e.fields["lines"]),
+    "order": lambda e, p: list(e.fields.get("model") or topological(e.fields["lines"])),
 }
 
 

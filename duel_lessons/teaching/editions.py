@@ -121,13 +121,17 @@ def _source(source: Path | str | None) -> Path:
 
 
 def edition_files(student: bool = False, source: Path | str | None = None) -> list[str]:
-    """The relative paths an edition holds (lessons are ``notebooks/*.ipynb``).
+    """The relative paths an edition holds (lessons are ``notebooks/*.ipynb``, each with its ``.lesson.toml``).
 
     >>> "docs/answer-key.md" in edition_files(), "docs/answer-key.md" in edition_files(student=True)  # in a clone
     (True, False)
     """
     root = _source(source)
-    names = [f"notebooks/{name}" for name, _ in _walk(root / "notebooks") if name.endswith(".ipynb")]
+    names = [
+        f"notebooks/{name}"
+        for name, _ in _walk(root / "notebooks")
+        if name.endswith(".ipynb") or name.endswith(".lesson.toml")  # a lesson and its declared exercises
+    ]
     for name, _ in _walk(root / "docs"):
         if not student or name.split("/", 1)[0] in STUDENT_DOCS:
             names.append(f"docs/{name}")

@@ -53,6 +53,7 @@ from typing import Any
 import nbformat
 
 from duel_lessons.engine.errors import DuelError
+from duel_lessons.teaching import declared
 from duel_lessons.views.files import write_atomically
 
 REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
@@ -381,6 +382,39 @@ def _keep_backup(path: Path) -> Path:
     return backup
 
 
+def _plan_declarations(target: Path, force: bool) -> bool:
+    """Whether a student declarations file to be replaced needs a backup (CopyError if it may not be replaced)."""
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        raise CopyError(f"Refusing to replace {target}: not a regular file; remove it first. Nothing was written.")
+    if not target.exists():
+        return False
+    try:
+        ours = target.read_text(encoding="utf-8").startswith(declared.STUDENT_HEADER)
+    except (OSError, UnicodeDecodeError):
+        ours = False
+    if ours:
+        return False
+    if not force:
+        raise CopyError(
+            f"Refusing to replace {target}: this command did not make it (use --force to keep it as a backup)."
+        )
+    return True
+
+
+def _declarations(notebook: Path) -> declared.Declarations | None:
+    """The declared exercises beside a notebook (``NN-topic.lesson.toml``), or None; CopyError if malformed."""
+    path = notebook.with_name(notebook.stem + declared.SUFFIX)
+    if not path.exists():
+        return None
+    try:
+        found = declared.load(path)
+    except declared.DeclarationError as error:
+        raise CopyError(f"{error} Nothing was written.") from None
+    if found.edition != "teacher":
+        raise CopyError(f"{path}: this is a student copy already; make copies from the teacher's lessons.")
+    return found
+
+
 def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = False) -> list[Path]:
     """Write student copies of every ``.ipynb`` in ``src`` (a folder or one notebook) into ``dest``.
 
@@ -394,12 +428,17 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
     src, dest = Path(src), Path(dest)
     notebooks = _lessons(src)
     copies = [student_notebook(read_notebook(path)) for path in notebooks]  # all valid before anything is written
+    declarations = [_declarations(path) for path in notebooks]
     _check_destination(src if src.is_dir() else src.parent, dest)
     plans = []
     for path, copy in zip(notebooks, copies, strict=True):
         target = dest / path.name
         text = nbformat.writes(nbformat.from_dict(copy)) + "\n"  # type: ignore[no-untyped-call]
         plans.append(_Plan(target, text, _plan_target(target, force)))
+    for path, exercises in zip(notebooks, declarations, strict=True):
+        if exercises is not None:  # the student edition of its declared exercises: no model answers, sealed
+            target = dest / (path.stem + declared.SUFFIX)
+            plans.append(_Plan(target, exercises.student_text(), _plan_declarations(target, force)))
     dest.mkdir(parents=True, exist_ok=True)
     for plan in plans:
         if plan.backup:
