@@ -225,3 +225,67 @@ def test_a_malformed_declaration_in_a_lesson_is_a_lesson_error_not_a_traceback(t
 
 def test_every_lessons_declarations_are_well_formed() -> None:
     assert declared.check_folder(ROOT / "notebooks") == []
+
+
+# -- text that opens after a guess --------------------------------------------------------------------------
+
+
+def _tiny_lesson() -> dict[str, Any]:
+    def markdown(text: str, tags: tuple[str, ...] = ()) -> dict[str, Any]:
+        return {"cell_type": "markdown", "metadata": {"tags": list(tags)}, "source": text}
+
+    return {
+        "cells": [
+            markdown("# Which numbers lose?"),
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "source": "lesson.guess('big', my_guess)",
+                "outputs": [],
+                "execution_count": None,
+            },
+            markdown("## Why do odd numbers lose?", ("after:big",)),
+            markdown("**Teacher note.** Odd.", ("teacher",)),
+            markdown("Every odd number is a P-position.", ("after:big",)),
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def test_a_gated_cell_is_sealed_in_the_student_copy_and_opens_after_the_guess(tmp_path: Path, capsys: Any) -> None:
+    import json
+
+    from duel_lessons.teaching.student_copies import write_student_copies
+
+    src, dest = tmp_path / "teacher", tmp_path / "student"
+    src.mkdir()
+    (src / "04-tiny.ipynb").write_text(json.dumps(_tiny_lesson()), encoding="utf-8")
+    written = sorted(p.name for p in write_student_copies(src, dest))
+    assert written == ["04-tiny.ipynb", "04-tiny.lesson.toml"]
+    copy = json.loads((dest / "04-tiny.ipynb").read_text(encoding="utf-8"))
+    assert ["".join(c["source"]) for c in copy["cells"][2:]] == [
+        'lesson.text("part-1")   # this part opens once you have answered above',
+        'lesson.text("part-2")   # this part opens once you have answered above',
+    ]
+    everything = (dest / "04-tiny.ipynb").read_text(encoding="utf-8") + (dest / "04-tiny.lesson.toml").read_text(
+        encoding="utf-8"
+    )
+    assert "odd" not in everything.lower()
+    here = Path.cwd()
+    os.chdir(dest)
+    try:
+        lesson = Lesson("04", **PARAMS_04)
+        lesson.text("part-2")
+        assert capsys.readouterr().out == (
+            "🔒 This part opens once you make your guess above (replace the ...), run it, then run this cell again.\n"
+        )
+        lesson.guess("big", [15])
+        capsys.readouterr()
+        lesson.text("part-2")
+        assert capsys.readouterr().out == "<IPython.core.display.Markdown object>\n"
+        with pytest.raises(LessonError, match="has no text called 'part-3'"):
+            lesson.text("part-3")
+    finally:
+        os.chdir(here)

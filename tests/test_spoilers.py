@@ -80,8 +80,14 @@ def output_texts(notebook: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     yield from (("a widget", text) for text in widget_texts(notebook))
 
 
-def leaks(teacher: Mapping[str, Any], executed: Mapping[str, Any] | None, lesson_spec: LessonSpec) -> list[str]:
-    """What, in the student copy of ``teacher`` (and the outputs of ``executed``), gives a discovery away."""
+def leaks(
+    teacher: Mapping[str, Any], executed: Mapping[str, Any] | None, lesson_spec: LessonSpec, whole: bool = False
+) -> list[str]:
+    """What, in the student copy of ``teacher`` (and the outputs of ``executed``), gives a discovery away.
+
+    ``whole``: scan every static cell of the copy, after the reveal too (text after a question is gated:
+    cells tagged ``after:GUESS`` become ``lesson.text(...)``, which shows it only once the guess is made).
+    """
     cells = student_notebook(dict(teacher))["cells"]
     found = []
     for guess, patterns in lesson_spec.spoilers.items():
@@ -90,10 +96,12 @@ def leaks(teacher: Mapping[str, Any], executed: Mapping[str, Any] | None, lesson
         if until is None:
             found.append(f"{guess!r}: no cell opens a reveal gated by it (lesson.reveal(...))")
             until = len(cells)
+        reveal, until = until, len(cells) if whole else until
         for i, cell in enumerate(cells[:until]):
+            where = "before its reveal" if i < reveal else "after its reveal, in a cell that is not gated"
             for pattern in compiled:
                 if match := pattern.search(source(cell)):
-                    found.append(f"{guess!r}: {match.group(0)!r} in cell {i} ({cell['cell_type']}), before its reveal")
+                    found.append(f"{guess!r}: {match.group(0)!r} in cell {i} ({cell['cell_type']}), {where}")
         for where, text in output_texts(executed or {}):
             for pattern in compiled:
                 if match := pattern.search(text):
@@ -128,6 +136,29 @@ def test_every_lesson_declares_what_its_students_discover(path: Path) -> None:
 def test_nothing_before_a_reveal_gives_its_discovery_away(path: Path) -> None:
     found = leaks(load(path), None, lesson_spec_of(path))
     assert not found, f"{path.name} tells before it asks:\n" + "\n".join(found)
+
+
+#: The lessons whose text after each question is gated (issue 27): their whole student copy states no discovery
+#: in any static cell.  Each lesson joins when its prose after the questions is tagged after:GUESS; the rest
+#: are still checked up to each reveal by the test above.  Issue 27 stays open until this holds every lesson.
+WHOLE_COPY_GATED = {"04"}
+
+
+@pytest.mark.parametrize("path", [p for p in LESSONS if p.name[:2] in WHOLE_COPY_GATED], ids=lambda p: p.stem)
+def test_no_static_cell_of_the_whole_student_copy_states_a_discovery(path: Path) -> None:
+    found = leaks(load(path), None, lesson_spec_of(path), whole=True)
+    assert not found, f"{path.name}: a static cell states a discovery (tag it after:GUESS):\n" + "\n".join(found)
+
+
+def test_the_whole_copy_scan_sees_text_after_the_reveal() -> None:
+    fake = tiny_spec()
+    assert leaks(tiny("# Lose?"), None, fake) == []
+    assert leaks(tiny("# Lose?"), None, fake, whole=True) == [
+        "'big': 'odd' in cell 4 (markdown), after its reveal, in a cell that is not gated"
+    ]
+    gated = tiny("# Lose?")
+    gated["cells"][-1]["metadata"] = {"tags": ["after:big"]}
+    assert leaks(gated, None, fake, whole=True) == []
 
 
 @pytest.fixture(scope="session")

@@ -154,6 +154,8 @@ class Declarations:
     discoveries: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: "teacher" (model answers present) or "student" (made by ``student-copies``: none)
     edition: str = "teacher"
+    #: text that opens after a guess: name -> (the guess or conjecture test, markdown)
+    texts: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     # -- judging ------------------------------------------------------------------------------------
 
@@ -205,6 +207,9 @@ class Declarations:
                 f'sealed = "{packed}"',
                 "",
             ]
+        for name, (after, markdown) in self.texts.items():
+            packed = base64.b64encode(zlib.compress(markdown.encode())).decode()
+            out += [f"[text.{json.dumps(name)}]", f"after = {json.dumps(after)}", f'sealed = "{packed}"', ""]
         return "\n".join(out)
 
 
@@ -225,10 +230,10 @@ def parse(text: str, source: str = "declarations") -> Declarations:
     edition = data.get("edition", "teacher")
     if edition not in ("teacher", "student"):
         raise DeclarationError(f'{source}: edition must be "teacher" or "student", not {edition!r}.')
-    unknown = set(data) - {"lesson", "edition", "exercise", "discoveries"}
+    unknown = set(data) - {"lesson", "edition", "exercise", "discoveries", "text"}
     if unknown:
         raise DeclarationError(
-            f"{source}: unknown section {sorted(unknown)[0]!r} (use [exercise.NAME] or [discoveries])."
+            f"{source}: unknown section {sorted(unknown)[0]!r} (use [exercise.NAME], [text.NAME] or [discoveries])."
         )
     result = Declarations(lesson.zfill(2), source, edition=edition)
     for guess, patterns in _table(data.get("discoveries", {}), source, "[discoveries]").items():
@@ -248,6 +253,23 @@ def parse(text: str, source: str = "declarations") -> Declarations:
         if edition == "student":
             fields = _unseal(fields, where)
         result.exercises[name] = _exercise(name, fields, where, edition)
+    for name, fields in _table(data.get("text", {}), source, "[text]").items():
+        where = f"{source}: [text.{name}]"
+        fields = _table(fields, source, f"[text.{name}]")
+        after = fields.get("after")
+        if not isinstance(after, str) or not after:
+            raise DeclarationError(f"{where} after: name the guess (or conjecture test) that opens this text.")
+        if edition == "student":
+            try:
+                markdown = zlib.decompress(base64.b64decode(str(fields.get("sealed", ""))), bufsize=MAX_BYTES).decode()
+            except (ValueError, zlib.error):
+                raise DeclarationError(f"{where} sealed: this student copy is damaged; make it again.") from None
+        else:
+            written = fields.get("markdown")
+            if not isinstance(written, str) or set(fields) - {"after", "markdown"}:
+                raise DeclarationError(f"{where}: give after and markdown (the text, in triple quotes).")
+            markdown = written
+        result.texts[name] = (after, markdown)
     return result
 
 

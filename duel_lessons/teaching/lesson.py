@@ -595,6 +595,26 @@ class Lesson:
 
         reveal_button(text)
 
+    def _open(self, gate: str) -> bool:
+        return gate in self.attempts.guesses or (gate in _spec(self.number).truths and gate in self.attempts.tested)
+
+    def text(self, name: str) -> None:
+        """Show a part of the lesson that opens after a guess (a cell tagged ``after:GUESS`` in the teacher's
+        notebook, or a declared ``[text.NAME]``); before the guess, a 🔒 line."""
+        texts = _spec(self.number).texts
+        if name not in texts:
+            raise LessonError(f"Lesson {self.number} has no text called {name!r}: make the student copy again.")
+        gate, markdown = texts[name]
+        if not self._open(gate):
+            what = "test your rule" if gate in _spec(self.number).truths else "make your guess"
+            print(f"🔒 This part opens once you {what} above (replace the ...), run it, then run this cell again.")
+            return
+        from IPython.display import Markdown, display
+
+        from duel_lessons.teaching.declared import fill
+
+        display(Markdown(fill(markdown, self.params)))
+
     def locked(self, guess: str, thunk: Callable[[], object]) -> None:
         """Show what ``thunk()`` shows (and its value) only once the guess ``guess`` is made; else a 🔒 line.
 

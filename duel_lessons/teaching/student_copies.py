@@ -175,17 +175,61 @@ def student_lesson(source: str) -> str:
     return _LESSON_CALL.sub(lambda m: f"Lesson({m.group(1)}, student=True,", source)
 
 
+#: A markdown cell tagged ``after:GUESS`` states what the guess discovers: the student copy shows it only
+#: once the guess is made (``lesson.text``), and keeps its text sealed in the lesson's declarations.
+AFTER_TAG = re.compile(r"^after:([A-Za-z0-9_-]+)$")
+
+
+def gate_of(cell: Mapping[str, Any]) -> str | None:
+    """The guess a markdown cell waits for (its tag ``after:GUESS``), or None.
+
+    >>> gate_of({"cell_type": "markdown", "metadata": {"tags": ["after:big"]}, "source": "Odd numbers lose."})
+    'big'
+    >>> gate_of({"cell_type": "code", "metadata": {"tags": ["after:big"]}, "source": ""}) is None
+    True
+    """
+    if cell.get("cell_type") != "markdown":
+        return None
+    found = [m.group(1) for tag in _tags(cell) if (m := AFTER_TAG.match(tag))]
+    return found[0] if found else None
+
+
+def gated_texts(notebook: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
+    """The gated markdown cells of a teacher's notebook, by the names the student copy gives them.
+
+    >>> gated_texts({"cells": [{"cell_type": "markdown", "metadata": {"tags": ["after:big"]}, "source": "Odd."}]})
+    {'part-1': ('big', 'Odd.')}
+    """
+    cells = [cell for cell in notebook.get("cells", []) if not is_removed(cell)]
+    gated = [(gate, _source(cell)) for cell in cells if (gate := gate_of(cell))]
+    return {f"part-{i}": pair for i, pair in enumerate(gated, 1)}
+
+
+def _gated_cell(name: str) -> dict[str, Any]:
+    return {
+        "cell_type": "code",
+        "metadata": {"tags": ["gated"]},
+        "source": f'lesson.text("{name}")   # this part opens once you have answered above',
+        "outputs": [],
+        "execution_count": None,
+    }
+
+
 def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a notebook (parsed JSON or nbformat node) without solutions, teacher notes, outputs or widget state.
 
     The copy's metadata records the hash of its sources (see :func:`sources_hash`).
     """
     cells = []
+    parts = 0
     for cell in notebook.get("cells", []):
         if is_removed(cell):
             continue
         cell = dict(cell)
-        if cell.get("cell_type") == "code":
+        if gate_of(cell):
+            parts += 1
+            cell = _gated_cell(f"part-{parts}")
+        elif cell.get("cell_type") == "code":
             cell["outputs"] = []
             cell["execution_count"] = None
             cell["source"] = student_lesson(_source(cell))
@@ -401,18 +445,31 @@ def _plan_declarations(target: Path, force: bool) -> bool:
     return True
 
 
-def _declarations(notebook: Path) -> declared.Declarations | None:
-    """The declared exercises beside a notebook (``NN-topic.lesson.toml``), or None; CopyError if malformed."""
+def _declarations(notebook: Path, teacher: Mapping[str, Any]) -> declared.Declarations | None:
+    """The declared exercises beside a notebook (``NN-topic.lesson.toml``) with its gated cells' texts, or None.
+
+    CopyError if the file is malformed, or if gated cells have no lesson number to be filed under.
+    """
     path = notebook.with_name(notebook.stem + declared.SUFFIX)
+    texts = gated_texts(teacher)
     if not path.exists():
-        return None
+        number = notebook.name.split("-", 1)[0]
+        if not texts:
+            return None
+        if not number.isdigit():
+            raise CopyError(
+                f"{notebook}: it has cells tagged after:..., so its name must start with its number (04-...)."
+            )
+        return declared.Declarations(number.zfill(2), path.name, texts=texts)
     try:
         found = declared.load(path)
     except declared.DeclarationError as error:
         raise CopyError(f"{error} Nothing was written.") from None
     if found.edition != "teacher":
         raise CopyError(f"{path}: this is a student copy already; make copies from the teacher's lessons.")
-    return found
+    return declared.Declarations(
+        found.lesson, found.source, dict(found.exercises), dict(found.discoveries), texts={**found.texts, **texts}
+    )
 
 
 def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = False) -> list[Path]:
@@ -427,8 +484,9 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
         raise CopyError("The source and the destination must be folder names, not empty; nothing was written.")
     src, dest = Path(src), Path(dest)
     notebooks = _lessons(src)
-    copies = [student_notebook(read_notebook(path)) for path in notebooks]  # all valid before anything is written
-    declarations = [_declarations(path) for path in notebooks]
+    teachers = [read_notebook(path) for path in notebooks]
+    copies = [student_notebook(teacher) for teacher in teachers]  # all valid before anything is written
+    declarations = [_declarations(path, teacher) for path, teacher in zip(notebooks, teachers, strict=True)]
     _check_destination(src if src.is_dir() else src.parent, dest)
     plans = []
     for path, copy in zip(notebooks, copies, strict=True):

@@ -95,6 +95,8 @@ class LessonSpec:
     spoilers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     orderings: dict[str, Parsons] = field(default_factory=dict)
     reaches: dict[str, int | str] = field(default_factory=dict)
+    #: text that opens after a guess (declared, or gated cells of a student copy): name -> (guess, markdown)
+    texts: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def check(self, name: int | str, label: str = "") -> Callable[[F], F]:
         """Register a check (exercise number or a name such as ``"proof-2"``), optionally with its label."""
@@ -282,6 +284,7 @@ def _merge(base: LessonSpec, found: Any) -> LessonSpec:
         spoilers=dict(base.spoilers),
         orderings=dict(base.orderings),
         reaches=dict(base.reaches),
+        texts={**base.texts, **found.texts},
     )
     for guess, patterns in found.discoveries.items():
         merged.spoilers[guess] = merged.spoilers.get(guess, ()) + patterns
