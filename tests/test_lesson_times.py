@@ -26,7 +26,7 @@ import lesson_files
 import pytest
 from lesson_files import readme_times, stated_times
 
-from duel_lessons.teaching.student_copies import student_notebook
+from duel_lessons.teaching.student_copies import gated_texts, student_notebook
 
 # -- the time model ---------------------------------------------------------------------------------
 WORDS_PER_MINUTE = 150  # reading, at a 12-16-year-old's pace for instructional text
@@ -51,12 +51,23 @@ def _source(cell: dict[str, Any]) -> str:
     return "".join(text) if isinstance(text, list) else str(text)
 
 
+GOING_FURTHER = re.compile(r"\s*#+\s*Going further", re.IGNORECASE)
+
+
 def estimate(notebook: dict[str, Any]) -> float:
-    """The minutes the time model gives a notebook's student copy."""
+    """The minutes the time model gives a notebook's student copy, up to its optional "Going further" part.
+
+    A cell tagged ``after:GUESS`` counts as the text it shows once opened (the copy holds ``lesson.text(...)``).
+    """
+    texts = iter(gated_texts(notebook).values())
     cells = student_notebook(notebook)["cells"]
     minutes = 0.0
     for cell in cells:
         text = _source(cell)
+        if "gated" in cell.get("metadata", {}).get("tags", []):
+            cell, text = {"cell_type": "markdown"}, next(texts)[1]
+        if cell["cell_type"] == "markdown" and GOING_FURTHER.match(text):
+            break  # optional, outside the stated time
         if cell["cell_type"] == "markdown":
             minutes += len(WORD.findall(text)) / WORDS_PER_MINUTE
             minutes += PER_DISCUSSION if DISCUSSION.match(text) else 0.0
@@ -114,12 +125,15 @@ def test_the_time_model_counts_what_it_says() -> None:
             cell("code", "GameBoard(RULES, 12)"),  # 0.5 + 5
             cell("code", "lesson.solution(1)", ("solution",)),  # not in the student copy
             cell("markdown", "**Teacher note.** " + "word " * 1500),  # not in the student copy
+            cell("markdown", "word " * 150, ("after:a",)),  # gated: 1 minute, once opened
+            cell("markdown", "## Going further\n" + "word " * 1500),  # optional: not counted, nor what follows
+            cell("code", "lesson.check(9, answer_9)"),
         ],
         "metadata": {},
         "nbformat": 4,
         "nbformat_minor": 5,
     }
-    assert estimate(notebook) == pytest.approx(2 + 4 / 150 + 3 + 6 * 0.5 + 3 + 4 + 3 + 4 + 5)
+    assert estimate(notebook) == pytest.approx(2 + 4 / 150 + 3 + 6 * 0.5 + 3 + 4 + 3 + 4 + 5 + 1)
 
 
 @pytest.mark.parametrize("path", lessons())
