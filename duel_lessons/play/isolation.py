@@ -293,6 +293,18 @@ class Worker:
                 seen = True
         return total if seen else None
 
+    def usage(self) -> tuple[float, int, int]:
+        """The whole tree's CPU seconds (as :meth:`cpu`), how many processes it has (bubblewrap's own not
+        counted), and their resident bytes."""
+        total, count, memory = 0.0, 0, 0
+        for process in self.tree():
+            with contextlib.suppress(psutil.Error):
+                t = process.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+                memory += process.memory_info().rss
+                count += process.name() != "bwrap"
+        return total, count, memory
+
     def exit_code(self) -> int | None:
         if self.popen is not None:
             try:
@@ -369,13 +381,20 @@ def run_isolated(
     output_limit: int = 50 * 2**20,
     readable: Sequence[str] = (),
     scratch: bool = False,
+    max_processes: int = 64,
 ) -> Isolated:
     """Run ``python ARGS`` (a module with ``-m``, or a script) in the bot sandbox's layers; ``stdin`` is its input.
 
     The same layers as a bot (a fresh interpreter, bubblewrap with only the Python folders and
     ``readable`` bound read-only, a user of its own under a root caller, a clean environment,
     resource limits but processes allowed (a notebook needs a kernel), every process killed at
-    the end), with a CPU limit over the whole process tree and a wall-clock limit.  Hand data in
+    the end), with a CPU limit over the whole process tree and a wall-clock limit.
+
+    Memory is limited twice: ``memory_limit`` bytes of address space for each process (``RLIMIT_AS``)
+    and as much resident memory for the whole tree, and so are processes: ``RLIMIT_NPROC`` where the
+    command has a user of its own (a root caller gives one, or bubblewrap's user namespace; the kernel
+    does not count a root caller's) and at most ``max_processes`` in the tree at once.  The tree's
+    totals are read every :data:`CPU_TICK` seconds, and the whole tree is stopped when one is passed.  Hand data in
     on ``stdin`` and read the result from ``stdout``: nothing of the caller's is writable.
 
     ``scratch`` gives the command a private, writable ``/tmp`` (a notebook's libraries keep caches
@@ -391,6 +410,7 @@ def run_isolated(
     wall_limit = check_time_limit(wall_limit, "The wall-clock limit")
     user_namespace, _ = bubblewrap()
     uid = next_uid() if can_change_user() and not scratch else None
+    own_user = uid is not None or (user_namespace is not None and (user_namespace or scratch))
     private = tempfile.mkdtemp(prefix="duel-isolated-") if scratch and user_namespace is None else None
     limits = (
         "import os, resource, sys\n"
@@ -400,7 +420,8 @@ def run_isolated(
         f"uid = {uid!r}\n"
         "if uid is not None:\n"
         "    os.setgroups([]); os.setgid(uid); os.setuid(uid)\n"
-        "    resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))\n"
+        f"if {own_user!r}:\n"
+        f"    resource.setrlimit(resource.RLIMIT_NPROC, ({max_processes}, {max_processes}))\n"
         "os.execv(sys.executable, [sys.executable, '-s', *sys.argv[1:]])\n"
     )
     command = [sys.executable, "-s", "-c", limits, *args]
@@ -443,9 +464,14 @@ def run_isolated(
                     continue
                 size += len(chunk)
                 streams[stream].append(chunk)
-            cpu = max(cpu, worker.cpu() or 0.0)
+            used, processes, memory = worker.usage()
+            cpu = max(cpu, used)
             if size > output_limit:
                 stopped = f"wrote more than {output_limit:,} bytes"
+            elif processes > max_processes:
+                stopped = f"started more than {max_processes} processes"
+            elif memory > memory_limit:
+                stopped = f"used more than {memory_limit / 2**20:,.0f} MB of memory"
             elif cpu > cpu_limit:
                 stopped = f"used more than {cpu_limit:g} s of CPU time"
             elif time.monotonic() - began > wall_limit:
