@@ -25,11 +25,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import resource
 import select
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from duel_lessons.teaching.bounded_json import Unreadable, decode, loads
@@ -87,6 +87,8 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> None:
     """Answer requests from the standard input, one line each, each under the CPU limit given as argument."""
+    import resource  # POSIX only, as the CPU-time alarm
+
     limit = float(sys.argv[1]) if len(sys.argv) > 1 else CPU_LIMIT
     memory = int(sys.argv[2]) if len(sys.argv) > 2 else MEMORY_LIMIT
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -126,8 +128,18 @@ class Judge:
     >>> judge.close()
     """
 
-    def __init__(self, cpu_limit: float = CPU_LIMIT, memory_limit: int = MEMORY_LIMIT) -> None:
+    def __init__(
+        self, cpu_limit: float = CPU_LIMIT, memory_limit: int = MEMORY_LIMIT, command: Sequence[str] = ()
+    ) -> None:
         self.cpu_limit, self.memory_limit = cpu_limit, memory_limit
+        #: The judging process's command line (tests give another).
+        self.command = list(command) or [
+            sys.executable,
+            "-m",
+            "duel_lessons.teaching.judging",
+            str(cpu_limit),
+            str(memory_limit),
+        ]
         self._popen: subprocess.Popen[bytes] | None = None
         self._buffer = b""
 
@@ -136,7 +148,7 @@ class Judge:
 
         self.close()
         self._popen = subprocess.Popen(
-            [sys.executable, "-m", "duel_lessons.teaching.judging", str(self.cpu_limit), str(self.memory_limit)],
+            self.command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
