@@ -24,7 +24,7 @@ import duel_lessons.teaching.class_report as report_module
 from duel_lessons.cli.app import main
 from duel_lessons.teaching import record
 from duel_lessons.teaching.class_report import Limits, class_report
-from duel_lessons.teaching.notebook_plan import parameters_of, plan_of
+from duel_lessons.teaching.notebook_plan import lesson_of, parameters_of, plan_of
 from duel_lessons.teaching.student_copies import student_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -373,3 +373,13 @@ def test_a_lesson_04_class_with_the_sympy_bomb_and_a_snoop(tmp_path: Path) -> No
     assert table["snoop"]["status"] == "graded" and table["snoop"]["exercise proof-1"] == "blank"
     assert not planted.exists()
     assert "TEACHER-SECRET" not in report.csv_text() + report.html()
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["-" * 100_000 + "1", "a." * 100_000 + "b", "a+" * 100_000 + "a", "x = 1\0", "y = 2\n" * 40_000],
+)
+def test_a_cell_built_to_break_the_parser_is_skipped(hostile: str) -> None:
+    """MemoryError, RecursionError, a null byte, or too long to parse: the lesson is still found in the next cell."""
+    cells = [{"cell_type": "code", "source": source} for source in (hostile, 'lesson = Lesson("04", rules="x")')]
+    assert lesson_of({"cells": cells}) == "04"

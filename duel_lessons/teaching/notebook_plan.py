@@ -65,11 +65,17 @@ def parameters_of(notebook: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+#: A code cell longer than this is not parsed (a lesson's cells are a few thousand characters).
+MAX_SOURCE = 200_000
+
+
 def _calls(notebook: Mapping[str, Any]) -> Iterable[ast.Call]:
     for source in code_cells(notebook):
+        if len(source) > MAX_SOURCE:
+            continue
         try:
             tree = ast.parse(source)
-        except SyntaxError:
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a handed-in cell may be built to break it
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
