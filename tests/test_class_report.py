@@ -383,3 +383,19 @@ def test_a_cell_built_to_break_the_parser_is_skipped(hostile: str) -> None:
     """MemoryError, RecursionError, a null byte, or too long to parse: the lesson is still found in the next cell."""
     cells = [{"cell_type": "code", "source": source} for source in (hostile, 'lesson = Lesson("04", rules="x")')]
     assert lesson_of({"cells": cells}) == "04"
+
+
+def test_in_a_kernel_the_report_shows_a_progress_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thin layer: the widget is moved by the same callback the command prints with."""
+    import IPython
+    import IPython.display
+
+    assert report_module._lab_progress() is None  # no kernel here
+    shown: list[object] = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: type("Kernel", (), {"kernel": object()})())
+    monkeypatch.setattr(IPython.display, "display", lambda *shown_now, **_: shown.extend(shown_now))
+    told = report_module._lab_progress()
+    assert told is not None
+    told(12, 30, "ana.ipynb")
+    ((bar, label),) = [box.children for box in shown]  # type: ignore[attr-defined]
+    assert (bar.value, bar.max, label.value) == (12, 30, "12 of 30: ana.ipynb")
