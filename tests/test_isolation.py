@@ -226,7 +226,7 @@ for _ in range(150):
     except OSError:
         break
     if pid == 0:
-        time.sleep(10)
+        time.sleep(3)  # alive long enough for the referee to count them
         os._exit(0)
     made += 1
 print(made)
@@ -278,3 +278,13 @@ def test_the_memory_limit_holds_for_each_process() -> None:
     )
     assert (done.stopped, done.returncode, done.stdout) == (None, 1, b"")
     assert done.stderr.rstrip().endswith(b"MemoryError")
+
+
+@pytest.mark.skipif(
+    not (ROOT and isolation.can_change_user() and isolation.bubblewrap()[0] is not None),
+    reason="a user id of its own (root caller) that can start Python (bubblewrap binds it)",
+)
+def test_with_a_user_id_of_its_own_the_kernel_refuses_the_process_past_the_limit() -> None:
+    """RLIMIT_NPROC counts that user's processes: the command and 19 children make 20, the 20th fork fails."""
+    done = run_isolated(["-c", FORKS], max_processes=20, wall_limit=600)
+    assert (done.stopped, done.stdout) == (None, b"19\n")

@@ -391,11 +391,12 @@ def run_isolated(
     the end), with a CPU limit over the whole process tree and a wall-clock limit.
 
     Memory is limited twice: ``memory_limit`` bytes of address space for each process (``RLIMIT_AS``)
-    and as much resident memory for the whole tree, and so are processes: ``RLIMIT_NPROC`` where the
-    command has a user of its own (a root caller gives one, or bubblewrap's user namespace; the kernel
-    does not count a root caller's) and at most ``max_processes`` in the tree at once.  The tree's
-    totals are read every :data:`CPU_TICK` seconds, and the whole tree is stopped when one is passed.  Hand data in
-    on ``stdin`` and read the result from ``stdout``: nothing of the caller's is writable.
+    and as much resident memory for the whole tree. So are processes: ``RLIMIT_NPROC`` where the command
+    has a user id of its own (a root caller without ``scratch``; the kernel counts per user, and not at
+    all for root, even inside bubblewrap's user namespace), and at most ``max_processes`` in the tree at
+    once. The tree's totals are read every :data:`CPU_TICK` seconds; the whole tree is stopped when one
+    is passed. Hand data in on ``stdin`` and read the result from ``stdout``: nothing of the caller's is
+    writable.
 
     ``scratch`` gives the command a private, writable ``/tmp`` (a notebook's libraries keep caches
     there). Under bubblewrap that is a user namespace of its own, with an unprivileged user inside and
@@ -410,7 +411,6 @@ def run_isolated(
     wall_limit = check_time_limit(wall_limit, "The wall-clock limit")
     user_namespace, _ = bubblewrap()
     uid = next_uid() if can_change_user() and not scratch else None
-    own_user = uid is not None or (user_namespace is not None and (user_namespace or scratch))
     private = tempfile.mkdtemp(prefix="duel-isolated-") if scratch and user_namespace is None else None
     limits = (
         "import os, resource, sys\n"
@@ -420,7 +420,6 @@ def run_isolated(
         f"uid = {uid!r}\n"
         "if uid is not None:\n"
         "    os.setgroups([]); os.setgid(uid); os.setuid(uid)\n"
-        f"if {own_user!r}:\n"
         f"    resource.setrlimit(resource.RLIMIT_NPROC, ({max_processes}, {max_processes}))\n"
         "os.execv(sys.executable, [sys.executable, '-s', *sys.argv[1:]])\n"
     )
