@@ -264,6 +264,35 @@ def sweep_user(uid: int, keep: Sequence[int] = ()) -> None:
 # -- the worker's process, however it was started --------------------------------------------------
 
 
+@functools.cache
+def _children_files() -> bool:
+    """Whether Linux lists each task's children in /proc/PID/task/TID/children here."""
+    return os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+
+
+def _descendants(pid: int) -> list[int]:
+    """The process ids under ``pid``, read from /proc/PID/task/TID/children (those that end meanwhile skipped)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{parent}/task"):
+                with contextlib.suppress(OSError), open(f"/proc/{parent}/task/{task}/children", "rb") as file:
+                    children = [int(c) for c in file.read().split()]
+                    found += children
+                    todo += children
+    return found
+
+
+def _processes(pids: Sequence[int]) -> list[psutil.Process]:
+    found = []
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            found.append(psutil.Process(pid))
+    return found
+
+
 class Worker:
     """A started worker: its process tree, its user (root referee), its CPU time, killing it."""
 
@@ -295,10 +324,14 @@ class Worker:
 
     def usage(self) -> tuple[float, int, int]:
         """The whole tree's CPU seconds (as :meth:`cpu`), how many processes it has (bubblewrap's own not
-        counted), and their resident bytes."""
+        counted), and their resident bytes (read often: the tree's own entries of /proc, where Linux has
+        them, rather than every process of the machine)."""
+        if self.root is None:
+            return 0.0, 0, 0
+        tree = self.tree() if not _children_files() else [self.root, *_processes(_descendants(self.root.pid))]
         total, count, memory = 0.0, 0, 0
-        for process in self.tree():
-            with contextlib.suppress(psutil.Error):
+        for process in tree:
+            with contextlib.suppress(psutil.Error), process.oneshot():
                 t = process.cpu_times()
                 total += t.user + t.system + t.children_user + t.children_system
                 memory += process.memory_info().rss
