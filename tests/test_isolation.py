@@ -288,3 +288,27 @@ def test_with_a_user_id_of_its_own_the_kernel_refuses_the_process_past_the_limit
     """RLIMIT_NPROC counts that user's processes: the command and 19 children make 20, the 20th fork fails."""
     done = run_isolated(["-c", FORKS], max_processes=20, wall_limit=600)
     assert (done.stopped, done.stdout) == (None, b"19\n")
+
+
+@pytest.mark.skipif(not POSIX, reason="fork")
+def test_without_the_children_files_of_proc_the_tree_is_read_all_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Some kernels lack /proc/PID/task/TID/children: psutil's scan of every process finds the same tree."""
+    monkeypatch.setattr(isolation, "_children_files", lambda: False)
+    done = run_isolated(["-c", FORKS], scratch=True, max_processes=20, wall_limit=600)
+    assert done.stopped == "started more than 20 processes" or int(done.stdout) < 20
+    done = run_isolated(["-c", TREE_MEMORY], scratch=True, memory_limit=256 * 2**20, wall_limit=600)
+    assert done.stopped == "used more than 256 MB of memory"
+
+
+def test_the_descendants_read_from_proc_are_psutils() -> None:
+    popen = subprocess.Popen(["/bin/sh", "-c", "sleep 30 & (sleep 30 & wait) ; wait"], start_new_session=True)
+    worker = Worker(popen.pid, None, popen)
+    try:
+        deadline = time.monotonic() + 120  # a safety net only: the shells start their children
+        while len(worker.tree()) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if isolation._children_files():
+            assert sorted(isolation._descendants(popen.pid)) == sorted(p.pid for p in worker.tree()[1:])
+        assert worker.usage()[1] == len(worker.tree()) == 4  # sh, sleep, the subshell and its sleep
+    finally:
+        worker.kill()
