@@ -399,3 +399,32 @@ def test_in_a_kernel_the_report_shows_a_progress_bar(monkeypatch: pytest.MonkeyP
     told(12, 30, "ana.ipynb")
     ((bar, label),) = [box.children for box in shown]  # type: ignore[attr-defined]
     assert (bar.value, bar.max, label.value) == (12, 30, "12 of 30: ana.ipynb")
+
+
+def test_a_proof_order_is_an_exercise_of_the_plan_answered_by_a_call() -> None:
+    plan = plan_of(json.loads(OTHER.read_text(encoding="utf-8")), OTHER.parent)
+    assert plan.checks["order"] == "" and plan.checks["1"] == "answer_1"
+    assert list(plan.files) == ["04-which-numbers-lose.lesson.toml"]
+    assert "edition = \"student\"" in plan.files["04-which-numbers-lose.lesson.toml"]
+
+
+@pytest.mark.skipif(UNISOLATED, reason="hand-ins run only in bubblewrap here")
+def test_an_honest_student_who_orders_the_proof_by_a_call_is_right_and_not_flagged(tmp_path: Path) -> None:
+    """Issue 28: an order given by lesson.check("order", [...]) counts as an answer variable does (by hand:
+    B, C, A, I, D, G, F respects every line's uses; C before A is allowed, since C uses only B)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    calls = {
+        "orderer": ['lesson.check("order", ["B", "C", "A", "I", "D", "G", "F"])'],
+        "wrong-order": ['lesson.check("order", ["A", "B", "C", "I", "D", "G", "F"])'],
+        "none": [],
+    }
+    for name, cells in calls.items():
+        notebook = filled({}, cells, teacher=OTHER)
+        (folder / f"{name}.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+    report = class_report(folder, OTHER, limits=LIMITS)
+    table = rows(report.csv_text())
+    assert table["orderer"]["exercise order"] == "right"
+    assert table["wrong-order"]["exercise order"] == "partial"
+    assert table["none"]["exercise order"] == "blank"
+    assert "not borne out" not in report.html()

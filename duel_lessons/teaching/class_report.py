@@ -143,15 +143,16 @@ def _judge(row: Row, plan: Plan, reply: Reply, judge: Judge) -> None:
 
     params = plain(plan.params)
     for name in plan.checks:
-        value = reply.answers.get(f"check:{name}")
+        key = f"check:{name}"
+        if reply.answers.get(key) in (None, ...) and f"call:{name}" in reply.answers:
+            key = f"call:{name}"  # answered by lesson.check(name, ...): it counts as an answer variable does
+        value = reply.answers.get(key)
         if isinstance(value, dict) and ("function" in value or "timeout" in value):
             row.verdicts[name] = "wrong"
             row.mistakes[name] = "no value (a function, or it ran out of time)"
             row.tries.pop(name, None)
             continue
-        said = judge.ask(
-            {"lesson": plan.lesson, "params": params, "check": name, "answer": reply.raw_answers.get(f"check:{name}")}
-        )
+        said = judge.ask({"lesson": plan.lesson, "params": params, "check": name, "answer": reply.raw_answers.get(key)})
         kind = str(said.get("kind", "refused"))
         row.verdicts[name] = _outcome(kind)
         if "refused" in said:
@@ -193,7 +194,7 @@ def _run(notebook: Mapping[str, Any], plan: Plan, limits: Limits) -> tuple[Reply
     request = {
         "cells": code_cells(notebook),
         "answers": {
-            **{f"check:{k}": v for k, v in plan.checks.items()},
+            **{f"check:{k}": v for k, v in plan.checks.items() if v},
             **{f"guess:{k}": v for k, v in plan.guesses.items()},
         },
         "rules": {f"test:{k}": [e, u] for k, (e, u) in plan.tests.items()},

@@ -50,7 +50,7 @@ from duel_lessons.teaching.feedback import (
     show,
     strict,
 )
-from duel_lessons.teaching.record import Progress, attempt, emit
+from duel_lessons.teaching.record import Progress, answered, attempt, emit
 
 NOT_ANSWERED = "replace the ... with your answer and run the cell again."
 MAX_TEST = 10**6
@@ -507,6 +507,7 @@ class Lesson:
         key = str(name)
         verdict = self.attempts.last.get(key)
         if verdict is not None and not is_unanswered(answer):
+            answered(self.number, key, plain(answer))
             emit(
                 attempt(
                     self.number,

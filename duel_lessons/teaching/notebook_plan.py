@@ -107,7 +107,7 @@ class Plan:
 
     lesson: str
     params: dict[str, Any]
-    checks: dict[str, str] = field(default_factory=dict)  # check name -> expression
+    checks: dict[str, str] = field(default_factory=dict)  # check name -> expression ("": answered by a call)
     guesses: dict[str, str] = field(default_factory=dict)  # guess name -> expression
     tests: dict[str, tuple[str, int]] = field(default_factory=dict)  # truth name -> (expression, upto)
     #: the student edition of the lesson's declarations (file name -> text), for the re-run of a hand-in
@@ -152,8 +152,12 @@ def plan_of(teacher: Mapping[str, Any], folder: Path | None = None) -> Plan:
         if method is None or not call.args:
             continue
         first = call.args[0]
-        if method in ("check", "guess") and len(call.args) >= 2 and isinstance(first, ast.Constant):
+        if method == "parsons" and isinstance(first, ast.Constant):
+            checks.setdefault(str(first.value), "")  # no answer variable: answered by a call or in the widget
+        elif method in ("check", "guess") and len(call.args) >= 2 and isinstance(first, ast.Constant):
             expression = ast.unparse(call.args[1])
+            if method == "check" and checks.get(str(first.value)) == "":
+                continue  # a proof order: its lesson.check call in the teacher's copy is the model's, not a variable
             (checks if method == "check" else guesses)[str(first.value)] = expression
         elif method == "test":
             keywords = {k.arg: k.value for k in call.keywords}
