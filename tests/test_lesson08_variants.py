@@ -42,6 +42,22 @@ def test_proof_1_the_bracket(answer: object, expected: str) -> None:
     assert verdict("proof-1", answer).kind == expected
 
 
+@pytest.mark.parametrize(
+    "answer",
+    ["(2*m - 2*e)/2", "(2*m − 2*e) ÷ 2", "2*(m - e)/2", "(4*m - 4*e)/4", "m*e/e - e", "2*(m - e) - (m - e)"],
+)
+def test_proof_1_refuses_a_restatement_and_asks_for_the_bracket(answer: str) -> None:
+    """Issue 27, point 7: (2m − 2e)/2 equals m − e, but it only restates the question; the check asks for the form."""
+    v = verdict("proof-1", answer)
+    assert v.kind == "partial" and not v.right and v.key == "shape:restated", (answer, v)
+    assert "restates" in v.message and "m - e" not in v.hint + v.stronger and "m − e" not in v.hint + v.stronger
+
+
+@pytest.mark.parametrize("answer", ["m - e", "m−e", "-e + m", "-(e - m)", "m + (-e)", "2*m - m - e"])
+def test_proof_1_accepts_the_bracket_in_any_form_without_a_restatement(answer: str) -> None:
+    assert verdict("proof-1", answer).right, answer
+
+
 def test_proof_1_a_wrong_bracket_is_refuted_by_numbers() -> None:
     v = verdict("proof-1", "m + e")
     assert "m = 6, e = 1" in v.message and "m - e" not in v.hint + v.stronger

@@ -23,10 +23,11 @@ from duel_lessons.teaching.feedback import (
     as_whole,
     first_difference,
     is_unanswered,
+    plain,
     show,
     unanswered,
 )
-from duel_lessons.teaching.proofs import expect_expression
+from duel_lessons.teaching.proofs import expect_expression, parse_expression
 
 SPEC = register(
     LessonSpec(
@@ -141,11 +142,62 @@ def odd_reveal(rule: object, p: Params) -> str:
 # -- the proof: halve the game ---------------------------------------------------------------------------
 
 HALF_CASES = [{"m": 6, "e": 1}, {"m": 6, "e": 3}, {"m": 15, "e": 5}, {"m": 10, "e": 2}]
+_HALVE = "Halve each term instead."
+#: Signs a student may type for the operations (as the expression reader reads them).
+_SIGNS = str.maketrans({"^": "**", "×": "*", "·": "*", "−": "-", "÷": "/"})
+
+
+def bracket_form(text: str) -> str | None:
+    """None if ``text`` (an expression equal to m − e) is the bracket itself; else what it still lacks.
+
+    The asked form takes the factor 2 out of both terms: no division, and no part equal to 2m − 2e
+    (or another multiple of m − e, such as 4m − 4e), which would only restate the left-hand side.
+
+    >>> bracket_form("m - e") is None, bracket_form("-(e - m)") is None, bracket_form("-e + m") is None
+    (True, True, True)
+    >>> bracket_form("(2*m - 2*e)/2")
+    'dividing by 2 only restates the question (the bracket is (2m − 2e)/2 by definition). Halve each term instead.'
+    >>> bracket_form("2*(m - e) - m + e")
+    'part of it, 2 * (m - e), is 2 × (m − e): that restates 2m − 2e. Halve each term instead.'
+    """
+    import ast
+
+    import sympy
+
+    tree = ast.parse(text.strip().translate(_SIGNS), mode="eval")
+    nodes = list(ast.walk(tree.body))
+    if any(isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) for node in nodes) or any(
+        isinstance(node, ast.Constant) and type(node.value) is not int for node in nodes
+    ):
+        return "dividing by 2 only restates the question (the bracket is (2m − 2e)/2 by definition). " + _HALVE
+    m, e = sympy.symbols("m e", integer=True, positive=True)
+    for node in nodes:
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+            ratio = sympy.cancel(parse_expression(ast.unparse(node), ["m", "e"]) / (m - e))
+            if ratio.is_number and ratio not in (0, 1, -1):
+                return f"part of it, {ast.unparse(node)}, is {ratio} × (m − e): that restates 2m − 2e. " + _HALVE
+    return None
 
 
 @SPEC.check("proof-1")
 def halving(answer: object, p: Params) -> Verdict:
-    """2m - 2e = 2 × (m - e): the bracket, typed as an expression."""
+    """2m - 2e = 2 × (m - e): the bracket, typed as an expression, in the asked form (no restatement)."""
+    answer = plain(answer)
+    verdict = _halving_value(answer)
+    if verdict.right and type(answer) is str:
+        missing = bracket_form(answer)
+        if missing:
+            return Verdict(
+                "partial",
+                f"It is equal, but not the bracket asked for: {missing}",
+                "2m − 2e = 2 × (bracket): the bracket is what is left once each term is halved.",
+                "Write the bracket with m, e and signs only: no division, and no part that is 2m − 2e again.",
+                key="shape:restated",
+            )
+    return verdict
+
+
+def _halving_value(answer: object) -> Verdict:
     return expect_expression(
         answer,
         "m - e",
