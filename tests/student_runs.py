@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from duel_lessons.teaching.student_copies import student_notebook
+from duel_lessons.teaching.declared import SUFFIX
+from duel_lessons.teaching.student_copies import gated_texts, student_notebook, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
@@ -51,8 +52,12 @@ def load(path: Path) -> dict[str, Any]:
     return notebook
 
 
-def run_notebook(notebook: dict[str, Any]) -> Any:
-    """``notebook`` (a dict) after Run All, as an nbformat notebook with outputs and widget state."""
+def run_notebook(notebook: dict[str, Any], files: dict[str, str] | None = None) -> Any:
+    """``notebook`` (a dict) after Run All, as an nbformat notebook with outputs and widget state.
+
+    ``files`` (name: text) are written into the folder the notebook runs in, as a student copy's sealed
+    declarations lie beside it.
+    """
     import nbclient
     import nbformat
 
@@ -63,6 +68,8 @@ def run_notebook(notebook: dict[str, Any]) -> Any:
         (startup / "00-figure-words.py").write_text(FIGURE_TEXT, encoding="utf-8")
         work = Path(folder, "work")
         work.mkdir()
+        for name, text in (files or {}).items():
+            Path(work, name).write_text(text, encoding="utf-8")
         client = nbclient.NotebookClient(
             copy, timeout=TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(work)}}
         )
@@ -72,8 +79,18 @@ def run_notebook(notebook: dict[str, Any]) -> Any:
 
 @functools.cache
 def run_student_copy(path: Path) -> Any:
-    """The student copy of the lesson at ``path`` after Run All (an nbformat notebook with outputs)."""
-    return run_notebook(student_notebook(load(path)))
+    """The student copy of the lesson at ``path`` after Run All (an nbformat notebook with outputs).
+
+    A lesson with gated text (cells tagged ``after:GUESS``) runs beside its sealed student declarations,
+    as ``duel-lessons student-copies`` writes them: they hold the texts its ``lesson.text(...)`` cells show.
+    """
+    teacher = load(path)
+    files = {}
+    if gated_texts(teacher):
+        with tempfile.TemporaryDirectory() as folder:
+            written = write_student_copies(path, folder)
+            files = {p.name: p.read_text(encoding="utf-8") for p in written if p.name.endswith(SUFFIX)}
+    return run_notebook(student_notebook(teacher), files)
 
 
 def run_student_copies(paths: list[Path]) -> None:

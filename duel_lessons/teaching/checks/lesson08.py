@@ -57,6 +57,8 @@ SPEC.discovers(
     r"(≡|\\equiv)\s*2",
     r"twice an odd",
     r"\b(6|18) (is|are) (a )?P\b",
+    r"odd numbers (are stuck|lose|are P)",
+    r"\bm\$? is P exactly when \$?m\$? is odd",
 )
 SPEC.discovers("odd", r"odd or a power of (2|two)", r"subtract its odd part")
 
