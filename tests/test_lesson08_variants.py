@@ -97,6 +97,18 @@ def test_exercise_1_big_numbers_and_its_misconceptions() -> None:
     assert verdict("1", 0, ex_even=odd_half).kind == "right" and verdict("1", 2, ex_even=odd_half).kind != "right"
 
 
+def test_exercise_1_reads_numbers_beyond_10_18_that_the_question_allows() -> None:
+    """Issue 27, point 7: numbers of any size the question allows. EX_EVEN = 10**40: the largest winning move is
+    2 × 5**40 (by hand: 10**40 = 2**40 × 5**40, a winning move is twice an odd divisor of the half, 2**39 × 5**40,
+    and the largest odd one is 5**40); EX_EVEN itself is not a move, and says so."""
+    big = 10**40
+    assert verdict("1", 2 * 5**40, ex_even=big).right
+    assert verdict("1", 2 * 5**39, ex_even=big).kind == "partial"  # winning (2 × an odd divisor), not the largest
+    assert verdict("1", big, ex_even=big).key == "not-a-move"
+    assert verdict("1", 4 * 5**40, ex_even=big).key == "losing-move"  # leaves 4 × 5**40 × (2**38 − 1)
+    assert verdict("1", 10**90, ex_even=big).kind == "format"
+
+
 def test_exercise_1_largest_move_against_the_solver() -> None:
     """The largest winning move (from the proof) against the game's own winning moves, by brute force."""
     table = tabulate(EVEN, 600)

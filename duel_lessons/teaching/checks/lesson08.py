@@ -266,6 +266,22 @@ def _largest_even_move(n: int) -> int:
     return 2 * _odd_part(n) if n % 4 == 0 else 0
 
 
+def _whole_upto(answer: object, n: int) -> int | None:
+    """``answer`` as an exact whole number of about the size of ``n`` or less (beyond the 10**18 of :func:`as_whole`).
+
+    EX_EVEN may be beyond 10**18, and so may a student's move from it (or EX_EVEN itself, a common slip).
+
+    >>> _whole_upto(2 * 5**40, 10**40), _whole_upto(10**41, 10**40), _whole_upto(10**80, 10**40)
+    (18189894035458564758300781250, 100000000000000000000000000000000000000000, None)
+    >>> _whole_upto(True, 10), _whole_upto(6.0, 10), _whole_upto("6", 10)
+    (None, 6, None)
+    """
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        value = int.__index__(answer)  # int's own value, whatever a subclass overrides
+        return value if abs(value).bit_length() <= max(n, 10**18).bit_length() + 64 else None
+    return as_whole(answer)
+
+
 @SPEC.check(1)
 def even_winning_move(answer: object, p: Params) -> Verdict:
     """The largest winning move from EX_EVEN with even divisors only (0 if there is none).
@@ -276,7 +292,7 @@ def even_winning_move(answer: object, p: Params) -> Verdict:
     best = _largest_even_move(n)
     if is_unanswered(answer):
         return unanswered()
-    value = as_whole(answer)
+    value = _whole_upto(answer, n)
     if value is None:
         return Verdict(
             "format",
