@@ -1,0 +1,327 @@
+"""The solver without numba: whole tables by retrograde analysis in numpy (no loop over n in Python).
+
+Where numba is missing (Pyodide/JupyterLite, a school machine), :mod:`duel_lessons.solving.tables`
+fills large tables here instead of running :mod:`~duel_lessons.solving.kernel`'s loop as plain
+Python.  The results are the kernel's, number for number (the same conventions; the tests compare
+both with a brute force over the game engine).  How:
+
+1. **Moves, backwards.**  For every number c, the numbers m <= upto with a legal move m -> c, as
+   one array (CSR: ``parents[start[c]:start[c + 1]]``).  Subtracting d from m gives c exactly when
+   d divides c and m = c + d, so the parents of c come from c's own divisors, listed for all c at
+   once from the smallest-prime-factor sieve; dividing, they are c × d for the allowed d up to
+   upto / c.  The number of moves of m is how often m occurs.
+2. **Outcome and remoteness, in rounds of remoteness r = 0, 1, 2, ...**  The finished numbers
+   start it; each round takes every number decided with remoteness r: the undecided parents of a
+   P-position become N-positions with remoteness r + 1 (the winner's fastest win), and each
+   N-position takes one from the count of its parents' undecided moves; a parent whose count
+   reaches 0 is a P-position with remoteness r + 1 (the loser's longest delay).
+3. **Grundy values, one value k at a time** (normal play only).  The numbers of value k are the
+   P-positions of the game restricted to the numbers of value >= k (each still has children of
+   every value below k), so the same backward counting, without rounds, finds them; the numbers
+   left over have value above k.
+
+Each round is a few numpy operations on the numbers it touches, so the work is the number of moves
+(about N ln N) plus a small cost per round.  The number of rounds is the largest remoteness (90
+for Divisor Duel to 10^6, 1,918 with prime divisors only).
+
+>>> import numpy as np
+>>> from duel_lessons.solving.kernel import sieve
+>>> outcome, grundy, remoteness = (np.full(13, -1, t) for t in (np.int8, np.int32, np.int32))
+>>> solve(1, 13, 0, 0, 0, 0, 0, 1, sieve(12), outcome, grundy, remoteness)
+>>> outcome[1:].tolist(), grundy[12], remoteness[12]
+([0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1], 3, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from duel_lessons.solving.kernel import ALL, EVEN, ODD, ONE, PRIME, PRIME_NUMBER, SUBTRACT
+
+#: Numbers per slice when the moves are listed (bounds the temporary arrays: about 100 bytes a number).
+_SLICE = 1 << 16
+
+
+def _divisors(values: np.ndarray, spf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every divisor of each of ``values`` (all >= 1): (owner index, divisor), grouped by owner in order.
+
+    >>> from duel_lessons.solving.kernel import sieve
+    >>> owner, d = _divisors(np.array([12, 1, 7]), sieve(12))
+    >>> owner.tolist(), sorted(d[owner == 0].tolist()), d[owner == 1].tolist(), sorted(d[owner == 2].tolist())
+    ([0, 0, 0, 0, 0, 0, 1, 2, 2], [1, 2, 3, 4, 6, 12], [1], [1, 7])
+    """
+    size = len(values)
+    owner = np.arange(size, dtype=np.int64)
+    divisor = np.ones(size, np.int64)
+    rest = values.astype(np.int64)
+    active = np.flatnonzero(rest > 1)
+    exponent = np.zeros(size, np.int64)
+    prime = np.ones(size, np.int64)
+    while active.size:  # one distinct prime factor of each active value per pass (at most 8 passes)
+        r = rest[active]
+        p = spf[r].astype(np.int64)
+        e = np.zeros(len(active), np.int64)
+        still = np.arange(len(active))
+        while still.size:  # strip p from every value that still has it
+            r[still] //= p[still]
+            e[still] += 1
+            still = still[r[still] % p[still] == 0]
+        rest[active] = r
+        exponent[:] = 0
+        exponent[active] = e
+        prime[active] = p
+        copies = exponent[owner] + 1  # each divisor so far times p**0, ..., p**e
+        owner = np.repeat(owner, copies)
+        first = np.cumsum(copies) - copies
+        power = np.arange(len(owner), dtype=np.int64) - np.repeat(first, copies)
+        divisor = np.repeat(divisor, copies) * prime[owner] ** power
+        active = active[r > 1]
+    return owner, divisor
+
+
+def _distinct_primes(values: np.ndarray, spf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct prime factors of each of ``values``: (owner index, prime), grouped by owner."""
+    owners, primes = [], []
+    rest = values.astype(np.int64)
+    active = np.flatnonzero(rest > 1)
+    while active.size:
+        r = rest[active]
+        p = spf[r].astype(np.int64)
+        owners.append(active)
+        primes.append(p)
+        still = np.arange(len(active))
+        while still.size:
+            r[still] //= p[still]
+            still = still[r[still] % p[still] == 0]
+        rest[active] = r
+        active = active[r > 1]
+    if not owners:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    owner, prime = np.concatenate(owners), np.concatenate(primes)
+    order = np.argsort(owner, kind="stable")
+    return owner[order], prime[order]
+
+
+def _moves_into(
+    cs: np.ndarray, upto: int, move: int, family: int, allow_one: int, spf: np.ndarray, primes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For the numbers ``cs`` (ascending, >= 1): (owner index, parent m <= upto with a legal move m -> c)."""
+    if move == SUBTRACT:  # m = c + d, d a divisor of c allowed from m (d | m, d < m hold by themselves)
+        if family == PRIME:
+            owner, d = _distinct_primes(cs, spf)
+        elif family == EVEN:
+            even = np.flatnonzero(cs % 2 == 0)
+            sub, half = _divisors(cs[even] // 2, spf)
+            owner, d = even[sub], 2 * half
+        elif family == ODD:
+            low = (cs & -cs).astype(np.int64)  # the power of 2 in c
+            owner, d = _divisors(cs // low, spf)
+            keep = d > 1
+            owner, d = owner[keep], d[keep]
+        else:
+            owner, d = _divisors(cs, spf)
+            keep = d > 1
+            owner, d = owner[keep], d[keep]
+        if allow_one:  # d = 1 divides everything
+            owner = np.concatenate([owner, np.arange(len(cs), dtype=np.int64)])
+            d = np.concatenate([d, np.ones(len(cs), np.int64)])
+            order = np.argsort(owner, kind="stable")
+            owner, d = owner[order], d[order]
+        parent = cs[owner] + d
+    else:  # m = c × d for an allowed d >= 2 with c × d <= upto (and c >= 2, so that d < m)
+        most = np.where(cs >= 2, upto // cs, 1)
+        if family == PRIME:
+            count = np.searchsorted(primes, most, side="right")
+        elif family == EVEN:
+            count = most // 2
+        elif family == ODD:
+            count = (most - 1) // 2
+        else:
+            count = most - 1
+        owner = np.repeat(np.arange(len(cs), dtype=np.int64), count)
+        j = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+        if family == PRIME:
+            d = primes[j]
+        elif family == EVEN:
+            d = 2 + 2 * j
+        elif family == ODD:
+            d = 3 + 2 * j
+        else:
+            d = 2 + j
+        parent = cs[owner] * d
+    keep = parent <= upto
+    return owner[keep], parent[keep]
+
+
+def _gather(start: np.ndarray, parents: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The parents of every number in ``nodes``, concatenated."""
+    first = start[nodes]
+    count = start[nodes + 1] - first
+    total = int(count.sum())
+    if total == 0:
+        return np.zeros(0, np.int64)
+    shift = np.repeat(first - (np.cumsum(count) - count), count)
+    return parents[np.arange(total, dtype=np.int64) + shift]
+
+
+def _unique(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
+    """``values`` without repeats (in first-seen order), using ``stamp`` (int64, one slot per number) as scratch."""
+    if len(values) < 2:
+        return values
+    index = np.arange(len(values), dtype=np.int64)
+    stamp[values] = index
+    return values[stamp[values] == index]
+
+
+def solve(
+    lo: int,
+    hi: int,
+    move: int,
+    family: int,
+    allow_one: int,
+    win_target: int,
+    lose_target: int,
+    last_mover_wins: int,
+    spf: np.ndarray,
+    outcome: np.ndarray,
+    grundy: np.ndarray,
+    remoteness: np.ndarray,
+    progress: Callable[[float], None] | None = None,
+) -> None:
+    """Fill outcome, grundy and remoteness for lo <= n < hi (every 1 <= n < lo is done), as the kernel does.
+
+    The arguments are :func:`duel_lessons.solving.kernel.solve`'s (without its scratch array), with
+    ``hi - 1`` the table's last number.  ``progress`` is called with the fraction done (not with 1.0).
+    """
+    upto = hi - 1
+    if upto < lo:
+        return
+    size = upto + 1
+    primes = np.flatnonzero(spf[: upto + 1] == np.arange(upto + 1)).astype(np.int64)
+    primes = primes[primes >= 2]
+
+    # 1. the moves, backwards: parents[start[c]:start[c + 1]] are the m with a move m -> c
+    pieces, counts = [], np.zeros(size + 1, np.int64)
+    for first in range(1, size, _SLICE):
+        cs = np.arange(first, min(first + _SLICE, size), dtype=np.int64)
+        owner, parent = _moves_into(cs, upto, move, family, allow_one, spf, primes)
+        counts[first + 1 : first + 1 + len(cs)] = np.bincount(owner, minlength=len(cs))
+        pieces.append(parent.astype(np.int32))
+    start = np.cumsum(counts)
+    parents = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
+    del pieces
+    moves = np.bincount(parents, minlength=size).astype(np.int64)
+    if progress is not None:
+        progress(0.3)
+
+    # 2. outcome and remoteness, round by round
+    numbers = np.arange(size, dtype=np.int64)
+    is_prime = (spf[:size] == numbers) & (numbers >= 2)
+    decided = np.zeros(size, bool)
+    decided[1:lo] = True
+    new = np.zeros(size, bool)
+    new[lo:] = True
+    won = np.zeros(size, bool)  # reaching n won for the player who moved there
+    if win_target == PRIME_NUMBER:
+        won |= is_prime
+    elif win_target == ONE:
+        won[1] = True
+    lost = np.zeros(size, bool)  # reaching n lost for the player who moved there
+    if lose_target == PRIME_NUMBER:
+        lost |= is_prime
+    elif lose_target == ONE:
+        lost[1] = True
+    lost &= ~won
+    won &= new
+    lost &= new
+    stuck = new & ~won & ~lost & (moves == 0)
+    outcome[won], grundy[won], remoteness[won] = 0, 0, 0
+    outcome[lost], grundy[lost], remoteness[lost] = 1, 1, 1
+    outcome[stuck], grundy[stuck], remoteness[stuck] = (0 if last_mover_wins else 1), 0, 0
+    decided |= won | lost | stuck
+    decided[0] = True
+    left = moves.copy()  # moves of each number to numbers not yet known to be N-positions
+    stamp = np.zeros(size, np.int64)
+    seeds = np.flatnonzero(decided[1:]) + 1
+    rounds = np.bincount(remoteness[seeds], minlength=2)
+    order = seeds[np.argsort(remoteness[seeds], kind="stable")]
+    bounds = np.concatenate([[0], np.cumsum(rounds)])
+    carried: list[np.ndarray] = []  # numbers decided in the round before, with remoteness r
+    r = 0
+    while r < len(rounds) or carried:
+        layer = [order[bounds[r] : bounds[r + 1]]] if r < len(rounds) else []
+        now = np.concatenate(layer + carried) if layer or carried else np.zeros(0, np.int64)
+        carried = []
+        if now.size:
+            losing = now[outcome[now] == 0]
+            if losing.size:  # a move to a P-position wins: its undecided parents are N, remoteness r + 1
+                up = _gather(start, parents, losing)
+                up = _unique(up[~decided[up]], stamp)
+                if up.size:
+                    decided[up] = True
+                    outcome[up], remoteness[up] = 1, r + 1
+                    carried.append(up.astype(np.int64))
+            winning = now[outcome[now] == 1]
+            if winning.size:  # one more move of each parent leads to an N-position
+                up = _gather(start, parents, winning)
+                up = up[~decided[up]]
+                if up.size:
+                    np.subtract.at(left, up, 1)
+                    up = _unique(up[left[up] == 0], stamp)
+                    if up.size:  # every move leads to an N-position: P, remoteness r + 1 (the longest delay)
+                        decided[up] = True
+                        outcome[up], remoteness[up] = 0, r + 1
+                        carried.append(up.astype(np.int64))
+        r += 1
+    if progress is not None:
+        progress(0.6)
+
+    # 3. Grundy values (normal play), one value at a time
+    if not last_mover_wins:
+        return
+    grundy[lo:][~(won | lost | stuck)[lo:]] = -1
+    todo = new & (grundy[:size] < 0)
+    if not todo.any():
+        return
+    # value 0: exactly the P-positions
+    grundy[todo & (outcome[:size] == 0)] = 0
+    todo &= outcome[:size] != 0
+    known = np.flatnonzero(~todo[1:]) + 1  # every number with its value known
+    above = moves - np.bincount(_gather(start, parents, known[grundy[known] == 0]), minlength=size)
+    k = 1
+    state = np.zeros(size, np.int8)  # in round k: 1 = value k, 2 = value above k
+    while todo.any():
+        state[:] = 0
+        g = grundy[:size]
+        state[(g > k) & ~todo] = 2
+        count = above.copy()  # moves to numbers of value >= k not yet known to be above k
+        hit = (todo & (count == 0)) | (~todo & (g == k))
+        state[hit] = 1
+        ones, twos = np.flatnonzero(hit), np.flatnonzero(state == 2)
+        while ones.size or twos.size:
+            fresh = []
+            if ones.size:  # a move to value k: the parent's value is above k
+                up = _gather(start, parents, ones)
+                up = _unique(up[todo[up] & (state[up] == 0)], stamp)
+                state[up] = 2
+                fresh.append(up)
+            found = np.zeros(0, np.int64)
+            if twos.size:  # one more move to a value above k
+                up = _gather(start, parents, twos)
+                up = up[todo[up] & (state[up] == 0)]
+                if up.size:
+                    np.subtract.at(count, up, 1)
+                    found = _unique(up[count[up] == 0], stamp).astype(np.int64)
+                    state[found] = 1
+            ones = found
+            twos = fresh[0].astype(np.int64) if fresh else np.zeros(0, np.int64)
+        value_k = np.flatnonzero(state == 1)
+        grundy[value_k[todo[value_k]]] = k
+        todo[value_k] = False
+        if value_k.size:
+            above -= np.bincount(_gather(start, parents, value_k), minlength=size)
+        k += 1
+        if progress is not None:
+            progress(0.6 + 0.4 * (1 - 1 / (k + 1)))
