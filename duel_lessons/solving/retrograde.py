@@ -34,12 +34,15 @@ for Divisor Duel to 10^6, 1,918 with prime divisors only).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 
 from duel_lessons.solving.kernel import ALL, EVEN, ODD, ONE, PRIME, PRIME_NUMBER, SUBTRACT
 
+#: Below this many numbers decided in one round of Grundy values, the round is finished in order of n.
+_FEW = 16
 #: Numbers per slice when the moves are listed (bounds the temporary arrays: about 100 bytes a number).
 _SLICE = 1 << 16
 
@@ -155,6 +158,51 @@ def _moves_into(
     return owner[keep], parent[keep]
 
 
+def _subtraction_moves(upto: int, family: int, allow_one: int, is_prime: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(start, parents) of the subtraction game: parents[start[c]:start[c + 1]] are the m = c + d <= upto, d | c.
+
+    Every divisor pair c = a × b with a <= b is met once, for a = 1 .. sqrt(upto), as a slice of
+    multiples of a: the divisor a gives the parent c + a, the divisor b the parent c + b.
+
+    >>> start, parents = _subtraction_moves(12, ALL, 0, np.zeros(13, bool))
+    >>> sorted(parents[start[6] : start[7]].tolist())  # 6 + 2, 6 + 3, 6 + 6
+    [8, 9, 12]
+    """
+    size = upto + 1
+
+    def allowed(d: np.ndarray) -> np.ndarray:
+        if family == EVEN:
+            ok = d % 2 == 0
+        elif family == ODD:
+            ok = d % 2 == 1
+        elif family == PRIME:
+            ok = is_prime[d]
+        else:
+            ok = np.ones(len(d), bool)
+        return ok & (d > 1) | ((d == 1) & bool(allow_one))
+
+    counts = np.zeros(size + 1, np.int64)
+    pairs = []
+    for a in range(1, math.isqrt(upto) + 1):
+        b = np.arange(a, upto // a + 1, dtype=np.int64)  # c = a × b runs over the multiples of a from a × a
+        c = a * b
+        small = allowed(np.array([a]))[0] & (c + a <= upto)  # the divisor a: parent c + a
+        large = allowed(b) & (b != a) & (c + b <= upto)  # the divisor b: parent c + b
+        counts[a * a + 1 :: a][: len(b)] += small.astype(np.int64) + large
+        pairs.append((c, small, large, b))
+    start = np.cumsum(counts)
+    parents = np.zeros(int(start[-1]), np.int32)
+    free = start[:-1].copy()  # the next free place of each c
+    for a, (c, small, large, b) in enumerate(pairs, 1):
+        for ok, d in ((small, a), (large, b)):
+            if isinstance(ok, np.ndarray) and not ok.any():
+                continue
+            cs = c[ok]
+            parents[free[cs]] = cs + (d if isinstance(d, int) else d[ok])
+            free[cs] += 1
+    return start, parents
+
+
 def _gather(start: np.ndarray, parents: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     """The parents of every number in ``nodes``, concatenated."""
     first = start[nodes]
@@ -173,6 +221,28 @@ def _unique(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
     index = np.arange(len(values), dtype=np.int64)
     stamp[values] = index
     return values[stamp[values] == index]
+
+
+def _finish(start: np.ndarray, parents: np.ndarray, ones: np.ndarray, todo: np.ndarray, state: np.ndarray) -> None:
+    """Finish a round of Grundy value k in order of n, one number at a time (state: 1 = value k, 2 = above).
+
+    Used when the backward counting has narrowed to a few numbers at a time (a long chain of moves,
+    as with prime divisors only, where it would take one round per number).  Taken in increasing
+    order, every undecided n has all its children decided, and none of value k (a child of value k
+    marks its parents above k when it is found), so n has value k.
+    """
+    if ones.size:
+        up = _gather(start, parents, ones)
+        state[up[state[up] == 0]] = 2
+    marks = state.tolist()
+    first = start.tolist()
+    for n in np.flatnonzero(todo & (state == 0)).tolist():
+        if marks[n] == 0:
+            marks[n] = 1
+            for m in parents[first[n] : first[n + 1]].tolist():
+                if marks[m] == 0:
+                    marks[m] = 2
+    state[:] = marks
 
 
 def solve(
@@ -202,23 +272,27 @@ def solve(
     primes = np.flatnonzero(spf[: upto + 1] == np.arange(upto + 1)).astype(np.int64)
     primes = primes[primes >= 2]
 
+    numbers = np.arange(size, dtype=np.int64)
+    is_prime = (spf[:size] == numbers) & (numbers >= 2)
+
     # 1. the moves, backwards: parents[start[c]:start[c + 1]] are the m with a move m -> c
-    pieces, counts = [], np.zeros(size + 1, np.int64)
-    for first in range(1, size, _SLICE):
-        cs = np.arange(first, min(first + _SLICE, size), dtype=np.int64)
-        owner, parent = _moves_into(cs, upto, move, family, allow_one, spf, primes)
-        counts[first + 1 : first + 1 + len(cs)] = np.bincount(owner, minlength=len(cs))
-        pieces.append(parent.astype(np.int32))
-    start = np.cumsum(counts)
-    parents = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
-    del pieces
+    if move == SUBTRACT:
+        start, parents = _subtraction_moves(upto, family, allow_one, is_prime)
+    else:
+        pieces, counts = [], np.zeros(size + 1, np.int64)
+        for first in range(1, size, _SLICE):
+            cs = np.arange(first, min(first + _SLICE, size), dtype=np.int64)
+            owner, parent = _moves_into(cs, upto, move, family, allow_one, spf, primes)
+            counts[first + 1 : first + 1 + len(cs)] = np.bincount(owner, minlength=len(cs))
+            pieces.append(parent.astype(np.int32))
+        start = np.cumsum(counts)
+        parents = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
+        del pieces
     moves = np.bincount(parents, minlength=size).astype(np.int64)
     if progress is not None:
         progress(0.3)
 
     # 2. outcome and remoteness, round by round
-    numbers = np.arange(size, dtype=np.int64)
-    is_prime = (spf[:size] == numbers) & (numbers >= 2)
     decided = np.zeros(size, bool)
     decided[1:lo] = True
     new = np.zeros(size, bool)
@@ -301,6 +375,9 @@ def solve(
         state[hit] = 1
         ones, twos = np.flatnonzero(hit), np.flatnonzero(state == 2)
         while ones.size or twos.size:
+            if ones.size + twos.size < _FEW:  # a long chain: finish it in order of n (see _finish)
+                _finish(start, parents, ones, todo, state)
+                break
             fresh = []
             if ones.size:  # a move to value k: the parent's value is above k
                 up = _gather(start, parents, ones)
