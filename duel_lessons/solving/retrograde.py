@@ -41,8 +41,9 @@ import numpy as np
 
 from duel_lessons.solving.kernel import ALL, EVEN, ODD, ONE, PRIME, PRIME_NUMBER, SUBTRACT
 
-#: Below this many numbers decided in one round of Grundy values, the round is finished in order of n.
-_FEW = 16
+#: After this many steps of one round of Grundy values, a step that decides fewer than _FEW numbers
+#: means a long chain (one step per number): the round is then finished in order of n (:func:`_finish`).
+_WAVES, _FEW = 256, 16
 #: Numbers per slice when the moves are listed (bounds the temporary arrays: about 100 bytes a number).
 _SLICE = 1 << 16
 
@@ -158,48 +159,65 @@ def _moves_into(
     return owner[keep], parent[keep]
 
 
-def _subtraction_moves(upto: int, family: int, allow_one: int, is_prime: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _subtraction_moves(upto: int, family: int, allow_one: int, primes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(start, parents) of the subtraction game: parents[start[c]:start[c + 1]] are the m = c + d <= upto, d | c.
 
-    Every divisor pair c = a × b with a <= b is met once, for a = 1 .. sqrt(upto), as a slice of
-    multiples of a: the divisor a gives the parent c + a, the divisor b the parent c + b.
+    Every divisor pair c = a × b with a <= b is met once, for a = 1 .. sqrt(upto): the divisor a
+    gives the parent c + a, the divisor b > a the parent c + b = b × (a + 1).  Each is a run of c in
+    steps of a (or 2a, for even or odd b): numpy slices, except for prime b.
 
-    >>> start, parents = _subtraction_moves(12, ALL, 0, np.zeros(13, bool))
+    >>> start, parents = _subtraction_moves(12, ALL, 0, np.array([2, 3, 5, 7, 11]))
     >>> sorted(parents[start[6] : start[7]].tolist())  # 6 + 2, 6 + 3, 6 + 6
     [8, 9, 12]
     """
     size = upto + 1
+    prime_set = set(primes[: np.searchsorted(primes, math.isqrt(upto), side="right")].tolist())
 
-    def allowed(d: np.ndarray) -> np.ndarray:
-        if family == EVEN:
-            ok = d % 2 == 0
-        elif family == ODD:
-            ok = d % 2 == 1
-        elif family == PRIME:
-            ok = is_prime[d]
-        else:
-            ok = np.ones(len(d), bool)
-        return ok & (d > 1) | ((d == 1) & bool(allow_one))
+    def allowed(d: int) -> bool:
+        if d == 1:
+            return bool(allow_one)
+        return {EVEN: d % 2 == 0, ODD: d % 2 == 1, PRIME: d in prime_set}.get(family, True)
 
-    counts = np.zeros(size + 1, np.int64)
-    pairs = []
+    # Runs of c: (first c, step, how many, first parent, parent step), or (c array, parent array) for prime b.
+    runs: list[tuple[int, int, int, int, int] | tuple[np.ndarray, np.ndarray]] = []
     for a in range(1, math.isqrt(upto) + 1):
-        b = np.arange(a, upto // a + 1, dtype=np.int64)  # c = a × b runs over the multiples of a from a × a
-        c = a * b
-        small = allowed(np.array([a]))[0] & (c + a <= upto)  # the divisor a: parent c + a
-        large = allowed(b) & (b != a) & (c + b <= upto)  # the divisor b: parent c + b
-        counts[a * a + 1 :: a][: len(b)] += small.astype(np.int64) + large
-        pairs.append((c, small, large, b))
+        last = (upto - a) // a  # the divisor a: b from a while c + a <= upto
+        if allowed(a) and last >= a:
+            runs.append((a * a, a, last - a + 1, a * a + a, a))
+        low, high = a + 1, upto // (a + 1)  # the divisor b > a: b × (a + 1) <= upto
+        if high < low:
+            continue
+        if family == PRIME:
+            b = primes[np.searchsorted(primes, low) : np.searchsorted(primes, high, side="right")]
+            if b.size:
+                runs.append((a * b, (a + 1) * b))
+            continue
+        step = 1
+        if family in (EVEN, ODD):
+            step = 2
+            low += (low % 2) != (0 if family == EVEN else 1)
+        if high >= low:
+            runs.append((a * low, a * step, (high - low) // step + 1, (a + 1) * low, (a + 1) * step))
+    counts = np.zeros(size + 1, np.int64)
+    for run in runs:
+        if len(run) == 2:
+            counts[run[0] + 1] += 1
+        else:
+            first, step, count = run[0], run[1], run[2]
+            counts[first + 1 : first + 1 + step * count : step] += 1
     start = np.cumsum(counts)
     parents = np.zeros(int(start[-1]), np.int32)
     free = start[:-1].copy()  # the next free place of each c
-    for a, (c, small, large, b) in enumerate(pairs, 1):
-        for ok, d in ((small, a), (large, b)):
-            if isinstance(ok, np.ndarray) and not ok.any():
-                continue
-            cs = c[ok]
-            parents[free[cs]] = cs + (d if isinstance(d, int) else d[ok])
+    for run in runs:
+        if len(run) == 2:
+            cs, ms = run
+            parents[free[cs]] = ms
             free[cs] += 1
+        else:
+            first, step, count, parent, parent_step = run
+            where = slice(first, first + step * count, step)
+            parents[free[where]] = np.arange(parent, parent + parent_step * count, parent_step)
+            free[where] += 1
     return start, parents
 
 
@@ -277,7 +295,7 @@ def solve(
 
     # 1. the moves, backwards: parents[start[c]:start[c + 1]] are the m with a move m -> c
     if move == SUBTRACT:
-        start, parents = _subtraction_moves(upto, family, allow_one, is_prime)
+        start, parents = _subtraction_moves(upto, family, allow_one, primes)
     else:
         pieces, counts = [], np.zeros(size + 1, np.int64)
         for first in range(1, size, _SLICE):
@@ -374,8 +392,10 @@ def solve(
         hit = (todo & (count == 0)) | (~todo & (g == k))
         state[hit] = 1
         ones, twos = np.flatnonzero(hit), np.flatnonzero(state == 2)
+        waves = 0
         while ones.size or twos.size:
-            if ones.size + twos.size < _FEW:  # a long chain: finish it in order of n (see _finish)
+            waves += 1
+            if waves > _WAVES and ones.size + twos.size < _FEW:  # a long chain: finish it in order of n
                 _finish(start, parents, ones, todo, state)
                 break
             fresh = []
