@@ -241,14 +241,18 @@ def _unique(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
     return values[stamp[values] == index]
 
 
-def _finish(start: np.ndarray, parents: np.ndarray, ones: np.ndarray, todo: np.ndarray, state: np.ndarray) -> None:
+def _finish(
+    start: np.ndarray, parents: np.ndarray, ones: np.ndarray, todo: np.ndarray, state: np.ndarray
+) -> np.ndarray:
     """Finish a round of Grundy value k in order of n, one number at a time (state: 1 = value k, 2 = above).
 
     Used when the backward counting has narrowed to a few numbers at a time (a long chain of moves,
     as with prime divisors only, where it would take one round per number).  Taken in increasing
     order, every undecided n has all its children decided, and none of value k (a child of value k
-    marks its parents above k when it is found), so n has value k.
+    marks its parents above k when it is found), so n has value k.  Returns ``ones`` and the numbers
+    found to have value k.
     """
+    found = [ones]
     if ones.size:
         up = _gather(start, parents, ones)
         state[up[state[up] == 0]] = 2
@@ -257,10 +261,12 @@ def _finish(start: np.ndarray, parents: np.ndarray, ones: np.ndarray, todo: np.n
     for n in np.flatnonzero(todo & (state == 0)).tolist():
         if marks[n] == 0:
             marks[n] = 1
+            found.append(n)
             for m in parents[first[n] : first[n + 1]].tolist():
                 if marks[m] == 0:
                     marks[m] = 2
     state[:] = marks
+    return np.concatenate([ones, np.array(found[1:], np.int64)])
 
 
 def solve(
@@ -335,6 +341,7 @@ def solve(
     decided |= won | lost | stuck
     decided[0] = True
     left = moves.copy()  # moves of each number to numbers not yet known to be N-positions
+    to_p = np.zeros(size, np.int64)  # moves of each number to P-positions (value 0)
     stamp = np.zeros(size, np.int64)
     seeds = np.flatnonzero(decided[1:]) + 1
     rounds = np.bincount(remoteness[seeds], minlength=2)
@@ -350,6 +357,7 @@ def solve(
             losing = now[outcome[now] == 0]
             if losing.size:  # a move to a P-position wins: its undecided parents are N, remoteness r + 1
                 up = _gather(start, parents, losing)
+                np.add.at(to_p, up, 1)
                 up = _unique(up[~decided[up]], stamp)
                 if up.size:
                     decided[up] = True
@@ -380,8 +388,7 @@ def solve(
     # value 0: exactly the P-positions
     grundy[todo & (outcome[:size] == 0)] = 0
     todo &= outcome[:size] != 0
-    known = np.flatnonzero(~todo[1:]) + 1  # every number with its value known
-    above = moves - np.bincount(_gather(start, parents, known[grundy[known] == 0]), minlength=size)
+    above = moves - to_p  # moves of each number to values >= k
     k = 1
     state = np.zeros(size, np.int8)  # in round k: 1 = value k, 2 = value above k
     while todo.any():
@@ -396,11 +403,13 @@ def solve(
         while ones.size or twos.size:
             waves += 1
             if waves > _WAVES and ones.size + twos.size < _FEW:  # a long chain: finish it in order of n
-                _finish(start, parents, ones, todo, state)
+                rest = _finish(start, parents, ones, todo, state)
+                np.subtract.at(above, _gather(start, parents, rest), 1)
                 break
             fresh = []
             if ones.size:  # a move to value k: the parent's value is above k
                 up = _gather(start, parents, ones)
+                np.subtract.at(above, up, 1)
                 up = _unique(up[todo[up] & (state[up] == 0)], stamp)
                 state[up] = 2
                 fresh.append(up)
@@ -417,8 +426,6 @@ def solve(
         value_k = np.flatnonzero(state == 1)
         grundy[value_k[todo[value_k]]] = k
         todo[value_k] = False
-        if value_k.size:
-            above -= np.bincount(_gather(start, parents, value_k), minlength=size)
         k += 1
         if progress is not None:
             progress(0.6 + 0.4 * (1 - 1 / (k + 1)))
