@@ -232,6 +232,16 @@ def _gather(start: np.ndarray, parents: np.ndarray, nodes: np.ndarray) -> np.nda
     return parents[np.arange(total, dtype=np.int64) + shift]
 
 
+def _count(counter: np.ndarray, numbers: np.ndarray, sign: int) -> None:
+    """Add ``sign`` to ``counter`` once for each time a number occurs in ``numbers`` (repeats counted)."""
+    if len(numbers) * 8 > len(counter):
+        counter += sign * np.bincount(numbers, minlength=len(counter))
+    elif sign > 0:
+        np.add.at(counter, numbers, 1)
+    else:
+        np.subtract.at(counter, numbers, 1)
+
+
 def _unique(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
     """``values`` without repeats (in first-seen order), using ``stamp`` (int64, one slot per number) as scratch."""
     if len(values) < 2:
@@ -357,7 +367,7 @@ def solve(
             losing = now[outcome[now] == 0]
             if losing.size:  # a move to a P-position wins: its undecided parents are N, remoteness r + 1
                 up = _gather(start, parents, losing)
-                np.add.at(to_p, up, 1)
+                _count(to_p, up, 1)
                 up = _unique(up[~decided[up]], stamp)
                 if up.size:
                     decided[up] = True
@@ -368,7 +378,7 @@ def solve(
                 up = _gather(start, parents, winning)
                 up = up[~decided[up]]
                 if up.size:
-                    np.subtract.at(left, up, 1)
+                    _count(left, up, -1)
                     up = _unique(up[left[up] == 0], stamp)
                     if up.size:  # every move leads to an N-position: P, remoteness r + 1 (the longest delay)
                         decided[up] = True
@@ -404,12 +414,12 @@ def solve(
             waves += 1
             if waves > _WAVES and ones.size + twos.size < _FEW:  # a long chain: finish it in order of n
                 rest = _finish(start, parents, ones, todo, state)
-                np.subtract.at(above, _gather(start, parents, rest), 1)
+                _count(above, _gather(start, parents, rest), -1)
                 break
             fresh = []
             if ones.size:  # a move to value k: the parent's value is above k
                 up = _gather(start, parents, ones)
-                np.subtract.at(above, up, 1)
+                _count(above, up, -1)
                 up = _unique(up[todo[up] & (state[up] == 0)], stamp)
                 state[up] = 2
                 fresh.append(up)
@@ -418,7 +428,7 @@ def solve(
                 up = _gather(start, parents, twos)
                 up = up[todo[up] & (state[up] == 0)]
                 if up.size:
-                    np.subtract.at(count, up, 1)
+                    _count(count, up, -1)
                     found = _unique(up[count[up] == 0], stamp).astype(np.int64)
                     state[found] = 1
             ones = found
