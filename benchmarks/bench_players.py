@@ -11,6 +11,7 @@ import time
 import sympy
 
 from duel_lessons import RULEBOOKS, DuelError, GameState
+from duel_lessons.engine import numbers
 from duel_lessons.play.players import make_player
 from duel_lessons.solving.closed_forms import all_closed_forms
 
@@ -26,18 +27,26 @@ HARD = [
     3 * sympy.prevprime(3 * 10**8) * sympy.nextprime(10**9),
     sympy.prevprime(10**6 - 100) * sympy.prevprime(10**6) * sympy.nextprime(10**6),  # <= 10**18, the largest number
     sympy.prevprime(10**7) * sympy.nextprime(10**11),
+    # Two primes near 10**9, not close enough for Fermat's method: the hardest to split below 10**18.
+    sympy.nextprime(999_000_000) * sympy.nextprime(1_000_900_000),
+    sympy.nextprime(987_654_321) * sympy.nextprime(1_012_345_678),
+    2 * sympy.nextprime(700_000_000) * sympy.nextprime(710_000_000),
 ]
 
 
 def main() -> None:
     variants = list({r.name: r for r in [*RULEBOOKS.values(), *(f.rules for f in all_closed_forms())]}.values())
     player = make_player("perfect")
+    began = time.perf_counter()
+    numbers.smallest_prime_factor(1_000_003 * 1_000_033)  # once per process: the primes up to 10**6 (numpy)
+    print(f"one-off: the primes for trial division, {(time.perf_counter() - began) * 1000:.1f} ms")
     print(f"perfect move at n <= 10**18 ({len(HARD)} hard numbers each), target <= {TARGET_MS:.0f} ms")
     print(f"{'rules':34} {'worst ms':>9} {'median ms':>10}  verdict")
     for rules in variants:
         times = []
         for n in HARD:
             state = GameState(rules, n)  # fresh: nothing about n computed yet
+            numbers._smallest_factor.cache_clear()  # (the factor cache would carry over from the rules before)
             began = time.perf_counter()
             try:
                 move = player(state)
