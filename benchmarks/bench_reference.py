@@ -84,8 +84,8 @@ def without_numba(base: int, big: int, repeats: int) -> dict[str, object]:
 def with_numba(upto: int, repeats: int) -> tuple[float, float]:
     """Best times of the package's compiled table and of the reference kernel, interleaved."""
     import numpy as np
-
     import reference_kernel
+
     from duel_lessons.solving import tables
 
     assert tables.COMPILED, "numba must be installed here for the compiled side"

@@ -28,7 +28,7 @@ for Divisor Duel to 10^6, 1,918 with prime divisors only).
 >>> from duel_lessons.solving.kernel import sieve
 >>> outcome, grundy, remoteness = (np.full(13, -1, t) for t in (np.int8, np.int32, np.int32))
 >>> solve(1, 13, 0, 0, 0, 0, 0, 1, sieve(12), outcome, grundy, remoteness)
->>> outcome[1:].tolist(), grundy[12], remoteness[12]
+>>> outcome[1:].tolist(), int(grundy[12]), int(remoteness[12])
 ([0, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1], 3, 3)
 """
 
@@ -39,7 +39,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from duel_lessons.solving.kernel import ALL, EVEN, ODD, ONE, PRIME, PRIME_NUMBER, SUBTRACT
+from duel_lessons.solving.kernel import EVEN, ODD, ONE, PRIME, PRIME_NUMBER, SUBTRACT
 
 #: After this many steps of one round of Grundy values, a step that decides fewer than _FEW numbers
 #: means a long chain (one step per number): the round is then finished in order of n (:func:`_finish`).
@@ -166,7 +166,7 @@ def _subtraction_moves(upto: int, family: int, allow_one: int, primes: np.ndarra
     gives the parent c + a, the divisor b > a the parent c + b = b × (a + 1).  Each is a run of c in
     steps of a (or 2a, for even or odd b): numpy slices, except for prime b.
 
-    >>> start, parents = _subtraction_moves(12, ALL, 0, np.array([2, 3, 5, 7, 11]))
+    >>> start, parents = _subtraction_moves(12, 0, 0, np.array([2, 3, 5, 7, 11]))  # 0: all divisors
     >>> sorted(parents[start[6] : start[7]].tolist())  # 6 + 2, 6 + 3, 6 + 6
     [8, 9, 12]
     """
@@ -229,7 +229,8 @@ def _gather(start: np.ndarray, parents: np.ndarray, nodes: np.ndarray) -> np.nda
     if total == 0:
         return np.zeros(0, np.int64)
     shift = np.repeat(first - (np.cumsum(count) - count), count)
-    return parents[np.arange(total, dtype=np.int64) + shift]
+    found: np.ndarray = parents[np.arange(total, dtype=np.int64) + shift]
+    return found
 
 
 def _count(counter: np.ndarray, numbers: np.ndarray, sign: int) -> None:
@@ -248,7 +249,8 @@ def _unique(values: np.ndarray, stamp: np.ndarray) -> np.ndarray:
         return values
     index = np.arange(len(values), dtype=np.int64)
     stamp[values] = index
-    return values[stamp[values] == index]
+    first: np.ndarray = values[stamp[values] == index]
+    return first
 
 
 def _finish(
@@ -262,7 +264,7 @@ def _finish(
     marks its parents above k when it is found), so n has value k.  Returns ``ones`` and the numbers
     found to have value k.
     """
-    found = [ones]
+    found: list[int] = []
     if ones.size:
         up = _gather(start, parents, ones)
         state[up[state[up] == 0]] = 2
@@ -276,7 +278,7 @@ def _finish(
                 if marks[m] == 0:
                     marks[m] = 2
     state[:] = marks
-    return np.concatenate([ones, np.array(found[1:], np.int64)])
+    return np.concatenate([ones, np.array(found, np.int64)])
 
 
 def solve(
