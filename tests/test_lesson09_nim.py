@@ -200,7 +200,7 @@ def test_the_proof_text_waits_for_the_rule_and_the_going_further_part_is_gated()
     import json
     from pathlib import Path
 
-    from duel_lessons.teaching.student_copies import gated_texts
+    from duel_lessons.teaching.gating import gated_texts
 
     path = Path(__file__).resolve().parents[1] / "notebooks" / "09-nim-and-subtraction-games.ipynb"
     parts = list(gated_texts(json.loads(path.read_text(encoding="utf-8"))).values())

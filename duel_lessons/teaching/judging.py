@@ -72,8 +72,8 @@ def _lesson(number: str, params: object) -> Any:
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
     """The reply to one request (no limit here: :func:`main` sets it)."""
+    from duel_lessons.teaching.checks import truth_of
     from duel_lessons.teaching.feedback import first_difference
-    from duel_lessons.teaching.lesson import truth_of
 
     lesson = _lesson(str(request["lesson"]), request.get("params", {"dict": []}))
     if "check" in request:

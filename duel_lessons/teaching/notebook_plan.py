@@ -128,7 +128,7 @@ def plan_of(teacher: Mapping[str, Any], folder: Path | None = None) -> Plan:
     ``folder`` is where the teacher's copy lives: its declared exercises are read from there, and their
     student edition goes with each hand-in's re-run (as it does with the student's own copy).
     """
-    from duel_lessons.teaching import declared
+    import duel_lessons.teaching.declared as declared
     from duel_lessons.teaching.checks import spec
 
     number = lesson_of(teacher)
