@@ -83,7 +83,11 @@ def make_class(folder: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(notebook if isinstance(notebook, str) else json.dumps(notebook), encoding="utf-8")
 
-    write("ana.ipynb", filled(RIGHT, outputs=[saved(action="check", name="1", kind="right", history=["with-1"])]))
+    said = ["Is 1 allowed in this game? Read the rule again."]  # the words ana saw for her mistake
+    write(
+        "ana.ipynb",
+        filled(RIGHT, outputs=[saved(action="check", name="1", kind="right", history=["with-1"], said=said)]),
+    )
     write(
         "ben.ipynb",
         filled(
@@ -245,14 +249,19 @@ def test_exact_counts_per_exercise(report_files: tuple[Path, str, str]) -> None:
 
 
 def test_misconceptions_are_named_and_counted(report_files: tuple[Path, str, str]) -> None:
+    """Each mistake in the words the student saw (issue 28): a misconception by its hint, in short."""
     table = rows(report_files[1])
-    assert table["ben"]["exercise 1 mistake"] == "all-divisors"
-    assert table["cam"]["exercise 1 mistake"] == "with-n"
-    assert table["dee"]["exercise 1 mistake"] == "with-1"
-    assert table["cam"]["exercise 2 mistake"] == "two-is-not-prime"
-    assert table["dee"]["exercise 2 mistake"] == "one-is-prime"
-    assert table["ben"]["exercise 3 mistake"] == "biggest"
-    assert table["fay"]["exercise 1 mistake"].startswith("format")
+    assert table["ben"]["exercise 1 mistake"] == (
+        "The rules leave some divisors out. Read the rule: which d are allowed?"
+    )
+    assert table["cam"]["exercise 1 mistake"] == "Can you take away the whole number? Read the rule again."
+    assert table["dee"]["exercise 1 mistake"] == "Is 1 allowed in this game? Read the rule again."
+    assert table["cam"]["exercise 2 mistake"] == "Which divisors does 2 have? Count them."
+    assert table["dee"]["exercise 2 mistake"] == "1 has only one divisor (itself), so it is not a prime."
+    assert table["ben"]["exercise 3 mistake"] == (
+        "That is the game where both take the BIGGEST divisor. This time both take the smallest."
+    )
+    assert table["fay"]["exercise 1 mistake"] and "format" not in table["fay"]["exercise 1 mistake"]
 
 
 def test_a_tampered_check_or_a_forged_tick_earns_nothing(report_files: tuple[Path, str, str]) -> None:
@@ -267,6 +276,8 @@ def test_a_tampered_check_or_a_forged_tick_earns_nothing(report_files: tuple[Pat
 def test_history_from_the_saved_attempts(report_files: tuple[Path, str, str]) -> None:
     table = rows(report_files[1])
     assert table["ana (ana.ipynb)"]["exercise 1 tries"] == "2"  # one mistake, then right
+    assert "Is 1 allowed in this game? Read the rule again. (1)" in report_files[2]  # met while trying, in words
+    assert "with-1" not in report_files[2]
     assert "1 (1)" in report_files[2]  # what the class guessed first: ben's first guess was 1
 
 
@@ -405,7 +416,7 @@ def test_a_proof_order_is_an_exercise_of_the_plan_answered_by_a_call() -> None:
     plan = plan_of(json.loads(OTHER.read_text(encoding="utf-8")), OTHER.parent)
     assert plan.checks["order"] == "" and plan.checks["1"] == "answer_1"
     assert list(plan.files) == ["04-which-numbers-lose.lesson.toml"]
-    assert "edition = \"student\"" in plan.files["04-which-numbers-lose.lesson.toml"]
+    assert 'edition = "student"' in plan.files["04-which-numbers-lose.lesson.toml"]
 
 
 @pytest.mark.skipif(UNISOLATED, reason="hand-ins run only in bubblewrap here")

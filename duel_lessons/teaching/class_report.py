@@ -114,6 +114,22 @@ def _outcome(kind: str) -> str:
     return {"right": "right", "partial": "partial", "unanswered": "blank"}.get(kind, "wrong")
 
 
+#: The longest mistake shown in the report (the words the student saw, in short).
+MAX_WORDS = 140
+
+
+def in_words(kind: str, message: str, hint: str) -> str:
+    """A mistake as the student saw it, in short: a misconception by its hint, anything else by its message.
+
+    >>> in_words("misconception", "Your answer was [1, 2].", "Is 1 allowed in this game? Read the rule again.")
+    'Is 1 allowed in this game? Read the rule again.'
+    >>> in_words("partial", "2 of the 3 winning moves: some are missing.", "Try 2.")
+    '2 of the 3 winning moves: some are missing.'
+    """
+    text = " ".join((hint if kind == "misconception" and hint else message or hint).split())
+    return text if len(text) <= MAX_WORDS else text[: MAX_WORDS - 1] + "…"
+
+
 def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
     """Fill the row's history from the attempts saved in the file (the last record of each name wins)."""
     latest: dict[tuple[str, str], Mapping[str, Any]] = {}
@@ -123,6 +139,9 @@ def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
         latest[(r["action"], r["name"])] = r
     for (action, name), r in latest.items():
         keys = [k for k in r.get("history", []) if isinstance(k, str)] if isinstance(r.get("history"), list) else []
+        words = r.get("said")  # the words the student saw for each mistake (records before issue 28: keys only)
+        if isinstance(words, list) and len(words) == len(keys) and all(isinstance(w, str) for w in words):
+            keys = [" ".join(w.split())[:MAX_WORDS] or k for w, k in zip(words, keys, strict=True)]
         if action == "check":
             for key in keys:
                 row.history[f"{name}:{key}"] += 1
@@ -158,7 +177,7 @@ def _judge(row: Row, plan: Plan, reply: Reply, judge: Judge) -> None:
         if "refused" in said:
             row.mistakes[name] = f"not judged: it {said['refused']}"
         elif kind in ("misconception", "format", "partial", "miss") and said.get("key"):
-            row.mistakes[name] = str(said["key"])
+            row.mistakes[name] = in_words(kind, str(said.get("message", "")), str(said.get("hint", "")))
         if kind != "right":
             row.tries.pop(name, None)  # tries count only towards an answer that is right now
     for name in plan.guesses:

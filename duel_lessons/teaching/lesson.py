@@ -108,6 +108,8 @@ class Attempts:
     first_counterexamples: dict[str, int] = field(default_factory=dict)
     #: the last verdict of each check (for the saved record and ``progress()``)
     last: dict[str, Verdict] = field(default_factory=dict)
+    #: the words the student saw for each mistake, by its key (the class report shows these, not keys)
+    words: dict[str, str] = field(default_factory=dict)
 
 
 _MEMORY: dict[str, Attempts] = {}
@@ -277,6 +279,9 @@ class Lesson:
         stronger = self._record(key, verdict)
         if verdict.kind != "unanswered":
             self.attempts.last[key] = verdict
+            if verdict.key:
+                shown = verdict.hint if verdict.kind == "misconception" and verdict.hint else verdict.message
+                self.attempts.words.setdefault(verdict.key, shown[:140])
         return feedback_lines(key, verdict, stronger, _spec(self.number).labels.get(key, ""))
 
     def _upto(self, upto: object) -> int | str:
@@ -401,6 +406,7 @@ class Lesson:
                     key=verdict.key,
                     shown=show(answer),
                     history=self.attempts.mistakes.get(key, []),
+                    said=[self.attempts.words.get(k, "") for k in self.attempts.mistakes.get(key, [])],
                 )
             )
         return Result(lines[0].startswith(ICONS["right"]))
