@@ -20,6 +20,7 @@ from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.checks import LessonSpec, spec
 from duel_lessons.teaching.feedback import (
     MAX_ITEMS,
+    MAX_MESSAGE,
     MAX_SHOWN,
     Misconception,
     Unreadable,
@@ -32,7 +33,7 @@ from duel_lessons.teaching.feedback import (
     plain,
     show,
 )
-from duel_lessons.teaching.lesson import MAX_MESSAGE, forget
+from duel_lessons.teaching.lesson import forget
 from duel_lessons.teaching.parameters import lesson_arguments
 
 
