@@ -217,7 +217,9 @@ def test_every_marking_is_removed(marked: dict[str, object], tmp_path: Path) -> 
     (written,) = write_student_copies(src, tmp_path / "copies")
     copy = json.loads(written.read_text())
     assert "Odd numbers lose" not in written.read_text() and "answer = 4" not in written.read_text()
-    assert len(copy["cells"]) == 1 + len(KEPT)
+    stubs = [c for c in copy["cells"] if "".join(c["source"]) == "# YOUR CODE HERE\nraise NotImplementedError()"]
+    assert len(copy["cells"]) == 1 + len(KEPT) + len(stubs)  # nbgrader's solution cell becomes its stub
+    assert len(stubs) == ("nbgrader" in marked["metadata"])  # type: ignore[operator]
 
 
 # -- the tournament's own output --------------------------------------------------------------------

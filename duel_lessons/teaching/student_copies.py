@@ -269,7 +269,7 @@ def _problem(kind: object, metadata: Mapping[str, Any], tags: set[str], lines: l
             return f'its nbgrader metadata key "{key}" nearly spells "solution"'
     for tag in sorted(tags):
         for part in re.split(r"[-_.:]", tag):
-            if _misspelt(part) or _near(part, "teacher"):
+            if _misspelt(part) or (_near(part, "teacher") and part not in ("teachers", "teacher's")):
                 return f'its tag "{tag}" nearly spells a marker ("solution" or "teacher")'
     for number, line in enumerate(lines, 1):
         if DELIMITER.fullmatch(line):
