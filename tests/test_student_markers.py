@@ -210,6 +210,10 @@ KEPT = [
     code("answer = ...  # your solution"),
     code('print("the solution is yours")'),
     code("total = a == b  # solutions"),
+    code("# END OF SETUP\nx = 1"),  # capitals after one #: not nbgrader's shape
+    code("# Teacher mode\nTEACHER_MODE = False"),  # two letters from "teacher note": not a misspelling
+    md("## END GAME\nWho moves last?"),
+    md("<details><summary>Hint: check your answer</summary>Try 12 first.</details>"),
 ]
 
 

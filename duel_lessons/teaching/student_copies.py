@@ -3,16 +3,28 @@
 A cell is removed when
 
 * it is tagged ``solution``, ``teacher``, ``teacher-note`` or ``teacher_note`` (any case,
-  singular or plural, tags given as a list or as one string), or
-* nbgrader marks it as a solution (``{"nbgrader": {"solution": true}}``, or ``"solution": true``), or
+  singular or plural, tags given as a list or as one string split at ``,;|/`` or spaces;
+  also ``teacher-only``, ``instructor``, and ``solution`` as part of a tag), or
+* its metadata says ``"solution": true`` (or ``"true"``, ``"yes"``, ``"1"``...), or it is a
+  RISE speaker note, or
 * it is a code cell whose leading comment lines (cell magics such as ``%%time`` and line
   magics such as ``%matplotlib inline`` above them are skipped) include a marker:
   ``# SOLUTION`` (``# Solution``, ``#solution``, ``# Model solution`` ...), ``# Exercise 1 -
   solution`` (or ``: solution``, ``(solution)``), ``# Solution to exercise 2``, or
-  ``# Teacher note``, or
-* it is a markdown cell whose first line is a teacher note: bold (``**Teacher note:**``,
-  ``__Teacher note__``), a heading (``## Teacher note``), or a quote (``> Teacher note:``,
-  ``> **Teacher's notes**``).
+  ``# Teacher note``; or any of its comment lines is only such a marker, or
+* it is a markdown cell whose first words, after markup or followed by a colon, are a teacher
+  note or a solution (``**Teacher note:**``, ``## Solution``, ``> Teacher note:``,
+  ``Teacher note: ...``), or it holds a ``<summary>``, an HTML class or a MyST directive naming one.
+
+nbgrader's markers are cleared as ``nbgrader generate_assignment`` clears them: a
+``### BEGIN SOLUTION`` ... ``### END SOLUTION`` region becomes the stub (``# YOUR CODE HERE`` and
+``raise NotImplementedError()``, or ``YOUR ANSWER HERE`` in text), as does a cell whose nbgrader
+metadata says ``"solution": true`` (or ``"true"``); ``### BEGIN HIDDEN TESTS`` regions go.
+otter-grader's ``x = 4  # SOLUTION`` becomes ``x = ...``.  A byte-order mark or a zero-width space
+before a marker changes nothing.  A cell that looks like a marker but matches no rule
+(``### BEGIN SOLUTON``, a region never closed, ``"solution": "maybe"``) is refused: no copy is
+written (:class:`MarkerError`, naming the notebook and the cell).  docs/teacher-guide.md
+("Markers") lists every form.
 
 Outputs, execution counts and saved widget state are cleared; exercises and their checks
 stay, and an unanswered exercise prints "Not answered yet".
@@ -95,15 +107,19 @@ MARKED_WORDS = re.compile(rf"{_LABEL}(?:{_SOLUTION}\b|{_TEACHER}(?![a-z]))", re.
 #: Without markup, the same words followed by a colon, a full stop or a dash, or alone ("Teacher note: ...").
 PLAIN_WORDS = re.compile(rf"{_LABEL}(?:{_SOLUTION}|{_TEACHER})\s*(?:[:.!\-–—(]|$)", re.IGNORECASE)
 #: A collapsible ``<details>`` whose summary names a solution or an answer, and an HTML class naming one.
-SUMMARY = re.compile(r"<summary[^>]*>[^<]*\b(?:solutions?|answers?|teachers?)\b", re.IGNORECASE)
+SUMMARY = re.compile(
+    r"<summary[^>]*>[\W_]*(?:(?:show|reveal|see|click|open|view|for|to|the|a|model|worked|full|sample|our)\s+)*"
+    r"(?:solutions?|answers?|teachers?)\b",
+    re.IGNORECASE,
+)
 HTML_CLASS = re.compile(r"""\bclass\s*=\s*["'][^"']*\b(?:solutions?|teacher(?:[-_]notes?)?)\b""", re.IGNORECASE)
 #: A MyST directive (Jupyter Book): ```` ```{solution} ex1 ````, ``:::{admonition} Teacher note``.
 DIRECTIVE = re.compile(r"\s*(?:`{3,}|:{3,})\s*\{([\w-]+)\}(.*)")
 #: A line that opens or closes a region: nbgrader's ``### BEGIN SOLUTION`` ... ``### END HIDDEN TESTS``.
 DELIMITER = re.compile(r"\s*(?:#+|<!--|//+)\s*(BEGIN|END)\s+(SOLUTIONS?|HIDDEN\s+TESTS?)\s*(?:-->)?\s*", re.IGNORECASE)
-#: nbgrader's delimiter words in capitals anywhere, and a comment shaped like one (``### BEGIN ANSWER``).
+#: nbgrader's delimiter words in capitals anywhere, and a line shaped like one (``### BEGIN ANSWER``: three ``#``).
 DELIMITER_WORDS = re.compile(r"\b(?:BEGIN|END)\s+(?:SOLUTION|HIDDEN\s+TEST)")
-DELIMITER_SHAPE = re.compile(r"\s*(?:#+|<!--|//+)\s*(?:BEGIN|END)\s+[A-Z]{2,}\b")
+DELIMITER_SHAPE = re.compile(r"\s*(?:#{3,}|<!--|//+)\s*(?:BEGIN|END)\s+[A-Z]{2,}\b")
 #: A comment ``begin``/``end`` and a word, any case (``# begin soluton``), checked for a misspelt delimiter.
 DELIMITER_LIKE = re.compile(r"\s*(?:#+|<!--|//+)\s*(?:begin|end)\s+(\w+)", re.IGNORECASE)
 #: otter-grader's line marker: code followed by a ``# SOLUTION`` comment (``x = 4  # SOLUTION`` becomes ``x = ...``).
@@ -239,7 +255,7 @@ def _misspelt(text: str) -> str | None:
     if words[0] not in ("solution", "solutions") and any(_near(words[0], t) for t in ("solution", "solutions")):
         return "solution"
     pair = " ".join(words)
-    if len(words) == 2 and pair not in _NOTES and any(_near(pair, t) for t in _NOTES):
+    if len(words) == 2 and pair[:1] == "t" and min(_distance(pair, t) for t in _NOTES) == 1:
         return "teacher note"
     return None
 
