@@ -186,8 +186,8 @@ REFUSED: dict[str, tuple[dict[str, Any], str]] = {
     "# Teacher ntoe": (code(f"# Teacher ntoe: run live\nx = {SECRET}"), "ntoe"),
     "**Soluiton:**": (md(f"**Soluiton:** {SECRET}"), "Soluiton"),
     "Techer note: (plain)": (md(f"Techer note: {SECRET}"), "Techer"),
-    "a lone BEGIN SOLUTION cell never closed": (code("### BEGIN SOLUTION"), "no later cell closes it"),
-    "a lone END SOLUTION cell": (code("### END SOLUTION"), "no cell before it opened one"),
+    "a lone BEGIN SOLUTION cell never closed": (code("### BEGIN SOLUTION"), "no later cell closes"),
+    "a lone END SOLUTION cell": (code("### END SOLUTION"), "no earlier cell opened"),
 }
 
 #: Ordinary cells (and nbgrader cells with nothing to hide): copied as they are.
@@ -290,6 +290,7 @@ def test_a_marker_that_matches_no_rule_is_refused(
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert str(lesson) in err and "cell 2 of 3" in err and words in err, err
+    assert SECRET not in err  # the marker is quoted, never the solution after it
     assert snapshot(tmp_path) == before  # nothing written, not even the good notebook's copy
     assert not (tmp_path / "students").exists()
 
@@ -337,3 +338,26 @@ def test_the_copy_runs_where_nbgrader_would_put_its_stub() -> None:
         for source in expected:
             if TEXT not in source:  # a code cell's copy
                 ast.parse(source)
+
+
+@pytest.mark.parametrize(
+    ("cells", "number", "words"),
+    [
+        (
+            [code("### BEGIN SOLUTION"), code("x = 1"), code("### BEGIN SOLUTION"), code("### END SOLUTION")],
+            4,
+            "cell 2",
+        ),
+        ([md("```{solution-start} ex1\n```"), code(f"x = {SECRET}")], 2, "{solution-start}"),
+        ([code("x = 1"), md("```{solution-end}\n```")], 3, "{solution-end}"),
+        ([code("### BEGIN HIDDEN TESTS"), code(f"assert f({SECRET})"), code("### END SOLUTION")], 4, "cell 2 opened"),
+    ],
+)
+def test_regions_across_cells_must_balance(cells: list[dict[str, Any]], number: int, words: str) -> None:
+    from duel_lessons.teaching.student_copies import MarkerError
+
+    with pytest.raises(MarkerError) as caught:
+        student_notebook(notebook(md("# Lesson"), *cells), name="lessons/03-c.ipynb")
+    message = str(caught.value)
+    assert message.startswith(f"lessons/03-c.ipynb: cell {number} of {len(cells) + 1} ")
+    assert words in message and SECRET not in message and "\n" not in message

@@ -119,7 +119,7 @@ DIRECTIVE = re.compile(r"\s*(?:`{3,}|:{3,})\s*\{([\w-]+)\}(.*)")
 DELIMITER = re.compile(r"\s*(?:#+|<!--|//+)\s*(BEGIN|END)\s+(SOLUTIONS?|HIDDEN\s+TESTS?)\s*(?:-->)?\s*", re.IGNORECASE)
 #: nbgrader's delimiter words in capitals anywhere, and a line shaped like one (``### BEGIN ANSWER``: three ``#``).
 DELIMITER_WORDS = re.compile(r"\b(?:BEGIN|END)\s+(?:SOLUTION|HIDDEN\s+TEST)")
-DELIMITER_SHAPE = re.compile(r"\s*(?:#{3,}|<!--|//+)\s*(?:BEGIN|END)\s+[A-Z]{2,}\b")
+DELIMITER_SHAPE = re.compile(r"\s*(?:#{3,}|<!--|//+)\s*(?:BEGIN|END)(?:\s+[A-Z]{2,}\b)+")
 #: A comment ``begin``/``end`` and a word, any case (``# begin soluton``), checked for a misspelt delimiter.
 DELIMITER_LIKE = re.compile(r"\s*(?:#+|<!--|//+)\s*(?:begin|end)\s+(\w+)", re.IGNORECASE)
 #: otter-grader's line marker: code followed by a ``# SOLUTION`` comment (``x = 4  # SOLUTION`` becomes ``x = ...``).
@@ -265,12 +265,34 @@ def _quote(text: str) -> str:
     return json.dumps(text if len(text) <= 60 else text[:57] + "...", ensure_ascii=False)
 
 
+def _value(value: object) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _head(stripped: str, rest: str, words: int) -> str:
+    """``stripped`` up to the end of the first ``words`` words of ``rest`` (its tail): a marker without what follows it.
+
+    A refusal quotes the marker, never the solution after it (a refusal may end up in a public CI log).
+    """
+    found = list(_WORD.finditer(rest))[:words]
+    return stripped[: len(stripped) - len(rest) + (found[-1].end() if found else 0)]
+
+
+def _misspelt_at(number: int, stripped: str, rest: str) -> str | None:
+    marker = _misspelt(rest)
+    if marker is None:
+        return None
+    head = _head(stripped, rest, 1 if marker == "solution" else 2)
+    return f"line {number} starts {_quote(head)}, which nearly spells a marker ({marker})"
+
+
 def _problem(kind: object, metadata: Mapping[str, Any], tags: set[str], lines: list[str]) -> str | None:
     """Why a cell (not removed) looks like a marker but matches no rule, or None."""
     for key, value in metadata.items():
         name = str(key).strip().lower()
         if name in FLAG_KEYS and _truth(value) is None:
-            return f'its metadata says "{key}": {_quote(json.dumps(value, default=str))}, neither true nor false'
+            return f'its metadata says "{key}": {_value(value)}, neither true nor false'
         if name not in FLAG_KEYS and _misspelt(name.replace("_", " ").replace("-", " ")):
             return f'its metadata key "{key}" nearly spells a marker ("solution" or "teacher_note")'
     if "nbgrader" in metadata and not isinstance(metadata["nbgrader"], Mapping):
@@ -278,9 +300,7 @@ def _problem(kind: object, metadata: Mapping[str, Any], tags: set[str], lines: l
     for key, value in _nbgrader(metadata).items():
         name = str(key).strip().lower()
         if name in ("solution", "grade", "task", "locked") and _truth(value) is None:
-            return (
-                f'its nbgrader metadata says "{key}": {_quote(json.dumps(value, default=str))}, neither true nor false'
-            )
+            return f'its nbgrader metadata says "{key}": {_value(value)}, neither true nor false'
         if name != "solution" and _misspelt(name) == "solution":
             return f'its nbgrader metadata key "{key}" nearly spells "solution"'
     for tag in sorted(tags):
@@ -291,14 +311,13 @@ def _problem(kind: object, metadata: Mapping[str, Any], tags: set[str], lines: l
         if DELIMITER.fullmatch(line):
             continue
         like = DELIMITER_LIKE.match(line)
-        if (
-            DELIMITER_WORDS.search(line)
-            or DELIMITER_SHAPE.match(line)
-            or (like and any(_near(like.group(1).lower(), w) for w in ("solution", "solutions", "hidden")))
-        ):
+        if like and not any(_near(like.group(1).lower(), w) for w in ("solution", "solutions", "hidden")):
+            like = None
+        shape = DELIMITER_WORDS.search(line) or DELIMITER_SHAPE.match(line) or like
+        if shape is not None:
             return (
-                f'line {number} {_quote(line)} is shaped like nbgrader\'s "### BEGIN SOLUTION" but is none of '
-                '"### BEGIN/END SOLUTION" or "### BEGIN/END HIDDEN TESTS" on a line of its own'
+                f'line {number} holds {_quote(shape.group(0))} but is not "### BEGIN SOLUTION", "### END SOLUTION", '
+                '"### BEGIN HIDDEN TESTS" or "### END HIDDEN TESTS" alone on its line'
             )
     texts = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
     if kind == "code":
@@ -311,8 +330,8 @@ def _problem(kind: object, metadata: Mapping[str, Any], tags: set[str], lines: l
                 leading = False
                 continue
             rest = stripped[re.match(rf"#[\W_]*{_LABEL}", stripped, re.IGNORECASE).end() :]  # type: ignore[union-attr]
-            if (leading or len(_WORD.findall(rest)) <= 2) and _misspelt(rest):
-                return f"line {number} {_quote(line)} nearly spells a marker ({_misspelt(rest)})"
+            if (leading or len(_WORD.findall(rest)) <= 2) and (problem := _misspelt_at(number, stripped, rest)):
+                return problem
         return None
     for number, line in texts:
         rest = line.strip()[MARKUP.match(line.strip()).end() :]  # type: ignore[union-attr]
@@ -321,9 +340,7 @@ def _problem(kind: object, metadata: Mapping[str, Any], tags: set[str], lines: l
         plain = MARKUP.match(line.strip()).end() == 0  # type: ignore[union-attr]
         rest = rest[re.match(_LABEL, rest, re.IGNORECASE).end() :]  # type: ignore[union-attr]
         shaped = re.match(r"[^\W_]+(?:['’][^\W_]+)?(?:\s+[^\W_]+)?\s*(?:[:.!\-–—(]|$)", rest)
-        if (not plain or shaped) and _misspelt(rest):
-            return f"line {number} {_quote(line)} nearly spells a marker ({_misspelt(rest)})"
-        return None
+        return _misspelt_at(number, line.strip(), rest) if not plain or shaped else None
     return None
 
 
@@ -390,6 +407,13 @@ def _across(kind: object, lines: list[str]) -> tuple[str, str] | None:
     if start != end:
         return ("begin" if start else "end"), "{solution-start}"
     return None
+
+
+def _across_name(what: str, end: str = "begin") -> str:
+    """How a refusal names a cell that opens or closes a region across cells."""
+    if what.startswith("{"):
+        return f"a {what.replace('start', 'end') if end == 'end' else what} directive"
+    return f'"{end.upper()} {what}" alone'
 
 
 def _regions(kind: object, lines: list[str]) -> list[str] | None:
@@ -562,12 +586,20 @@ def student_notebook(notebook: Mapping[str, Any], *, name: str = "The notebook")
             raise refuse(number, error) from None
         if fate == "begin":
             if region is not None:
-                raise refuse(number, f"it opens {text} inside the region that cell {region[0]} opened")
+                raise refuse(
+                    number,
+                    f"it holds {_across_name(text)}, opening a region inside the one that cell {region[0]} opened",
+                )
             region = (number, text)
             continue
         if fate == "end":
-            if region is None or region[1] != text:
-                raise refuse(number, f"it closes {text} but no cell before it opened one")
+            if region is None:
+                raise refuse(number, f"it holds {_across_name(text, 'end')}, closing a region no earlier cell opened")
+            if region[1] != text:
+                raise refuse(
+                    number,
+                    f"it holds {_across_name(text, 'end')}, but cell {region[0]} opened {_across_name(region[1])}",
+                )
             region = None
             continue
         if region is not None or fate == "remove":
@@ -581,7 +613,9 @@ def student_notebook(notebook: Mapping[str, Any], *, name: str = "The notebook")
             cell["source"] = student_lesson(_source(cell))
         cells.append(cell)
     if region is not None:
-        raise refuse(region[0], f"it opens {region[1]} and no later cell closes it")
+        raise refuse(
+            region[0], f"it holds {_across_name(region[1])}, opening a region across cells that no later cell closes"
+        )
     metadata = {k: v for k, v in dict(notebook.get("metadata") or {}).items() if k not in ("widgets", COPY_KEY)}
     metadata[COPY_KEY] = {"sources_sha256": sources_hash(cells), "content_sha256": content_hash(cells)}
     return {**notebook, "metadata": metadata, "cells": cells}
