@@ -182,6 +182,7 @@ REFUSED: dict[str, tuple[dict[str, Any], str]] = {
     'tag "soluton"': (code(f"x = {SECRET}", tags=["soluton"]), "soluton"),
     'tag "techer"': (md(SECRET, tags=["techer"]), "techer"),
     "# SOLUTON (misspelt)": (code(f"# SOLUTON\nx = {SECRET}"), "SOLUTON"),
+    "# SOLUTN (two letters off)": (code(f"# SOLUTN\nx = {SECRET}"), "SOLUTN"),
     "# Exercise 2 - soultion": (code(f"# Exercise 2 - soultion\nx = {SECRET}"), "soultion"),
     "# Teacher ntoe": (code(f"# Teacher ntoe: run live\nx = {SECRET}"), "ntoe"),
     "**Soluiton:**": (md(f"**Soluiton:** {SECRET}"), "Soluiton"),
