@@ -76,6 +76,8 @@ TAG_SEPARATOR = re.compile(r"[\s,;|/+&]+")
 FLAG_KEYS = frozenset(
     {"solution", "solutions", "teacher", "teacher_note", "teacher-note", "teacher_only", "teacher-only"}
 )
+#: The Exercise and Exercise2 nbextensions: a solution cell's key ("hidden" or "shown"), and the question's flag.
+EXERCISE_KEYS = {"solution": "solution_first", "solution2": "solution2_first"}
 #: Flags written as words or numbers ("true", "True", "yes", "1"), as hand-edited metadata has them.
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "on"})
 FALSE_WORDS = frozenset({"false", "no", "n", "0", "off", "", "none", "null"})
@@ -214,10 +216,19 @@ def _nbgrader_solution(cell: Mapping[str, Any]) -> bool:
     return _truth(_nbgrader(_metadata(cell)).get("solution")) is True
 
 
+def _exercise_state(value: object) -> bool:
+    return isinstance(value, str) and value.strip().lower() in ("hidden", "shown")
+
+
 def _flagged(metadata: Mapping[str, Any]) -> bool:
-    """``"solution": true`` (or "true", "yes" ...) and its kin at the top of a cell's metadata; RISE speaker notes."""
+    """``"solution": true`` (or "true", "yes" ...) and its kin at the top of a cell's metadata; RISE speaker notes;
+    the solution cells of the Exercise and Exercise2 nbextensions (``"solution2": "hidden"``, not the question's
+    ``"solution2_first": true``)."""
     if any(str(key).strip().lower() in FLAG_KEYS and _truth(value) for key, value in metadata.items()):
         return True
+    for key, first in EXERCISE_KEYS.items():
+        if _exercise_state(metadata.get(key)) and not _truth(metadata.get(first)):
+            return True
     slideshow = metadata.get("slideshow")
     return isinstance(slideshow, Mapping) and str(slideshow.get("slide_type", "")).strip().lower() == "notes"
 
@@ -291,6 +302,10 @@ def _problem(kind: object, metadata: Mapping[str, Any], tags: set[str], lines: l
     """Why a cell (not removed) looks like a marker but matches no rule, or None."""
     for key, value in metadata.items():
         name = str(key).strip().lower()
+        if name in EXERCISE_KEYS.values() or (name in EXERCISE_KEYS and _exercise_state(value)):
+            continue  # the Exercise nbextensions' own keys and values
+        if name == "solution2":
+            return f'its metadata says "{key}": {_value(value)}, neither "hidden" nor "shown"'
         if name in FLAG_KEYS and _truth(value) is None:
             return f'its metadata says "{key}": {_value(value)}, neither true nor false'
         if name not in FLAG_KEYS and _misspelt(name.replace("_", " ").replace("-", " ")):
