@@ -6,7 +6,7 @@ A cell is removed when
   singular or plural, tags given as a list or as one string split at ``,;|/`` or spaces;
   also ``teacher-only``, ``instructor``, and ``solution`` as part of a tag), or
 * its metadata says ``"solution": true`` (or ``"true"``, ``"yes"``, ``"1"``...), or it is a
-  RISE speaker note, or
+  RISE speaker note or a solution cell of the Exercise nbextensions (``"solution2": "hidden"``), or
 * it is a code cell whose leading comment lines (cell magics such as ``%%time`` and line
   magics such as ``%matplotlib inline`` above them are skipped) include a marker:
   ``# SOLUTION`` (``# Solution``, ``#solution``, ``# Model solution`` ...), ``# Exercise 1 -
