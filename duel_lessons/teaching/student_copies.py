@@ -87,7 +87,7 @@ TEXT_STUB = "YOUR ANSWER HERE"
 #: Invisible characters that can hide before a marker: a byte-order mark, zero-width spaces and joiners, a soft hyphen.
 INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"), None)
 
-_LABEL = r"(?:(?:exercise|task|question|part|problem)\s*[\w.]*\s*[-:–—.(\[]*\s*)?"
+_LABEL = r"(?:(?:exercise|task|question|part|problem)(?:\s*[\w.]+)?[\s\-:–—(\[]*)?"
 _SOLUTION = r"(?:model\s+|worked\s+)?solutions?"
 _TEACHER = r"(?:(?:teacher|instructor)['’]?s?[ _-]?(?:notes?|only)|for\s+(?:teachers?|instructors?)(?:\s+only)?)"
 #: A code cell's leading comment that marks a solution or a teacher's note.
@@ -98,10 +98,10 @@ LONE_MARKER = re.compile(rf"#[\W_]*{_LABEL}(?:{_SOLUTION}|{_TEACHER})[\W_]*", re
 DOCSTRING_MARKER = re.compile(rf"[rRuUbB]?(?:\"\"\"|''')[\W_]*{_LABEL}(?:{_SOLUTION}|{_TEACHER})\b", re.IGNORECASE)
 #: A markdown cell whose first line is a teacher's note: bold, a heading or a quote.
 MARKDOWN_MARKER = re.compile(
-    r"(?:(?:[#>]+\s*)+(?:\*\*|__|\*|_)?|\*\*|__)\s*teacher'?s?[ _-]?notes?(?![a-z])", re.IGNORECASE
+    r"(?:(?:[#>]\s*)+(?:(?:\*\*|__|\*|_)\s*)?|(?:\*\*|__)\s*)teacher'?s?[ _-]?notes?(?![a-z])", re.IGNORECASE
 )
 #: A markdown cell's first line that is a heading or a quote naming a solution ("## Solution", "> Model solution").
-MARKDOWN_SOLUTION = re.compile(r"(?:#+|>+)\s*(?:\*\*|__)?\s*(?:model\s+)?solutions?\b", re.IGNORECASE)
+MARKDOWN_SOLUTION = re.compile(r"(?:#+|>+)\s*(?:(?:\*\*|__)\s*)?(?:model\s+)?solutions?\b", re.IGNORECASE)
 #: Markup before a text cell's first words: headings, quotes, emphasis, bullets, rules, HTML tags and comments.
 MARKUP = re.compile(r"(?:[\s#>*_~`|+\-=:\\]|<!--|</?[a-zA-Z][^>]*>)*")
 #: After markup, the words that mark a solution or a teacher's note ("**Solution:**", "## Teacher notes").
@@ -118,14 +118,14 @@ HTML_CLASS = re.compile(r"""\bclass\s*=\s*["'][^"']*\b(?:solutions?|teacher(?:[-
 #: A MyST directive (Jupyter Book): ```` ```{solution} ex1 ````, ``:::{admonition} Teacher note``.
 DIRECTIVE = re.compile(r"\s*(?:`{3,}|:{3,})\s*\{([\w-]+)\}(.*)")
 #: A line that opens or closes a region: nbgrader's ``### BEGIN SOLUTION`` ... ``### END HIDDEN TESTS``.
-DELIMITER = re.compile(r"\s*(?:#+|<!--|//+)\s*(BEGIN|END)\s+(SOLUTIONS?|HIDDEN\s+TESTS?)\s*(?:-->)?\s*", re.IGNORECASE)
+DELIMITER = re.compile(r"\s*(?:#+|<!--|//+)\s*(BEGIN|END)\s+(SOLUTIONS?|HIDDEN\s+TESTS?)(?:\s*-->)?\s*", re.IGNORECASE)
 #: nbgrader's delimiter words in capitals anywhere, and a line shaped like one (``### BEGIN ANSWER``: three ``#``).
 DELIMITER_WORDS = re.compile(r"\b(?:BEGIN|END)\s+(?:SOLUTION|HIDDEN\s+TEST)")
 DELIMITER_SHAPE = re.compile(r"\s*(?:#{3,}|<!--|//+)\s*(?:BEGIN|END)(?:\s+[A-Z]{2,}\b)+")
 #: A comment ``begin``/``end`` and a word, any case (``# begin soluton``), checked for a misspelt delimiter.
 DELIMITER_LIKE = re.compile(r"\s*(?:#+|<!--|//+)\s*(?:begin|end)\s+(\w+)", re.IGNORECASE)
-#: otter-grader's line marker: code followed by a ``# SOLUTION`` comment (``x = 4  # SOLUTION`` becomes ``x = ...``).
-TRAILING = re.compile(r"(\s*[^#\s].*?)\s+#+\s*solution\s*", re.IGNORECASE)
+#: otter-grader's line marker: a ``# SOLUTION`` comment after code (``x = 4  # SOLUTION`` becomes ``x = ...``).
+TRAILING = re.compile(r"\s#+[ \t]*solution\s*$", re.IGNORECASE)
 #: The names assigned at the start of a line (``x``, ``a, b``, ``x: int``), before its ``=``.
 ASSIGNED = re.compile(r"\s*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*(?::[^=]*)?(?==(?!=))")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -251,7 +251,9 @@ def _distance(a: str, b: str) -> int:
 
 def _near(word: str, target: str) -> bool:
     """Whether ``word`` nearly spells ``target`` (one or two edits, same first letter) without spelling it."""
-    return word != target and word[:1] == target[:1] and len(word) >= 5 and _distance(word, target) <= 2
+    if word == target or word[:1] != target[:1] or len(word) < 5 or abs(len(word) - len(target)) > 2:
+        return False  # the length test first: a long word is no slip of a short one, and costs no time
+    return _distance(word, target) <= 2
 
 
 def _misspelt(text: str) -> str | None:
@@ -266,7 +268,7 @@ def _misspelt(text: str) -> str | None:
     if words[0] not in ("solution", "solutions") and any(_near(words[0], t) for t in ("solution", "solutions")):
         return "solution"
     pair = " ".join(words)
-    if len(words) == 2 and pair[:1] == "t" and min(_distance(pair, t) for t in _NOTES) == 1:
+    if len(words) == 2 and pair[:1] == "t" and len(pair) <= 16 and min(_distance(pair, t) for t in _NOTES) == 1:
         return "teacher note"
     return None
 
@@ -469,12 +471,13 @@ def _trailing(lines: list[str]) -> list[str] | None:
     ``...``; None if there are none."""
     changed, found = [], False
     for line in lines:
-        marked = TRAILING.fullmatch(_visible(line).rstrip("\r"))
-        if marked is None:
-            changed.append(line)
+        seen = _visible(line).rstrip("\r")
+        marked = TRAILING.search(seen) if "solution" in seen.lower() else None
+        code = seen[: marked.start()] if marked else ""
+        if not code.strip() or code.lstrip().startswith("#"):
+            changed.append(line)  # no marker, or a comment line
             continue
         found = True
-        code = marked.group(1)
         names = ASSIGNED.match(code)
         changed.append(
             code[: names.end()].rstrip() + " = ..." if names else code[: len(code) - len(code.lstrip())] + "..."
@@ -487,7 +490,7 @@ def _cleared(kind: object, source: str) -> bool:
     if not source.strip():
         return True
     if kind == "code":
-        return re.search(r"#\s*YOUR CODE HERE\s*\n\s*raise NotImplementedError\(\)", source) is not None
+        return re.search(r"#[ \t]*YOUR CODE HERE[ \t\r]*\n\s*raise NotImplementedError\(\)", source) is not None
     return source.strip() == TEXT_STUB
 
 
