@@ -125,7 +125,7 @@ def secrets(root: Path = ROOT) -> set[str]:
     line, which the answer key repeats).
     """
     sys.path.insert(0, str(ROOT))  # this checkout's duel_lessons: its own definition of a removed cell
-    from duel_lessons.teaching.student_copies import is_removed
+    from duel_lessons.teaching.markers import is_removed
 
     hidden: set[str] = set()
     kept: set[str] = set()

@@ -17,7 +17,7 @@ from duel_lessons.cli import main
 from duel_lessons.solving import kernel
 from duel_lessons.teaching import editions
 from duel_lessons.teaching.editions import EditionError, binder_link, hub_link, write_edition, write_student_repo
-from duel_lessons.teaching.student_copies import is_removed
+from duel_lessons.teaching.markers import is_removed
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duel_lessons.teaching.student_copies import CopyError, answer_key, write_student_copies
+from duel_lessons.teaching.answer_key import answer_key
+from duel_lessons.teaching.markers import CopyError
+from duel_lessons.teaching.student_copies import write_student_copies
 
 
 def nb(cells: list[Any], metadata: Any = None, **extra: Any) -> dict[str, Any]:
@@ -128,6 +130,10 @@ MARKERS = [
     ("# Teacher note: run it live\n", True),
     ("# note\n", False),
     ("# solution_lines = 3\n", False),
+    ("\ufeff# SOLUTION\n", True),  # issue 30: a byte-order mark, a percent-format cell, other words
+    ("# %% Solution\n", True),
+    ("# Teacher only\n", True),
+    ("# Resolution of the plot\n", False),
 ]
 #: Markdown and raw first lines: (prefix, whether it removes the cell).
 PREFIXES = [
@@ -140,6 +146,10 @@ PREFIXES = [
     ("## Solution\n", True),
     ("Note: ", False),
     ("Teacher notes are in the key. ", False),
+    ("**Solution:** ", True),  # issue 30
+    ("Teacher note: ", True),
+    ("\ufeff## Solution\n", True),
+    ("Solutions are in the key. ", False),
 ]
 WORDS = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
 

@@ -20,7 +20,9 @@ from duel_lessons.cli import app
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.play.sandbox import MAX_BOT_FILE, BotFile, Forfeit, Sandbox
 from duel_lessons.play.tournament import round_robin
-from duel_lessons.teaching.student_copies import is_removed, write_answer_key, write_student_copies
+from duel_lessons.teaching.answer_key import write_answer_key
+from duel_lessons.teaching.markers import is_removed
+from duel_lessons.teaching.student_copies import write_student_copies
 
 POSIX = hasattr(os, "mkfifo")
 
@@ -217,7 +219,9 @@ def test_every_marking_is_removed(marked: dict[str, object], tmp_path: Path) -> 
     (written,) = write_student_copies(src, tmp_path / "copies")
     copy = json.loads(written.read_text())
     assert "Odd numbers lose" not in written.read_text() and "answer = 4" not in written.read_text()
-    assert len(copy["cells"]) == 1 + len(KEPT)
+    stubs = [c for c in copy["cells"] if "".join(c["source"]) == "# YOUR CODE HERE\nraise NotImplementedError()"]
+    assert len(copy["cells"]) == 1 + len(KEPT) + len(stubs)  # nbgrader's solution cell becomes its stub
+    assert len(stubs) == ("nbgrader" in marked["metadata"])  # type: ignore[operator]
 
 
 # -- the tournament's own output --------------------------------------------------------------------

@@ -342,7 +342,8 @@ def test_a_teachers_new_exercise_runs_in_the_notebook_the_student_copy_and_the_a
     import nbclient
     import nbformat
 
-    from duel_lessons.teaching.student_copies import answer_key, write_student_copies
+    from duel_lessons.teaching.answer_key import answer_key
+    from duel_lessons.teaching.student_copies import write_student_copies
 
     teacher = tmp_path / "notebooks"
     teacher.mkdir()

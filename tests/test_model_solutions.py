@@ -22,8 +22,9 @@ from student_runs import run_student_copy
 from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.checks import LessonSpec, spec
 from duel_lessons.teaching.lesson import forget
+from duel_lessons.teaching.markers import is_removed
 from duel_lessons.teaching.parameters import lesson_arguments, parameters_cell
-from duel_lessons.teaching.student_copies import is_removed, student_notebook
+from duel_lessons.teaching.student_copies import student_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
@@ -323,7 +324,7 @@ def test_a_model_answer_that_fails_under_an_offered_parameter_is_caught(fake_les
 
 def test_the_answer_key_is_computed_from_the_notebooks_parameters(fake_lesson: LessonSpec, tmp_path: Path) -> None:
     """An adapted lesson's key is right for it: lesson.solution(name) shows SPEC.model at its parameters."""
-    from duel_lessons.teaching.student_copies import answer_key
+    from duel_lessons.teaching.answer_key import answer_key
 
     fake_lesson.models["1"] = lambda p: (2 * p["start"], f"twice {p['start']}")
     for start, shown in ((60, "`120`"), (48, "`96`")):
@@ -334,7 +335,8 @@ def test_the_answer_key_is_computed_from_the_notebooks_parameters(fake_lesson: L
 
 
 def test_a_lesson_without_a_model_answer_is_named(fake_lesson: LessonSpec, tmp_path: Path) -> None:
-    from duel_lessons.teaching.student_copies import CopyError, answer_key
+    from duel_lessons.teaching.answer_key import answer_key
+    from duel_lessons.teaching.markers import CopyError
 
     (tmp_path / "97-doubling.ipynb").write_text(json.dumps(fake_notebook(60)), encoding="utf-8")
     with pytest.raises(CopyError, match=r"97-doubling.ipynb: the model answer of '1' cannot be computed.*SPEC.model"):

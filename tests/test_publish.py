@@ -183,7 +183,7 @@ def test_the_script_finds_an_answer_left_in_a_student_file(tmp_path: Path) -> No
     assert code.returncode == 0, code.stderr
     assert script.find_answers(tree, hidden) == []
     teacher = json.loads((ROOT / "notebooks" / "04-which-numbers-lose.ipynb").read_text(encoding="utf-8"))
-    from duel_lessons.teaching.student_copies import is_removed
+    from duel_lessons.teaching.markers import is_removed
 
     secret = next(
         line.strip()

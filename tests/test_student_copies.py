@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from duel_lessons.cli.app import main
-from duel_lessons.teaching.student_copies import is_removed, student_notebook, write_student_copies
+from duel_lessons.teaching.markers import is_removed
+from duel_lessons.teaching.student_copies import student_notebook, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
@@ -176,7 +177,7 @@ def test_student_copy_has_no_solutions_and_runs(lesson: Path, tmp_path: Path) ->
 
 def test_answer_key_is_up_to_date() -> None:
     """docs/answer-key.md is made from the lessons: regenerate it with `duel-lessons answer-key notebooks/`."""
-    from duel_lessons.teaching.student_copies import answer_key
+    from duel_lessons.teaching.answer_key import answer_key
 
     key = answer_key(ROOT / "notebooks")
     for lesson in LESSONS:
@@ -189,7 +190,9 @@ def test_answer_key_is_up_to_date() -> None:
 # -- losing nothing ------------------------------------------------------------------------
 
 # imported here, not at the top, to keep the import block as on main (helper cli edits it)
-from duel_lessons.teaching.student_copies import COPY_KEY, CopyError, write_answer_key  # noqa: E402
+from duel_lessons.teaching.answer_key import write_answer_key  # noqa: E402
+from duel_lessons.teaching.markers import CopyError  # noqa: E402
+from duel_lessons.teaching.student_copies import COPY_KEY  # noqa: E402
 
 
 def notebook(*cells: dict[str, Any], **metadata: Any) -> dict[str, Any]:
@@ -412,7 +415,8 @@ def test_backup_names_carry_the_time_and_a_counter(tmp_path: Path, monkeypatch: 
 
 
 def test_only_the_commands_own_answer_key_is_replaced(tmp_path: Path) -> None:
-    from duel_lessons.teaching.student_copies import KEY_INTRO, KEY_TITLE, is_answer_key
+    from duel_lessons.teaching.answer_key import is_answer_key
+    from duel_lessons.teaching.student_copies import KEY_INTRO, KEY_TITLE
 
     key = tmp_path / "key.md"
     key.write_text(f"{KEY_TITLE}\n\n{KEY_INTRO}; the answers ...\n", encoding="utf-8")

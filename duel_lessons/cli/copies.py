@@ -27,7 +27,7 @@ def _lessons(src: str | None) -> Path:
 
 def holds_solutions(src: Path) -> bool:
     """Whether SRC (a notebook, or a folder of them) has a cell that student copies leave out: a teacher notebook."""
-    from duel_lessons.teaching.student_copies import is_removed
+    from duel_lessons.teaching.markers import is_removed
 
     for path in [src] if src.is_file() else sorted(src.glob("*.ipynb")):
         try:
@@ -49,13 +49,16 @@ def run_student_copies(args: argparse.Namespace, io: Console) -> int:
         raise DuelError(str(error)) from None
     for path in written:
         io.say(f"Wrote {path}")
-    io.say(f"{len(written)} student copies: solutions and teacher notes removed, exercises and checks kept.")
+    io.say(
+        f"{len(written)} student copies: solutions and teacher notes removed (nbgrader's solution regions "
+        "replaced by its stub), exercises and checks kept."
+    )
     return 0
 
 
 def run_answer_key(args: argparse.Namespace, io: Console) -> int:
     """Print every exercise with its solution, as markdown (or write it to ``--output``)."""
-    from duel_lessons.teaching.student_copies import answer_key, write_answer_key
+    from duel_lessons.teaching.answer_key import answer_key, write_answer_key
 
     src = _lessons(args.src)
     if not src.exists():
@@ -91,7 +94,12 @@ def run_check_lessons(args: argparse.Namespace, io: Console) -> int:
 def add_parser(subparsers: Subparsers) -> None:
     """Add ``student-copies``, ``answer-key`` and ``check-lessons``."""
     summary = "copy the lessons without solutions and teacher notes"
-    copies = subparsers.add_parser("student-copies", help=summary, description=summary)
+    description = (
+        f"{summary}. Recognises tags, # SOLUTION comments, teacher-note openings and nbgrader's markers "
+        "(### BEGIN SOLUTION ... ### END SOLUTION becomes its stub; hidden tests go); refuses, naming the "
+        "notebook and the cell, a marker that matches no rule. See Markers in docs/teacher-guide.md."
+    )
+    copies = subparsers.add_parser("student-copies", help=summary, description=description)
     source = "a folder of teacher notebooks or one notebook (default: notebooks/ of the clone you are in)"
     copies.add_argument("src", metavar="SRC", nargs="?", help=source)
     copies.add_argument("dest", metavar="DEST", help="the folder to write the student copies into")

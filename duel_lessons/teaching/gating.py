@@ -47,7 +47,7 @@ def gated_texts(notebook: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     >>> gated_texts({"cells": [{"cell_type": "markdown", "metadata": {"tags": ["after:big"]}, "source": "Odd."}]})
     {'part-1': ('big', 'Odd.')}
     """
-    from duel_lessons.teaching.student_copies import is_removed
+    from duel_lessons.teaching.markers import is_removed
 
     cells = [cell for cell in notebook.get("cells", []) if not is_removed(cell)]
     gated = [(gate, _source(cell)) for cell in cells if (gate := gate_of(cell))]

@@ -3,16 +3,28 @@
 A cell is removed when
 
 * it is tagged ``solution``, ``teacher``, ``teacher-note`` or ``teacher_note`` (any case,
-  singular or plural, tags given as a list or as one string), or
-* nbgrader marks it as a solution (``{"nbgrader": {"solution": true}}``, or ``"solution": true``), or
+  singular or plural, tags given as a list or as one string split at ``,;|/`` or spaces;
+  also ``teacher-only``, ``instructor``, and ``solution`` as part of a tag), or
+* its metadata says ``"solution": true`` (or ``"true"``, ``"yes"``, ``"1"``...), or it is a
+  RISE speaker note or a solution cell of the Exercise nbextensions (``"solution2": "hidden"``), or
 * it is a code cell whose leading comment lines (cell magics such as ``%%time`` and line
   magics such as ``%matplotlib inline`` above them are skipped) include a marker:
   ``# SOLUTION`` (``# Solution``, ``#solution``, ``# Model solution`` ...), ``# Exercise 1 -
   solution`` (or ``: solution``, ``(solution)``), ``# Solution to exercise 2``, or
-  ``# Teacher note``, or
-* it is a markdown cell whose first line is a teacher note: bold (``**Teacher note:**``,
-  ``__Teacher note__``), a heading (``## Teacher note``), or a quote (``> Teacher note:``,
-  ``> **Teacher's notes**``).
+  ``# Teacher note``; or any of its comment lines is only such a marker, or
+* it is a markdown cell whose first words, after markup or followed by a colon, are a teacher
+  note or a solution (``**Teacher note:**``, ``## Solution``, ``> Teacher note:``,
+  ``Teacher note: ...``), or it holds a ``<summary>``, an HTML class or a MyST directive naming one.
+
+nbgrader's markers are cleared as ``nbgrader generate_assignment`` clears them: a
+``### BEGIN SOLUTION`` ... ``### END SOLUTION`` region becomes the stub (``# YOUR CODE HERE`` and
+``raise NotImplementedError()``, or ``YOUR ANSWER HERE`` in text), as does a cell whose nbgrader
+metadata says ``"solution": true`` (or ``"true"``); ``### BEGIN HIDDEN TESTS`` regions go.
+otter-grader's ``x = 4  # SOLUTION`` becomes ``x = ...``.  A byte-order mark or a zero-width space
+before a marker changes nothing.  A cell that looks like a marker but matches no rule
+(``### BEGIN SOLUTON``, a region never closed, ``"solution": "maybe"``) is refused: no copy is
+written (:class:`MarkerError`, naming the notebook and the cell).  docs/teacher-guide.md
+("Markers") lists every form.
 
 Outputs, execution counts and saved widget state are cleared; exercises and their checks
 stay, and an unanswered exercise prints "Not answered yet".
@@ -53,95 +65,20 @@ from typing import Any
 import nbformat
 
 import duel_lessons.teaching.declared as declared
-from duel_lessons.engine.errors import DuelError
 from duel_lessons.teaching.gating import gate_of, gated_cell, gated_texts
+from duel_lessons.teaching.markers import CopyError, MarkerError, _across_name, _source, cell_plan, is_removed
 from duel_lessons.views.files import write_atomically
 
-REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
-#: A code cell's leading comment that marks a solution or a teacher's note.
-CODE_MARKER = re.compile(
-    r"#+\s*(?:(?:exercise|task|question|part)\s*[\w.]*\s*[-:–—.(\[]*\s*)?(?:model\s+|worked\s+)?"
-    r"(solutions?|teacher'?s?[ _-]?notes?)\b",
-    re.IGNORECASE,
-)
-#: A markdown cell whose first line is a teacher's note: bold, a heading or a quote.
-MARKDOWN_MARKER = re.compile(
-    r"(?:(?:[#>]+\s*)+(?:\*\*|__|\*|_)?|\*\*|__)\s*teacher'?s?[ _-]?notes?(?![a-z])", re.IGNORECASE
-)
-#: A markdown cell's first line that is a heading or a quote naming a solution ("## Solution", "> Model solution").
-MARKDOWN_SOLUTION = re.compile(r"(?:#+|>+)\s*(?:\*\*|__)?\s*(?:model\s+)?solutions?\b", re.IGNORECASE)
 #: Largest notebook read (a bigger file is not a lesson; checked before reading).
 MAX_NOTEBOOK = 50 * 2**20
+
 #: Where a student copy keeps its hash (notebook metadata).
 COPY_KEY = "duel_lessons_student_copy"
+
 #: The first lines of the answer key, by which write_answer_key knows a file it made.
 KEY_TITLE = "# Answer key"
+
 KEY_INTRO = "Made from the lessons' solution cells by `duel-lessons answer-key notebooks/`"
-
-
-class CopyError(DuelError):
-    """A student copy or answer key that cannot be made without losing something, or a malformed notebook."""
-
-
-def _source(cell: Mapping[str, Any]) -> str:
-    source = cell.get("source", "")
-    if isinstance(source, list):
-        return "".join(str(part) for part in source)
-    return source if isinstance(source, str) else ""
-
-
-def _tags(cell: Mapping[str, Any]) -> set[str]:
-    metadata = cell.get("metadata")
-    tags = metadata.get("tags", []) if isinstance(metadata, Mapping) else []
-    if isinstance(tags, str):
-        tags = re.split(r"[\s,]+", tags)
-    if not isinstance(tags, list):
-        return set()
-    words = {str(t).strip().lower() for t in tags}
-    return words | {w[:-1] for w in words if w.endswith("s")}
-
-
-#: A call that shows a lesson's model solution: removed from student copies even without its tag.
-MODEL_SOLUTION = re.compile(r"\blesson\.solution\s*\(")
-
-
-def _nbgrader_solution(cell: Mapping[str, Any]) -> bool:
-    metadata = cell.get("metadata")
-    if not isinstance(metadata, Mapping):
-        return False
-    grader = metadata.get("nbgrader")
-    return metadata.get("solution") is True or (isinstance(grader, Mapping) and grader.get("solution") is True)
-
-
-def is_removed(cell: Mapping[str, Any]) -> bool:
-    r"""Whether a cell (parsed JSON or nbformat node) holds a solution or a teacher note.
-
-    >>> is_removed({"cell_type": "code", "source": "%%time\n# SOLUTION\nx = 1", "metadata": {}})
-    True
-    >>> is_removed({"cell_type": "markdown", "source": "> **Teacher note:** odd numbers lose", "metadata": {}})
-    True
-    >>> is_removed({"cell_type": "code", "source": "# Check your answer\nlesson.check(1, answer)", "metadata": {}})
-    False
-    """
-    if _tags(cell) & REMOVED_TAGS or _nbgrader_solution(cell):
-        return True
-    lines = _source(cell).lstrip().splitlines()
-    if cell.get("cell_type") == "code":
-        if MODEL_SOLUTION.search(_source(cell)):
-            return True  # a model solution, even if its tag was forgotten
-        for line in lines:
-            stripped = line.strip()
-            if stripped.startswith("%"):
-                continue  # a magic (%%time, %matplotlib inline) above the comments
-            if stripped and not stripped.startswith("#"):
-                return False  # only the leading comment block is searched
-            if CODE_MARKER.match(stripped):
-                return True
-        return False
-    if not lines:
-        return False
-    first = lines[0].strip()
-    return MARKDOWN_MARKER.match(first) is not None or MARKDOWN_SOLUTION.match(first) is not None
 
 
 def sources_hash(cells: list[Any]) -> str:
@@ -176,17 +113,54 @@ def student_lesson(source: str) -> str:
     return _LESSON_CALL.sub(lambda m: f"Lesson({m.group(1)}, student=True,", source)
 
 
-def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
+def student_notebook(notebook: Mapping[str, Any], *, name: str = "The notebook") -> dict[str, Any]:
     """A copy of a notebook (parsed JSON or nbformat node) without solutions, teacher notes, outputs or widget state.
 
-    The copy's metadata records the hash of its sources (see :func:`sources_hash`).
+    Solutions in nbgrader's markers become its stubs (see :func:`cell_plan`).  The copy's metadata
+    records the hash of its sources (see :func:`sources_hash`).  :class:`MarkerError`, naming
+    ``name`` and the cell (counted from 1), for a cell that looks like a marker but matches no rule.
     """
+    given = list(notebook.get("cells", []))
+
+    def refuse(number: int, why: object) -> MarkerError:
+        return MarkerError(
+            f"{name}: cell {number} of {len(given)} looks like a solution marker but matches no rule: {why}. "
+            'No student copy was written; fix the marker (see "Markers" in docs/teacher-guide.md).'
+        )
+
     cells = []
-    parts = 0
-    for cell in notebook.get("cells", []):
-        if is_removed(cell):
+    region: tuple[int, str] | None = None  # a region across cells: the cell that opened it, and what it holds
+    parts = 0  # cells tagged after:GUESS, numbered as gated_texts numbers them
+    for number, cell in enumerate(given, 1):
+        try:
+            fate, text = cell_plan(cell)
+        except MarkerError as error:
+            if region is not None:
+                continue  # inside a region that is left out whole
+            raise refuse(number, error) from None
+        if fate == "begin":
+            if region is not None:
+                raise refuse(
+                    number,
+                    f"it holds {_across_name(text)}, opening a region inside the one that cell {region[0]} opened",
+                )
+            region = (number, text)
+            continue
+        if fate == "end":
+            if region is None:
+                raise refuse(number, f"it holds {_across_name(text, 'end')}, closing a region no earlier cell opened")
+            if region[1] != text:
+                raise refuse(
+                    number,
+                    f"it holds {_across_name(text, 'end')}, but cell {region[0]} opened {_across_name(region[1])}",
+                )
+            region = None
+            continue
+        if region is not None or fate == "remove":
             continue
         cell = dict(cell)
+        if fate == "change":
+            cell["source"] = text
         if gate_of(cell):
             parts += 1
             cell = gated_cell(f"part-{parts}")
@@ -195,6 +169,10 @@ def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
             cell["execution_count"] = None
             cell["source"] = student_lesson(_source(cell))
         cells.append(cell)
+    if region is not None:
+        raise refuse(
+            region[0], f"it holds {_across_name(region[1])}, opening a region across cells that no later cell closes"
+        )
     metadata = {k: v for k, v in dict(notebook.get("metadata") or {}).items() if k not in ("widgets", COPY_KEY)}
     metadata[COPY_KEY] = {"sources_sha256": sources_hash(cells), "content_sha256": content_hash(cells)}
     return {**notebook, "metadata": metadata, "cells": cells}
@@ -445,8 +423,9 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
         raise CopyError("The source and the destination must be folder names, not empty; nothing was written.")
     src, dest = Path(src), Path(dest)
     notebooks = _lessons(src)
+    # all read and valid, and their markers all recognised, before anything is written
     teachers = [read_notebook(path) for path in notebooks]
-    copies = [student_notebook(teacher) for teacher in teachers]  # all valid before anything is written
+    copies = [student_notebook(teacher, name=str(path)) for path, teacher in zip(notebooks, teachers, strict=True)]
     declarations = [_declarations(path, teacher) for path, teacher in zip(notebooks, teachers, strict=True)]
     _check_destination(src if src.is_dir() else src.parent, dest)
     plans = []
@@ -464,133 +443,3 @@ def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = Fal
             _keep_backup(plan.target)
         write_atomically(plan.target, [plan.text], force=True)  # checked above: ours, or kept as a backup
     return [plan.target for plan in plans]
-
-
-# -- the answer key --------------------------------------------------------------------------
-
-
-def _title(cells: list[Any], fallback: str) -> str:
-    """The first level-one heading (``# ...``) of the notebook's text cells, else ``fallback``."""
-    for cell in cells:
-        if cell.get("cell_type") == "markdown":
-            for line in _source(cell).splitlines():
-                if line.startswith("# "):
-                    return line[2:].strip()
-    return fallback
-
-
-def _model_text(cells: list[Any], solution: str, path: Path) -> str:
-    """A solution cell as the answer key shows it: ``lesson.solution(name)`` becomes its model answer.
-
-    The model answer (``SPEC.model``) is computed with the notebook's own parameters, read without
-    running it, so the key of an adapted lesson is right for it.  A cell in the old form
-    (``lesson.solution(1, [512], why=...)``) or any other code is shown as it is.
-    """
-    import ast
-
-    try:
-        tree = ast.parse(solution)
-    except SyntaxError:
-        return f"```python\n{solution}\n```"
-    calls = [
-        node.value
-        for node in tree.body
-        if isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Call)
-        and ast.unparse(node.value.func) == "lesson.solution"
-        and len(node.value.args) == 1
-        and not node.value.keywords
-        and isinstance(node.value.args[0], ast.Constant)
-    ]
-    if len(calls) != 1:
-        return f"```python\n{solution}\n```"
-    from duel_lessons.teaching.checks import spec
-    from duel_lessons.teaching.feedback import show
-    from duel_lessons.teaching.lesson import Lesson, label
-    from duel_lessons.teaching.parameters import ParametersError, lesson_arguments
-
-    name = str(calls[0].args[0].value)  # type: ignore[attr-defined]
-    try:
-        number, arguments = lesson_arguments(cells)
-        lesson = Lesson(number, **arguments)
-        found = spec(number, folder=path.parent)
-        if name not in found.models:
-            raise DuelError(
-                f"Lesson {number} has no model answer for {name!r}: declare it or add @SPEC.model({name!r})."
-            )
-        model, why = found.models[name](lesson.params)
-    except (ParametersError, DuelError) as error:
-        raise CopyError(f"{path}: the model answer of {name!r} cannot be computed: {error}") from None
-    title = found.labels.get(name, label(name))
-    text = f"**{title}, model answer:** `{show(model)}`"
-    problem = found.orderings.get(name)
-    if problem is not None and isinstance(model, list):
-        text += "\n\n" + "\n".join(f"{i}. ({x}) {problem.lines[x]}" for i, x in enumerate(model, 1))
-    return text + (f"\n\n{why}" if why else "")
-
-
-def answer_key(src: Path | str) -> str:
-    """Markdown listing every exercise of the lessons in ``src`` with its model answer.
-
-    A solution cell ``lesson.solution(name)`` is shown as the model answer computed from the lesson's
-    parameters (``SPEC.model``); other solution cells are shown as code.
-    """
-    src = Path(src)
-    notebooks = _lessons(src, "[0-9][0-9]-*.ipynb")
-    lessons = [(path, read_notebook(path).cells) for path in notebooks]  # all valid before any output
-    parts = [
-        KEY_TITLE,
-        "",
-        f"{KEY_INTRO}; the answers are computed from each lesson's parameters.",
-    ]
-    for path, cells in lessons:
-        parts += ["", f"## {path.stem}: {_title(cells, path.stem)}"]
-        for i, cell in enumerate(cells):
-            if cell.get("cell_type") != "code" or not is_removed(cell):
-                continue
-            question = _source(cells[i - 1]).strip() if i else ""
-            if question.startswith("lesson.check(") and i > 1:  # answer cell, check cell, solution cell
-                question = _source(cells[i - 2]).strip()
-            solution = _source(cell).strip()
-            parts += ["", "```python", question, "```", "", _model_text(cells, solution, path)]
-    return "\n".join(parts) + "\n"
-
-
-def is_answer_key(path: Path) -> bool:
-    """Whether the file at ``path`` is an answer key this command wrote (by its first lines)."""
-    try:
-        head = read_regular(path, 2**20).decode("utf-8").split("\n")[:3]
-    except (OSError, ValueError):
-        return False
-    if len(head) < 3:
-        return False
-    return head[0] == KEY_TITLE and head[2].startswith(KEY_INTRO)
-
-
-def write_answer_key(src: Path | str, output: Path | str, *, force: bool = False) -> Path:
-    """Write the answer key of ``src`` to ``output`` atomically.
-
-    An existing ``output`` is replaced only if it is an answer key this command wrote, or with
-    ``force`` (then a backup is kept).  Links and folders are never replaced.
-    """
-    if not str(output).strip():
-        raise CopyError("The answer key's file name is empty; give one, such as answer-key.md.")
-    output = Path(output)
-    text = answer_key(src)
-    if output.is_symlink():
-        raise CopyError(f"Refusing to replace {output}: it is a link; remove it first.")
-    if output.is_dir():
-        raise CopyError(f"{output} is a folder: give the answer key a file name, such as answer-key.md.")
-    if not output.parent.is_dir():
-        raise CopyError(f"The folder {output.parent} does not exist.")
-    if output.exists() and not output.is_file():
-        raise CopyError(f"Refusing to replace {output}: not a regular file (a device or a FIFO), even with --force.")
-    if output.exists() and not is_answer_key(output):
-        if not force:
-            raise CopyError(
-                f"Refusing to overwrite {output}: it is not an answer key made by this command. "
-                "Use --force to replace it; a backup is kept."
-            )
-        _keep_backup(output)
-    write_atomically(output, [text], force=True)  # checked above; a backup is kept
-    return output
