@@ -81,7 +81,7 @@ class Step:
 
 STEPS = (
     Step(1, "notebooks/NN-topic.ipynb"),
-    Step(2, "duel_lessons/teaching/checks/lessonNN.py"),
+    Step(2, "notebooks/NN-topic.lesson.toml"),
     Step(3, "tests/test_lessonNN_topic.py"),
     Step(4, "README.md"),
     Step(5, "docs/teacher-guide.md"),
@@ -133,10 +133,13 @@ def missing(root: Path, notebook: str) -> list[str]:
     number, stem = match.group(1), notebook.removesuffix(".ipynb")
     found = _notebook_problems(root / where, number)
     checks = f"duel_lessons/teaching/checks/lesson{number}.py"
+    declarations = f"notebooks/{stem}.lesson.toml"
     register = f'SPEC = register(LessonSpec("{number}", needs=..., offers=...))'
-    if not (root / checks).is_file():
-        found.append(_todo(2, f"has no checks module: create {checks} with {register}"))
-    elif not re.search(rf"""register\(\s*LessonSpec\(\s*["']{number}["']""", (root / checks).read_text("utf-8")):
+    if not (root / checks).is_file() and not (root / declarations).is_file():
+        found.append(_todo(2, f'declares no exercises: create {declarations} starting lesson = "{number}"'))
+    elif (root / checks).is_file() and not re.search(
+        rf"""register\(\s*LessonSpec\(\s*["']{number}["']""", (root / checks).read_text("utf-8")
+    ):
         found.append(_todo(2, f"{checks} registers no spec for lesson {number}: write {register}"))
     if not list((root / "tests").glob(f"test_lesson{number}_*.py")):
         what = "each check's verdicts (right, format slip, partial, misconception) on answers written by hand"

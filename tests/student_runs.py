@@ -51,8 +51,11 @@ def load(path: Path) -> dict[str, Any]:
     return notebook
 
 
-def run_notebook(notebook: dict[str, Any]) -> Any:
-    """``notebook`` (a dict) after Run All, as an nbformat notebook with outputs and widget state."""
+def run_notebook(notebook: dict[str, Any], files: dict[str, str] | None = None) -> Any:
+    """``notebook`` (a dict) after Run All, as an nbformat notebook with outputs and widget state.
+
+    ``files`` (name -> text) are written beside it first: a student copy's declarations, say.
+    """
     import nbclient
     import nbformat
 
@@ -63,6 +66,8 @@ def run_notebook(notebook: dict[str, Any]) -> Any:
         (startup / "00-figure-words.py").write_text(FIGURE_TEXT, encoding="utf-8")
         work = Path(folder, "work")
         work.mkdir()
+        for name, text in (files or {}).items():
+            (work / name).write_text(text, encoding="utf-8")
         client = nbclient.NotebookClient(
             copy, timeout=TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(work)}}
         )
@@ -72,8 +77,16 @@ def run_notebook(notebook: dict[str, Any]) -> Any:
 
 @functools.cache
 def run_student_copy(path: Path) -> Any:
-    """The student copy of the lesson at ``path`` after Run All (an nbformat notebook with outputs)."""
-    return run_notebook(student_notebook(load(path)))
+    """The student copy of the lesson at ``path`` after Run All (an nbformat notebook with outputs).
+
+    It runs beside the student edition of its declarations, as ``student-copies`` writes them.
+    """
+    from duel_lessons.teaching.student_copies import write_student_copies
+
+    with tempfile.TemporaryDirectory() as folder:
+        written = write_student_copies(path, Path(folder))
+        files = {p.name: p.read_text(encoding="utf-8") for p in written if p.suffix != ".ipynb"}
+    return run_notebook(student_notebook(load(path)), files)
 
 
 def run_student_copies(paths: list[Path]) -> None:

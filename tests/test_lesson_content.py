@@ -289,3 +289,97 @@ def test_a_gated_cell_is_sealed_in_the_student_copy_and_opens_after_the_guess(tm
             lesson.text("part-3")
     finally:
         os.chdir(here)
+
+
+def test_check_lessons_names_each_problem_and_exits_2(tmp_path: Path) -> None:
+    import io
+
+    from duel_lessons.cli.app import main
+
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["check-lessons", str(ROOT / "notebooks")], stdout=out, stderr=err) == 0
+    count = len(list((ROOT / "notebooks").glob("*.lesson.toml")))
+    assert count >= 9 and out.getvalue() == f"{count} declarations files in {ROOT / 'notebooks'}: all well formed.\n"
+    (tmp_path / "04-x.lesson.toml").write_text('lesson = "04"\n[exercise.5]\nkind = "numbr"\n', encoding="utf-8")
+    (tmp_path / "05-y.lesson.toml").write_text('lesson = "04"\n', encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["check-lessons", str(tmp_path)], stdout=out, stderr=err) == 2
+    assert err.getvalue() == (
+        "duel-lessons: error: 04-x.lesson.toml: [exercise.5] kind: 'numbr' is not a kind; use one of number, "
+        "numbers, label, winning-move, winning-moves, order.\n"
+        "05-y.lesson.toml: it declares lesson 04, but its name starts otherwise.\n"
+    )
+
+
+# -- statements and refusals the issue found wrong (point 7) --------------------------------------------------
+
+
+def test_lesson_07_reads_exact_decimals_in_an_expression() -> None:
+    check = spec("07").checks["proof-3"]
+    for typed in ("0.5*(1 - q)", "0.5 - 0.5*q", "(1 - q)*.5"):
+        assert check(typed, {}).right, typed
+    assert check("0.25*(1 - q)", {}).kind != "right"
+
+
+def test_lesson_04s_hint_for_halving_uses_a_case_that_shows_the_mistake() -> None:
+    verdict = Lesson("04", **PARAMS_04).verdict("proof-2", "m*2**(k - 1)")
+    assert verdict.key == "lower-power"
+    # by hand: k = 2, m = 3 gives 2**2 * 3 - 3 = 9, and m * 2**(k - 1) = 3 * 2 = 6, which differs
+    assert verdict.hint == "Try k = 2, m = 3: 4 × 3 − 3 = 9. Does your expression give 9?"
+
+
+def test_lesson_04s_order_reason_says_what_each_line_uses() -> None:
+    found = declared.load(next((ROOT / "notebooks").glob("04-*.lesson.toml")))
+    lines = found.exercises["order"].fields["lines"]
+    assert lines["C"]["uses"] == ["B"] and lines["A"]["uses"] == ["B"]
+    assert "B first (A and C both need it" in found.exercises["order"].fields["why"]
+
+
+def test_a_teachers_new_exercise_runs_in_the_notebook_the_student_copy_and_the_answer_key(tmp_path: Path) -> None:
+    """The teacher guide's steps, on a copy of lesson 04: four lines of TOML and three cells, nothing in the package."""
+    import json
+
+    import nbclient
+    import nbformat
+
+    from duel_lessons.teaching.student_copies import answer_key, write_student_copies
+
+    teacher = tmp_path / "notebooks"
+    teacher.mkdir()
+    notebook = next((ROOT / "notebooks").glob("04-*.ipynb"))
+    shutil.copy(notebook, teacher / notebook.name)
+    toml = notebook.with_name(notebook.stem + ".lesson.toml")
+    (teacher / toml.name).write_text(toml.read_text(encoding="utf-8") + NEW_EXERCISE, encoding="utf-8")
+    nb = json.loads((teacher / notebook.name).read_text(encoding="utf-8"))
+    where = next(i for i, c in enumerate(nb["cells"]) if "".join(c["source"]).endswith("lesson.solution(1)")) + 1
+    cells = [
+        ("code", "answer_5 = [21, 3, 7]   # Exercise 5: every winning move from 84", []),
+        ("code", "lesson.check(5, answer_5)", []),
+        ("code", "lesson.solution(5)", ["solution"]),
+    ]
+    for offset, (kind, text, tags) in enumerate(cells):
+        cell = {"cell_type": kind, "id": f"new-{offset}", "metadata": {"tags": tags}, "source": text}
+        nb["cells"].insert(where + offset, {**cell, "outputs": [], "execution_count": None})
+    (teacher / notebook.name).write_text(json.dumps(nb), encoding="utf-8")
+
+    # the teacher's notebook, run where it lives: the new exercise is checked and its model answer shown
+    run = nbformat.read(teacher / notebook.name, as_version=4)
+    nbclient.NotebookClient(
+        run, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(teacher)}}
+    ).execute()
+    printed = ["".join(o.get("text", "") for o in run.cells[where + i].outputs) for i in (1, 2)]
+    assert printed == [
+        "✅ Exercise 5 (every winning move from 84): right!\n",
+        "📖 Model answer for exercise 5 (every winning move from 84): [3, 7, 21]\n"
+        "   84 - 3 = 81, 84 - 7 = 77 and 84 - 21 = 63 are odd: P-positions.\n",
+    ]
+    # the student copy: the cells are there, the model answer and its reason are not
+    student = tmp_path / "student"
+    write_student_copies(teacher, student)
+    copied = (student / notebook.name).read_text(encoding="utf-8") + (student / toml.name).read_text(encoding="utf-8")
+    assert "lesson.check(5, answer_5)" in copied and "lesson.solution(5)" not in copied
+    assert "84 - 21 = 63" not in copied
+    # the answer key
+    key = answer_key(teacher)
+    assert "**Exercise 5 (every winning move from 84), model answer:** `[3, 7, 21]`" in key
+    assert "84 - 3 = 81, 84 - 7 = 77 and 84 - 21 = 63 are odd: P-positions." in key

@@ -128,9 +128,8 @@ NB = "notebooks/14-foo.ipynb: "
 STEP = " (docs/authoring.md, 'A new lesson', step {})"
 #: (what is taken away, the change, the one message expected), written out by hand.
 CASES = [
-    ("checks module", delete("duel_lessons/teaching/checks/lesson14.py"),
-     NB + "has no checks module: create duel_lessons/teaching/checks/lesson14.py with "
-     'SPEC = register(LessonSpec("14", needs=..., offers=...))' + STEP.format(2)),
+    ("its exercises", delete("duel_lessons/teaching/checks/lesson14.py"),
+     NB + 'declares no exercises: create notebooks/14-foo.lesson.toml starting lesson = "14"' + STEP.format(2)),
     ("its registration", edit("duel_lessons/teaching/checks/lesson14.py", 'register(LessonSpec("14"))', "None"),
      NB + "duel_lessons/teaching/checks/lesson14.py registers no spec for lesson 14: write "
      'SPEC = register(LessonSpec("14", needs=..., offers=...))' + STEP.format(2)),

@@ -454,7 +454,7 @@ NOT_READ = "use numbers, N, d, + - * / ^ and brackets."
         ("10000000000000000001", "That number is too big for this step."),
         ("x + N", "'x' is not a name here: use N, d."),
         ("d(N - 1)", PRODUCT_SLIP + "d*(...), not d(...)."),
-        ("2.5*N", "Use whole numbers only, not 2.5."),
+        ("2.5e1*N", "Use whole numbers only, not 25.0."),  # exact decimals are read; scientific notation is not
         ("N % d", f"Could not read 'N % d': {NOT_READ}"),
         ("N == d", f"Could not read 'N == d': {NOT_READ}"),
         ("N ** 65", "Keep exponents to whole numbers up to 64 (or a letter)."),

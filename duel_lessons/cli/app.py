@@ -45,6 +45,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     "duel_lessons.cli.copies": {
         "student-copies": "copy the lessons without solutions and teacher notes",
         "answer-key": "print every exercise of the teacher notebooks with its solution (markdown)",
+        "check-lessons": "check the declared exercises (NN-topic.lesson.toml) of a folder of lessons",
     },
     "duel_lessons.cli.lessons": {
         "lessons": "copy the lessons out of a clone: the teacher edition, or --student",

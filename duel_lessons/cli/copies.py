@@ -1,5 +1,5 @@
-"""The teacher's copies: ``duel-lessons student-copies`` and ``answer-key``
-(the work is done by :mod:`duel_lessons.teaching.student_copies`).
+"""The teacher's copies: ``duel-lessons student-copies``, ``answer-key`` and ``check-lessons``
+(the work is done by :mod:`duel_lessons.teaching.student_copies` and :mod:`duel_lessons.teaching.declared`).
 
 Both read teacher notebooks, which are not installed with the package (so that a
 student's environment holds no answers): SRC, or the ``notebooks/`` of a clone
@@ -75,8 +75,21 @@ def run_answer_key(args: argparse.Namespace, io: Console) -> int:
     return 0
 
 
+def run_check_lessons(args: argparse.Namespace, io: Console) -> int:
+    """Check every declarations file in a folder of lessons: one line per problem, naming the file, exercise, field."""
+    from duel_lessons.teaching.declared import SUFFIX, check_folder
+
+    folder = _lessons(args.src)
+    problems = check_folder(folder)
+    if problems:
+        raise DuelError("\n".join(problems))
+    count = len(list(folder.glob(f"*{SUFFIX}")))
+    io.say(f"{count} declarations file{'' if count == 1 else 's'} in {folder}: all well formed.")
+    return 0
+
+
 def add_parser(subparsers: Subparsers) -> None:
-    """Add ``student-copies`` and ``answer-key``."""
+    """Add ``student-copies``, ``answer-key`` and ``check-lessons``."""
     summary = "copy the lessons without solutions and teacher notes"
     copies = subparsers.add_parser("student-copies", help=summary, description=summary)
     source = "a folder of teacher notebooks or one notebook (default: notebooks/ of the clone you are in)"
@@ -94,3 +107,7 @@ def add_parser(subparsers: Subparsers) -> None:
     key.add_argument("-o", "--output", metavar="FILE", help="write the key to FILE (atomically) instead of printing it")
     key.add_argument("--force", action="store_true", help="with --output: replace a file this command did not make")
     key.set_defaults(func=run_answer_key)
+    summary = "check the declared exercises (NN-topic.lesson.toml) of a folder of lessons"
+    check = subparsers.add_parser("check-lessons", help=summary, description=summary)
+    check.add_argument("src", metavar="SRC", nargs="?", help="a folder of lessons (default: notebooks/ of the clone)")
+    check.set_defaults(func=run_check_lessons)

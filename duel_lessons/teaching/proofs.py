@@ -192,6 +192,31 @@ def _is_factor(node: ast.expr, names: Sequence[str]) -> bool:
     return isinstance(node, (ast.Constant, ast.BinOp, ast.UnaryOp))
 
 
+#: A decimal written out, such as 0.5 or 2.25: read exactly, as a fraction (1e3 and 1.5e2 are not read).
+_DECIMAL = re.compile(r"\d{1,18}\.\d{1,18}|\.\d{1,18}")
+
+
+def _exact_decimals(tree: ast.Expression, source: str) -> ast.Expression:
+    """``tree`` with each decimal written out (``0.5``) replaced by the exact fraction it stands for (``1/2``).
+
+    >>> ast.unparse(_exact_decimals(ast.parse("0.5*(1 - q)", mode="eval"), "0.5*(1 - q)"))
+    '1 / 2 * (1 - q)'
+    """
+
+    class Exact(ast.NodeTransformer):
+        def visit_Constant(self, node: ast.Constant) -> ast.expr:
+            segment = ast.get_source_segment(source, node) or ""
+            if type(node.value) is float and _DECIMAL.fullmatch(segment):
+                value = Fraction(segment)
+                return ast.copy_location(
+                    ast.BinOp(ast.Constant(value.numerator), ast.Div(), ast.Constant(value.denominator)), node
+                )
+            return node
+
+    exact: ast.Expression = ast.fix_missing_locations(Exact().visit(tree))
+    return exact
+
+
 def _read(text: str, names: Sequence[str]) -> ast.expr:
     """The AST of an arithmetic expression in ``names``; ExpressionError, naming the problem, if it is not one."""
     if len(text) > MAX_TEXT:
@@ -208,6 +233,7 @@ def _read(text: str, names: Sequence[str]) -> ast.expr:
                 f"Write * for every product: {slip.group(0)[0]}*{slip.group(0)[-1]}, not {slip.group(0)}."
             ) from None
         raise ExpressionError("Those brackets or signs do not make an expression: check each ( has its ).") from None
+    tree = _exact_decimals(tree, source)
     nodes = list(ast.walk(tree))
     if len(nodes) > MAX_NODES:
         raise ExpressionError("That expression is too long: a shorter one says the same.")

@@ -208,6 +208,7 @@ def gated_texts(notebook: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
 def _gated_cell(name: str) -> dict[str, Any]:
     return {
         "cell_type": "code",
+        "id": f"gated-{name}",
         "metadata": {"tags": ["gated"]},
         "source": f'lesson.text("{name}")   # this part opens once you have answered above',
         "outputs": [],

@@ -229,7 +229,7 @@ def answer_move(answer: object, p: Params) -> Verdict:
             Misconception(
                 "lower-power",
                 "m*2**(k - 1)",
-                "Try k = 1, m = 3: 2 × 3 − 3 = 3. Does your expression give 3?",
+                "Try k = 2, m = 3: 4 × 3 − 3 = 9. Does your expression give 9?",
                 "Subtracting m is not halving. Write m as m × 1 and take m out of both terms.",
             ),
         ],
