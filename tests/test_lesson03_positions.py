@@ -179,7 +179,7 @@ def readable_texts(notebook: dict[str, Any]) -> list[str]:
     student copy, and the text gated by the guess, which is made before the table."""
     cells = student_notebook(notebook)["cells"]
     static = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in cells]
-    return [text for c, text in zip(cells, static) if c["cell_type"] == "markdown"] + [
+    return [text for c, text in zip(cells, static, strict=True) if c["cell_type"] == "markdown"] + [
         markdown for _, markdown in gated_texts(notebook).values()
     ]
 

@@ -7,6 +7,7 @@ how far section 7's list goes).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from duel_lessons.teaching.feedback import (
     right,
     unanswered,
 )
+from duel_lessons.teaching.plain import LARGE_DIGITS, LargeNumber, Unreadable, show
 from duel_lessons.teaching.proofs import expect_counterexample
 
 SPEC = register(LessonSpec("01", needs=("rules", "small", "upto", "count_n"), offers={"rules": ("factor-duel",)}))
@@ -132,28 +134,127 @@ def model_1(p: Params) -> tuple[object, str]:
 #: Exercises 2 and 4 ask for numbers above BIG: no list the lesson prints reaches it, and a loop up to
 #: it takes hours, so the answer comes from what the numbers have in common (a prime squared; p × q or p³).
 BIG = 10**12
-#: The largest answer read (factorised at once).
+#: Up to here a number is factorised completely (at once); beyond, a fixed amount of work is spent (no clock).
 READ = 10**18
+#: Beyond READ: trial division up to SMALL_PRIMES, then the elliptic-curve method (fixed bounds and seed) on
+#: cofactors of at most ECM_DIGITS digits.  A prime squared or cubed is recognised at any size.
+SMALL_PRIMES = 10**5
+ECM_DIGITS = 100
 
 
-def inner_count(n: int) -> int:
-    """How many divisors d of n have 1 < d < n, from the prime factors (fast for n up to ``READ``).
+def _prime(n: int) -> bool:
+    import sympy
 
-    >>> inner_count(12), inner_count(49), inner_count(7), inner_count(1)
-    (4, 1, 0, 0)
+    return bool(sympy.isprime(n))
+
+
+def _root(n: int, k: int) -> int | None:
+    """The whole k-th root of n, if n is a k-th power."""
+    import sympy
+
+    root, exact = sympy.integer_nthroot(n, k)
+    return int(root) if exact else None
+
+
+def _split(k: int) -> dict[int, int] | None:
+    """The prime factors of k (no prime factor up to SMALL_PRIMES), or None when the fixed work does not find them."""
+    import sympy
+    from sympy.ntheory import ecm
+
+    if k <= READ:
+        return {int(q): int(e) for q, e in sympy.factorint(k).items()}
+    if _prime(k):
+        return {k: 1}
+    for power in (2, 3):
+        root = _root(k, power)
+        if root is not None and (inner := _split(root)) is not None:
+            return {q: e * power for q, e in inner.items()}
+    if len(str(k)) > ECM_DIGITS:
+        return None
+    try:
+        found = sorted(int(q) for q in ecm(k, B1=2000, B2=200_000, max_curve=15, seed=1))
+    except ValueError:  # "Increase the bounds": not found with this much work
+        return None
+    factors: dict[int, int] = {}
+    for q in found:
+        if not _prime(q):
+            return None
+        while k % q == 0:
+            k //= q
+            factors[q] = factors.get(q, 0) + 1
+    return factors if k == 1 else None
+
+
+@functools.lru_cache(maxsize=64)
+def prime_factors(n: int) -> dict[int, int] | None:
+    """The prime factors of n with their powers; None when n is beyond READ and a fixed amount of work does not
+    find them (a prime, a prime squared or a prime cubed is recognised at any size).
+
+    >>> prime_factors(72), prime_factors(1)
+    ({2: 3, 3: 2}, {})
+    >>> p, q = 10**12 + 39, 10**13 + 37   # both prime
+    >>> prime_factors(p**2), prime_factors(2 * 3**2 * p * q) == {2: 1, 3: 2, p: 1, q: 1}
+    ({1000000000039: 2}, True)
     """
     import sympy
 
-    return max(math.prod(int(e) + 1 for e in sympy.factorint(n).values()) - 2, 0)
+    if n <= READ:
+        return {int(q): int(e) for q, e in sympy.factorint(n).items()}
+    small = sympy.factorint(n, limit=SMALL_PRIMES, use_rho=False, use_pm1=False, use_ecm=False)
+    factors: dict[int, int] = {}
+    for k, e in small.items():
+        found = {int(k): 1} if k <= SMALL_PRIMES else _split(int(k))
+        if found is None:
+            return None
+        for q, f in found.items():
+            factors[q] = factors.get(q, 0) + e * f
+    return factors
 
 
-def _big_number(answer: object) -> int | Verdict:
-    """A whole number from 1 to ``READ``, or the format verdict saying what is wanted."""
-    n = as_whole(answer)
+def inner_count(n: int) -> int | None:
+    """How many divisors d of n have 1 < d < n, from the prime factors; None when they are not found
+    (see :func:`prime_factors`).
+
+    >>> inner_count(12), inner_count(49), inner_count(7), inner_count(1)
+    (4, 1, 0, 0)
+    >>> p, q = 10**12 + 39, 10**13 + 37   # both prime
+    >>> inner_count(p * p), inner_count(p**3), inner_count(p * q), inner_count(2 * p * q)
+    (1, 2, 2, 6)
+    """
+    factors = prime_factors(n)
+    if factors is None:
+        return None
+    return max(math.prod(e + 1 for e in factors.values()) - 2, 0)
+
+
+def whole_any(value: object) -> int | None:
+    """An answer as a whole number of any size the lesson reads (up to ``LARGE_DIGITS`` digits), else None.
+
+    >>> whole_any(plain(10**30)) == 10**30, whole_any(12.0), whole_any("12"), whole_any(True)
+    (True, 12, None, None)
+    """
+    if isinstance(value, LargeNumber):
+        return value.value
+    return as_whole(value)
+
+
+def _big_number(answer: object, one: bool = True) -> int | Verdict:
+    """A whole number from 1 up, of any size up to LARGE_DIGITS digits, or the format verdict saying what is
+    wanted (``one``: the answer is one number; else it is one of a list)."""
+    n = whole_any(answer)
+    if n is None and isinstance(answer, Unreadable) and str(answer).startswith("a number with"):
+        return Verdict(
+            "format",
+            f"That is {answer}: give a number above 10¹² with at most {LARGE_DIGITS:,} digits.",
+            key="format:huge",
+        )
     if n is None:
-        return Verdict("format", "Give one whole number, such as 10**12 + 1.", key="format:not-a-number")
-    if not 1 <= n <= READ:
-        return Verdict("format", "Give a whole number above 10¹² and at most 10¹⁸.", key="format:range")
+        wanted = (
+            "Give one whole number, such as 10**12 + 1." if one else "Each number is a whole number, like 10**12 + 1."
+        )
+        return Verdict("format", wanted, key="format:not-a-number")
+    if n < 1:
+        return Verdict("format", "Give a whole number above 10¹².", key="format:range")
     return n
 
 
@@ -167,6 +268,8 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
     if isinstance(n, Verdict):
         return n
     count = inner_count(n)
+    if count is None:  # beyond READ, not a prime nor a prime squared, so a composite with two or more
+        count = 2
     if n <= BIG and count == 1:
         return Verdict(
             "partial",
@@ -180,13 +283,14 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
     if count == 0:
         return Verdict(
             "misconception",
-            f"{n} has no divisor between 1 and itself.",
+            f"{show(n)} has no divisor between 1 and itself.",
             "You need a number that has exactly ONE divisor d with 1 < d < n.",
             key="none",
         )
+    many = f"{count}" if n <= READ or prime_factors(n) is not None else "more than one"
     return Verdict(
         "miss",
-        f"{n} has {count} divisors between 1 and itself.",
+        f"{show(n)} has {many} divisors between 1 and itself.",
         "Divisors come in pairs: d and n ÷ d. For only one to be left, the pair must be one number twice.",
         "Pairs d, n ÷ d with d = n ÷ d: then n = d × d. And d itself must have no divisor between 1 and d.",
         key="many",
@@ -204,14 +308,76 @@ def model_2(p: Params) -> tuple[object, str]:
     )
 
 
-PRODUCT = re.compile(r"\s*\d{1,6}(\s*[*×x]\s*\d{1,6}){0,11}\s*")
+TOKENS = re.compile(r"\s*(?:(\d+)|([-+*×x·()])|(\S))")
+TIMES = ("*", "×", "x", "·")
+#: The longest expression read, and the deepest brackets.
+MAX_TEXT, MAX_DEPTH = 200, 6
 
 
-def _factors(answer: object) -> list[int] | None:
-    """The whole numbers of a product written as text ("4 * 3", "4 × 3"), else None."""
-    if type(answer) is not str or not PRODUCT.fullmatch(answer):
+def _terms(text: str) -> list[list[int]] | None:
+    """A text read as a sum of products of whole numbers: its terms, each the list of its factors. A bracket
+    holding a sum is one factor, its value; a bracket holding a product adds its factors. None if the text is
+    anything else (no eval: a tiny parser of digits, +, * × x ·, and brackets).
+
+    >>> _terms("(3+1)*(2+1)"), _terms("4 × 3"), _terms("(3 + 1)(2 + 1)"), _terms("(4*3)")
+    ([[4, 3]], [[4, 3]], [[4, 3]], [[4, 3]])
+    >>> _terms("3 + 2"), _terms("3+1*2+1"), _terms("4 - 1"), _terms("2**3")
+    ([[3], [2]], [[3], [1, 2], [1]], None, None)
+    """
+    if len(text) > MAX_TEXT:
         return None
-    return [int(x) for x in re.split(r"[*×x]", answer)]
+    tokens = []
+    for match in TOKENS.finditer(text):
+        number, sign, other = match.groups()
+        if other is not None or sign == "-" or (number is not None and len(number) > 6):
+            return None
+        tokens.append(number or sign)
+    at = 0
+
+    def peek() -> str | None:
+        return tokens[at] if at < len(tokens) else None
+
+    def expression(depth: int) -> list[list[int]] | None:
+        nonlocal at
+        first = term(depth)
+        if first is None:
+            return None
+        terms = [first]
+        while peek() == "+":
+            at += 1
+            more = term(depth)
+            if more is None:
+                return None
+            terms.append(more)
+        return terms
+
+    def term(depth: int) -> list[int] | None:
+        nonlocal at
+        factors = factor(depth)
+        while factors is not None and peek() in (*TIMES, "("):
+            if peek() != "(":
+                at += 1
+            more = factor(depth)
+            factors = None if more is None else factors + more
+        return factors
+
+    def factor(depth: int) -> list[int] | None:
+        nonlocal at
+        token = peek()
+        if token is not None and token.isdigit():
+            at += 1
+            return [int(token)]
+        if token != "(" or depth >= MAX_DEPTH:
+            return None
+        at += 1
+        inside = expression(depth + 1)
+        if inside is None or peek() != ")":
+            return None
+        at += 1
+        return inside[0] if len(inside) == 1 else [sum(math.prod(t) for t in inside)]
+
+    terms = expression(0)
+    return terms if terms is not None and at == len(tokens) else None
 
 
 @SPEC.check(3)
@@ -233,8 +399,17 @@ def divisor_count(answer: object, p: Params) -> Verdict:
             f"Show where the count comes from: give {example}.",
             key="format:number",
         )
-    factors = _factors(answer)
-    if factors is None and type(answer) is str and "+" in answer:
+    terms = _terms(answer) if type(answer) is str else None
+    if terms is None:
+        return Verdict("format", f"Give {example}.", key="format:product")
+    if len(terms) > 1 and any(len(t) > 1 for t in terms):
+        return Verdict(
+            "format",
+            "Put brackets around each factor that is a sum, like (2+1)*(1+1)*(1+1) for 60: without them, "
+            "2+1*1+1 means 2 + 1 + 1.",
+            key="format:brackets",
+        )
+    if len(terms) > 1:
         return Verdict(
             "misconception",
             "You added.",
@@ -242,8 +417,7 @@ def divisor_count(answer: object, p: Params) -> Verdict:
             "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
             key="sum",
         )
-    if factors is None:
-        return Verdict("format", f"Give {example}.", key="format:product")
+    factors = terms[0]
     if sorted(factors) == choices:
         return right(f"{' × '.join(map(str, factors))} = {count} divisors.")
     product = math.prod(factors)
@@ -289,9 +463,7 @@ def model_3(p: Params) -> tuple[object, str]:
 
 def _shape(n: int) -> str:
     """ "pq" for a prime times a different prime, "p3" for the cube of a prime, else ""."""
-    import sympy
-
-    powers = sorted(sympy.factorint(n).values())
+    powers = sorted((prime_factors(n) or {}).values())
     return "pq" if powers == [1, 1] else "p3" if powers == [3] else ""
 
 
@@ -306,16 +478,23 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
         return Verdict("format", wanted, key="format:pair")
     numbers: list[int] = []
     for k in answer:
-        n = _big_number(k)
+        n = _big_number(k, one=False)
         if isinstance(n, Verdict):
             return n
         numbers.append(n)
     for n in numbers:
         count = inner_count(n)
+        if count is None:
+            return Verdict(
+                "format",
+                f"{show(n)} is too hard to factorise here, so it cannot be checked. Build your numbers from "
+                "primes below 10¹⁵, with at most 100 digits in all (sympy.nextprime finds a prime).",
+                key="format:unfactorised",
+            )
         if count == 1:
             return Verdict(
                 "misconception",
-                f"{n} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO.",
+                f"{show(n)} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO.",
                 "6 has two: 2 and 3. What kind of number is 6? Make a big one of that kind.",
                 "6 = 2 × 3 and 8 = 2 × 2 × 2 both have exactly two. Build big numbers the same way.",
                 key="one-inner",
@@ -323,7 +502,7 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
         if count != 2:
             return Verdict(
                 "miss",
-                f"{n} has {count} divisors between 1 and itself, not two.",
+                f"{show(n)} has {count} divisors between 1 and itself, not two.",
                 "Look at small numbers with exactly two, such as 6, 10, 15 and 8: write each as a product of primes.",
                 "6 = 2 × 3 and 8 = 2 × 2 × 2. A big number made of bigger primes in the same way has two as well.",
                 key="count",
