@@ -198,3 +198,16 @@ def test_exercises_2_and_4_read_numbers_above_10_to_the_18() -> None:
     assert one.verdict(4, [c**3, 10**5000]).kind == "format"  # 5,001 digits: not read
     hard = one.verdict(4, [(10**30 + 57) * (10**31 + 33), c**3])  # two primes of 31 and 32 digits: too hard
     assert hard.kind == "format" and "factorise" in hard.message
+
+
+def test_wrong_line_bs_reason_is_a_case_of_the_claim() -> None:
+    """Line B ("n ÷ d < d, because d > 1") was refuted with n = 12, which has four inner divisors, not one."""
+    import re
+
+    hint = lesson().verdict("proof-1", ["C", "H", "D", "G", "B", "F"]).hint
+    example = re.search(r"for n = (\d+) and d = (\d+)", hint)
+    assert example, hint
+    n, d = int(example.group(1)), int(example.group(2))
+    assert [k for k in range(2, n) if n % k == 0] == [d]  # the claim's hypothesis: d is n's only inner divisor
+    assert not n // d < d  # and line B fails there
+    assert [k for k in range(2, 12) if 12 % k == 0] == [2, 3, 4, 6]  # the old example was outside it
