@@ -1,4 +1,4 @@
-"""The solver's kernel compiled by numba against the same kernel as plain Python (numba absent).
+"""The solver's kernel compiled by numba against the solver without numba (numpy: solving/retrograde.py).
 
 Run ``python benchmarks/bench_plain_python.py``. For each size it times, side by
 side, a table of Divisor Duel built in a fresh process with numba (compile cache
@@ -42,8 +42,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as hide:
         (Path(hide) / "numba").mkdir()
         (Path(hide) / "numba" / "__init__.py").write_text("raise ImportError('numba hidden by the benchmark')\n")
-        print(f"divisor-duel table, warm, {os.cpu_count()} CPUs: numba against plain Python\n")
-        print(f"{'N':>10}  {'numba':>8}  {'plain Python':>12}  {'ratio':>6}")
+        print(f"divisor-duel table, warm, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}: numba against none\n")
+        print(f"{'N':>10}  {'numba':>8}  {'no numba':>12}  {'ratio':>6}")
         for n in (10**5, 10**6):
             compiled, fast = timed(n, None)
             plain_compiled, slow = timed(n, Path(hide))

@@ -213,7 +213,12 @@ def test_student_branch_is_self_contained(tmp_path: Path) -> None:
     lessons = sorted(name for name in names if name.endswith(".ipynb"))
     assert lessons == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))  # at the top
     assert {"README.md", "binder/requirements.txt", "binder/runtime.txt", "binder/postBuild"} <= names
-    assert all(name.split("/")[0] in ("docs", "binder", "README.md") or name in lessons for name in names)
+    declared = sorted(name for name in names if name.endswith(".lesson.toml"))  # each lesson's exercises, sealed
+    assert declared == sorted(p.name for p in (ROOT / "notebooks").glob("*.lesson.toml"))
+    assert all('edition = "student"' in (tmp_path / "b" / name).read_text(encoding="utf-8") for name in declared)
+    assert all(
+        name.split("/")[0] in ("docs", "binder", "README.md") or name in lessons or name in declared for name in names
+    )
     assert not any(name.startswith("docs/") and not name.startswith("docs/rulebooks/") for name in names)
     requirements = (tmp_path / "b" / "binder" / "requirements.txt").read_text(encoding="utf-8").splitlines()
     assert requirements[-1] == package

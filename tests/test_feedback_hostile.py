@@ -20,6 +20,7 @@ from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.checks import LessonSpec, spec
 from duel_lessons.teaching.feedback import (
     MAX_ITEMS,
+    MAX_MESSAGE,
     MAX_SHOWN,
     Misconception,
     Unreadable,
@@ -32,7 +33,7 @@ from duel_lessons.teaching.feedback import (
     plain,
     show,
 )
-from duel_lessons.teaching.lesson import MAX_MESSAGE, forget
+from duel_lessons.teaching.lesson import forget
 from duel_lessons.teaching.parameters import lesson_arguments
 
 
@@ -407,7 +408,9 @@ def test_a_constant_rule_opens_nothing(guessing: Lesson) -> None:
     assert not holds and "opens nothing" in lines[-1]
     assert guessing.reveal_text("loses") is None if "loses" in spec(guessing.number).reveals else True
     assert "loses" not in guessing.attempts.tested
-    guessing.test_lines(lambda n: n % 2 == 1 or n == 4, upto=20)
+    guessing.test_lines(lambda n: n % 2 == 1 or n == 4, upto=20)  # wrong at 4: it does not fit the data seen
+    assert "loses" not in guessing.attempts.tested
+    guessing.test_lines(lambda n: n % 2 == 1 or n == 40, upto=20)  # fits 1..20, the numbers tested
     assert "loses" in guessing.attempts.tested
 
 

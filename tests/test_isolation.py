@@ -215,3 +215,100 @@ def test_run_isolated_allows_exactly_its_output_limit() -> None:
         ["-c", "import os\nos.write(1, b'x' * 100_000)\nos.write(2, b'y' * 100_000)"], output_limit=200_000
     )
     assert (done.stopped, done.returncode, len(done.stdout), len(done.stderr)) == (None, 0, 100_000, 100_000)
+
+
+FORKS = """
+import os, time
+made = 0
+for _ in range(150):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(3)  # alive long enough for the referee to count them
+        os._exit(0)
+    made += 1
+print(made)
+"""
+
+
+@pytest.mark.skipif(not POSIX, reason="fork")
+@pytest.mark.parametrize("wrapped", [True, False])
+def test_a_command_cannot_start_more_processes_than_its_limit(wrapped: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """150 children (issue 28): the kernel refuses the 21st (RLIMIT_NPROC, where it counts) or the tree is stopped;
+    with neither limit the command would print 150."""
+    if not wrapped:
+        monkeypatch.setattr(isolation, "bubblewrap", lambda: (None, "bubblewrap is not installed"))
+    done = run_isolated(["-c", FORKS], scratch=True, max_processes=20, wall_limit=600)
+    if done.stopped is None:
+        assert int(done.stdout) < 20
+    else:
+        assert done.stopped == "started more than 20 processes"
+
+
+TREE_MEMORY = """
+import os, time
+children = []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        block = b"x" * (100 * 2**20)  # written, so resident
+        time.sleep(5)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+print("all four kept 100 MB")
+"""
+
+
+@pytest.mark.skipif(not POSIX, reason="fork and resource limits")
+def test_the_memory_limit_holds_for_the_whole_tree() -> None:
+    """Four children of 100 MB each: within a 256 MB limit per process, over it together."""
+    done = run_isolated(["-c", TREE_MEMORY], scratch=True, memory_limit=256 * 2**20, wall_limit=600)
+    assert done.stopped == "used more than 256 MB of memory" and done.stdout == b""
+
+
+@pytest.mark.skipif(not POSIX, reason="resource limits")
+def test_the_memory_limit_holds_for_each_process() -> None:
+    """300 MB asked for at once, never written (so never resident): only the address-space limit refuses it."""
+    done = run_isolated(
+        ["-c", "block = bytearray(300 * 2**20)\nprint('allocated')"], scratch=True, memory_limit=200 * 2**20
+    )
+    assert (done.stopped, done.returncode, done.stdout) == (None, 1, b"")
+    assert done.stderr.rstrip().endswith(b"MemoryError")
+
+
+@pytest.mark.skipif(
+    not (ROOT and isolation.can_change_user() and isolation.bubblewrap()[0] is not None),
+    reason="a user id of its own (root caller) that can start Python (bubblewrap binds it)",
+)
+def test_with_a_user_id_of_its_own_the_kernel_refuses_the_process_past_the_limit() -> None:
+    """RLIMIT_NPROC counts that user's processes: the command and 19 children make 20, the 20th fork fails."""
+    done = run_isolated(["-c", FORKS], max_processes=20, wall_limit=600)
+    assert (done.stopped, done.stdout) == (None, b"19\n")
+
+
+@pytest.mark.skipif(not POSIX, reason="fork")
+def test_without_the_children_files_of_proc_the_tree_is_read_all_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Some kernels lack /proc/PID/task/TID/children: psutil's scan of every process finds the same tree."""
+    monkeypatch.setattr(isolation, "_children_files", lambda: False)
+    done = run_isolated(["-c", FORKS], scratch=True, max_processes=20, wall_limit=600)
+    assert done.stopped == "started more than 20 processes" or int(done.stdout) < 20
+    done = run_isolated(["-c", TREE_MEMORY], scratch=True, memory_limit=256 * 2**20, wall_limit=600)
+    assert done.stopped == "used more than 256 MB of memory"
+
+
+def test_the_descendants_read_from_proc_are_psutils() -> None:
+    popen = subprocess.Popen(["/bin/sh", "-c", "sleep 30 & (sleep 30 & wait) ; wait"], start_new_session=True)
+    worker = Worker(popen.pid, None, popen)
+    try:
+        deadline = time.monotonic() + 120  # a safety net only: the shells start their children
+        while len(worker.tree()) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if isolation._children_files():
+            assert sorted(isolation._descendants(popen.pid)) == sorted(p.pid for p in worker.tree()[1:])
+        assert worker.usage()[1] == len(worker.tree()) == 4  # sh, sleep, the subshell and its sleep
+    finally:
+        worker.kill()

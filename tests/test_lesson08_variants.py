@@ -42,6 +42,22 @@ def test_proof_1_the_bracket(answer: object, expected: str) -> None:
     assert verdict("proof-1", answer).kind == expected
 
 
+@pytest.mark.parametrize(
+    "answer",
+    ["(2*m - 2*e)/2", "(2*m − 2*e) ÷ 2", "2*(m - e)/2", "(4*m - 4*e)/4", "m*e/e - e", "2*(m - e) - (m - e)"],
+)
+def test_proof_1_refuses_a_restatement_and_asks_for_the_bracket(answer: str) -> None:
+    """Issue 27, point 7: (2m − 2e)/2 equals m − e, but it only restates the question; the check asks for the form."""
+    v = verdict("proof-1", answer)
+    assert v.kind == "partial" and not v.right and v.key == "shape:restated", (answer, v)
+    assert "restates" in v.message and "m - e" not in v.hint + v.stronger and "m − e" not in v.hint + v.stronger
+
+
+@pytest.mark.parametrize("answer", ["m - e", "m−e", "-e + m", "-(e - m)", "m + (-e)", "2*m - m - e"])
+def test_proof_1_accepts_the_bracket_in_any_form_without_a_restatement(answer: str) -> None:
+    assert verdict("proof-1", answer).right, answer
+
+
 def test_proof_1_a_wrong_bracket_is_refuted_by_numbers() -> None:
     v = verdict("proof-1", "m + e")
     assert "m = 6, e = 1" in v.message and "m - e" not in v.hint + v.stronger
@@ -79,6 +95,18 @@ def test_exercise_1_big_numbers_and_its_misconceptions() -> None:
     assert verdict("1", "2").kind == "format" and verdict("1", 2 * 5**20, ex_even=10**20).kind == "right"
     odd_half = 2 * 10**12 + 2
     assert verdict("1", 0, ex_even=odd_half).kind == "right" and verdict("1", 2, ex_even=odd_half).kind != "right"
+
+
+def test_exercise_1_reads_numbers_beyond_10_18_that_the_question_allows() -> None:
+    """Issue 27, point 7: numbers of any size the question allows. EX_EVEN = 10**40: the largest winning move is
+    2 × 5**40 (by hand: 10**40 = 2**40 × 5**40, a winning move is twice an odd divisor of the half, 2**39 × 5**40,
+    and the largest odd one is 5**40); EX_EVEN itself is not a move, and says so."""
+    big = 10**40
+    assert verdict("1", 2 * 5**40, ex_even=big).right
+    assert verdict("1", 2 * 5**39, ex_even=big).kind == "partial"  # winning (2 × an odd divisor), not the largest
+    assert verdict("1", big, ex_even=big).key == "not-a-move"
+    assert verdict("1", 4 * 5**40, ex_even=big).key == "losing-move"  # leaves 4 × 5**40 × (2**38 − 1)
+    assert verdict("1", 10**90, ex_even=big).kind == "format"
 
 
 def test_exercise_1_largest_move_against_the_solver() -> None:

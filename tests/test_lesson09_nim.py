@@ -13,8 +13,14 @@ from duel_lessons.play.nim import MAX_HEAP_TABLE, losing_piles, three_heap_lines
 from duel_lessons.play.nim_solver import nim_outcome, nim_winning_moves, subtraction_outcome
 from duel_lessons.teaching.checks import spec
 
-BASE = {"heaps": [3, 4, 5], "heap_upto": 7, "sub_set": [1, 2, 3], "sub_upto": 30, "ex_moves": [14, 21, 30],
-        "ex_sub": 1001}
+BASE = {
+    "heaps": [3, 4, 5],
+    "heap_upto": 7,
+    "sub_set": [1, 2, 3],
+    "sub_upto": 30,
+    "ex_moves": [14, 21, 30],
+    "ex_sub": 1001,
+}
 SPEC = spec("09")
 
 
@@ -98,8 +104,11 @@ def test_the_data_tools_stop_at_their_caps() -> None:
 def test_the_xor_rule_by_brute_force_and_the_reveal_matches() -> None:
     for heaps in itertools.product(range(8), repeat=3):
         assert (nim_outcome(heaps) == "P") == (heaps[0] ^ heaps[1] ^ heaps[2] == 0), heaps
-    assert [k for k, h in {"A": (1, 1), "B": (1, 2), "C": (2, 2), "D": (1, 2, 3), "E": (1, 2, 4)}.items()
-            if nim_outcome(h) == "P"] == ["A", "C", "D"]
+    assert [
+        k
+        for k, h in {"A": (1, 1), "B": (1, 2), "C": (2, 2), "D": (1, 2, 3), "E": (1, 2, 4)}.items()
+        if nim_outcome(h) == "P"
+    ] == ["A", "C", "D"]
 
 
 def test_the_module_the_lesson_imports_offers_no_solver() -> None:
@@ -107,8 +116,14 @@ def test_the_module_the_lesson_imports_offers_no_solver() -> None:
     public = {name for name in dir(nim) if not name.startswith("_")}
     solvers = {"nim_outcome", "nim_winning_moves", "nim_p_positions", "subtraction_outcome", "nim_moves", "after"}
     assert public & solvers == set()
-    assert set(nim.__all__) == {"MAX_HEAP_TABLE", "MAX_PILE_TABLE", "NimGame", "losing_piles", "three_heap_lines",
-                                "two_heap_lines"}
+    assert set(nim.__all__) == {
+        "MAX_HEAP_TABLE",
+        "MAX_PILE_TABLE",
+        "NimGame",
+        "losing_piles",
+        "three_heap_lines",
+        "two_heap_lines",
+    }
     with pytest.raises(ValueError, match="15"):
         two_heap_lines(MAX_HEAP_TABLE + 1)
     with pytest.raises(ValueError, match="100"):
@@ -119,9 +134,78 @@ def test_a_look_up_of_the_data_does_not_pass_the_nim_rule() -> None:
     """A rule copied from the tables (heaps 0 .. HEAP_UPTO) is partial: the check also tries heaps beyond the data."""
     upto = BASE["heap_upto"]
     assert isinstance(upto, int)
-    seen = {(a, b, c) for a in range(upto + 1) for b in range(upto + 1) for c in range(upto + 1)
-            if nim_outcome((a, b, c)) == "P"}
+    seen = {
+        (a, b, c)
+        for a in range(upto + 1)
+        for b in range(upto + 1)
+        for c in range(upto + 1)
+        if nim_outcome((a, b, c)) == "P"
+    }
     verdict = SPEC.checks["nim-rule"](lambda a, b, c: (a, b, c) in seen, BASE)
     assert verdict.kind == "partial" and "beyond the data" in verdict.message
     assert SPEC.checks["nim-rule"](lambda a, b, c: a ^ b ^ c == 0, BASE).right
     assert SPEC.checks["nim-rule"](lambda a, b, c: a ^ b ^ c == 0, {**BASE, "heap_upto": 15}).right
+
+
+# -- the three-heap rule opens only after the student has noted a rule (issue 27: text gated, not only outputs) ---
+
+NIM_WORDS = ("XOR", "nim-sum", "even number of 1s", "balanced", "a ^ b ^ c")
+
+
+def test_the_nim_guess_takes_any_rule_that_tells_positions_apart_and_nothing_else() -> None:
+    form = SPEC.guess_forms["nim"]
+    assert form(lambda a, b, c: a == b, BASE) is None  # wrong, but a real attempt: noted
+    assert form(lambda a, b, c: a ^ b ^ c == 0, BASE) is None
+    assert "same for every position" in str(form(lambda a, b, c: True, BASE))
+    assert "..." in str(form(lambda a, b, c: ..., BASE))
+    assert "ZeroDivisionError" in str(form(lambda a, b, c: 1 // a > 0, BASE))
+    assert "True or False" in str(form(lambda a, b, c: [a], BASE))
+    assert "my_nim_rule" in str(form([1, 2, 3], BASE))
+
+
+def test_the_first_guess_opens_the_two_heap_rule_but_not_the_three_heap_one() -> None:
+    early = SPEC.reveals["hand-over"](["A", "C"], BASE)
+    assert "A, C, D" in early and "heaps are equal" in early
+    assert not [w for w in NIM_WORDS if w.lower() in early.lower()], early
+    assert SPEC.gates["nim"] == "nim" and SPEC.gates["hand-over"] == "hand-over"
+
+
+def test_the_rule_reveal_compares_the_students_rule_found_by_brute_force() -> None:
+    told = SPEC.reveals["nim"](lambda a, b, c: a == b, BASE)
+    assert all(w in told for w in ("XOR", "nim-sum")) and "first differs from it at heaps [0, 0, 1]" in told
+    # by hand: (0, 0, 1) is the first position in order where a == b and the player to move does not lose
+    assert nim_outcome((0, 0, 1)) == "N" and nim_outcome((0, 0, 0)) == "P"
+    assert "agrees with it for every position with heaps up to 7" in SPEC.reveals["nim"](
+        lambda a, b, c: a ^ b ^ c == 0, BASE
+    )
+
+
+def test_the_lesson_object_opens_the_rule_and_the_proof_only_after_a_rule_is_noted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from duel_lessons.teaching import Lesson
+
+    lesson = Lesson("09", **BASE)
+    lesson.guess("hand-over", ["A"])
+    assert lesson.reveal_text("hand-over") is not None and lesson.reveal_text("nim") is None
+    lesson.locked("nim", lambda: print("the proof's lines"))
+    assert "🔒" in capsys.readouterr().out
+    assert not lesson.guess("nim", lambda a, b, c: False)  # a constant rule notes nothing
+    assert lesson.reveal_text("nim") is None
+    assert lesson.guess("nim", lambda a, b, c: a == b)
+    assert "XOR" in str(lesson.reveal_text("nim"))
+
+
+def test_the_proof_text_waits_for_the_rule_and_the_going_further_part_is_gated() -> None:
+    import json
+    from pathlib import Path
+
+    from duel_lessons.teaching.gating import gated_texts
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "09-nim-and-subtraction-games.ipynb"
+    parts = list(gated_texts(json.loads(path.read_text(encoding="utf-8"))).values())
+    proof = [gate for gate, text in parts if "Build the proof" in text]
+    assert proof == ["nim"], parts
+    further = [gate for gate, text in parts if text.startswith("## Going further")]
+    assert further == ["nim"]
+    assert {gate for gate, text in parts if "balanced" in text} == {"nim"}

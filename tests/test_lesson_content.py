@@ -383,3 +383,26 @@ def test_a_teachers_new_exercise_runs_in_the_notebook_the_student_copy_and_the_a
     key = answer_key(teacher)
     assert "**Exercise 5 (every winning move from 84), model answer:** `[3, 7, 21]`" in key
     assert "84 - 3 = 81, 84 - 7 = 77 and 84 - 21 = 63 are odd: P-positions." in key
+
+
+@pytest.mark.parametrize(
+    ("number", "params"),
+    [
+        ("05", {"rules": "division-duel", "start": 60, "upto": 100, "ex_start": 36, "ex_length": 5}),
+        ("06", {"rules": "factor-duel", "start": 100, "upto": 100, "ex_number": 91}),
+    ],
+)
+def test_a_list_of_the_p_positions_seen_is_refuted_beyond_the_data(
+    number: str, params: dict[str, Any], capsys: Any
+) -> None:
+    """A rule that lists the P-positions up to UPTO (found by brute force, not the solver) fails past UPTO."""
+    from brute import Brute
+
+    brute = Brute.of(str(params["rules"]))
+    seen = {n for n in range(1, 101) if brute.outcome(n) == "P"}
+    first_beyond = next(n for n in range(101, 10**4) if brute.outcome(n) == "P")
+    lesson = Lesson(number, **params)
+    assert not lesson.test(lambda n: n in seen)
+    out = capsys.readouterr().out
+    assert out.startswith(f"❌ First counterexample: n = {first_beyond}."), out
+    assert "this one lies beyond the data" in out

@@ -26,7 +26,8 @@ import lesson_files
 import pytest
 from lesson_files import readme_times, stated_times
 
-from duel_lessons.teaching.student_copies import gated_texts, student_notebook
+from duel_lessons.teaching.gating import gated_texts
+from duel_lessons.teaching.student_copies import student_notebook
 
 # -- the time model ---------------------------------------------------------------------------------
 WORDS_PER_MINUTE = 150  # reading, at a 12-16-year-old's pace for instructional text

@@ -40,16 +40,30 @@ def _teacher_copy(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace, io: Console) -> int:
-    """Grade the folder, write the HTML page and the CSV, print the summary."""
+    """Grade the folder, write the HTML page and the CSV, print the summary (progress on stderr as it goes)."""
     from duel_lessons.teaching.class_report import class_report
-    from duel_lessons.views.files import write_atomically
+    from duel_lessons.views.files import check_writable, write_atomically
 
     folder = Path(args.submissions)
     output = Path(args.output)
     if output.resolve().is_relative_to(folder.resolve()):
         raise DuelError(f"Write the report outside {folder}: the folder of handed-in notebooks is never changed.")
-    report = class_report(folder, _teacher_copy(args), lesson=args.lesson)
     csv_path = output.with_suffix(".csv")
+    if csv_path == output:
+        raise DuelError(f"Give the report a name ending in .html, not {output}: the CSV is written beside it.")
+    for path in (output, csv_path):  # before any grading: a class takes minutes
+        check_writable(path, force=args.force)
+
+    def progress(done: int, total: int, name: str) -> None:
+        io.warn(f"{done} of {total}: {name}")
+
+    report = class_report(
+        folder,
+        _teacher_copy(args),
+        lesson=args.lesson,
+        progress=progress,
+        run_untrusted_code_without_isolation=args.run_untrusted_code_without_isolation,
+    )
     write_atomically(output, [report.html()], force=args.force)
     write_atomically(csv_path, [report.csv_text()], force=args.force)
     graded = [row for row in report.rows if row.graded]
@@ -79,4 +93,10 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("--teacher-copy", metavar="PATH", help="the teacher's copy of the lesson (its parameters rule)")
     parser.add_argument("-o", "--output", metavar="FILE", default="report.html", help="the HTML page (CSV beside it)")
     parser.add_argument("--force", action="store_true", help="replace an earlier report")
+    parser.add_argument(
+        "--run-untrusted-code-without-isolation",
+        action="store_true",
+        help="where bubblewrap cannot run, re-run the notebooks anyway, as your own user: a notebook could then "
+        "read and change your files and reach your network (only for notebooks you trust)",
+    )
     parser.set_defaults(func=run)

@@ -264,6 +264,35 @@ def sweep_user(uid: int, keep: Sequence[int] = ()) -> None:
 # -- the worker's process, however it was started --------------------------------------------------
 
 
+@functools.cache
+def _children_files() -> bool:
+    """Whether Linux lists each task's children in /proc/PID/task/TID/children here."""
+    return os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+
+
+def _descendants(pid: int) -> list[int]:
+    """The process ids under ``pid``, read from /proc/PID/task/TID/children (those that end meanwhile skipped)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{parent}/task"):
+                with contextlib.suppress(OSError), open(f"/proc/{parent}/task/{task}/children", "rb") as file:
+                    children = [int(c) for c in file.read().split()]
+                    found += children
+                    todo += children
+    return found
+
+
+def _processes(pids: Sequence[int]) -> list[psutil.Process]:
+    found = []
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            found.append(psutil.Process(pid))
+    return found
+
+
 class Worker:
     """A started worker: its process tree, its user (root referee), its CPU time, killing it."""
 
@@ -292,6 +321,22 @@ class Worker:
                 total += t.user + t.system + t.children_user + t.children_system
                 seen = True
         return total if seen else None
+
+    def usage(self) -> tuple[float, int, int]:
+        """The whole tree's CPU seconds (as :meth:`cpu`), how many processes it has (bubblewrap's own not
+        counted), and their resident bytes (read often: the tree's own entries of /proc, where Linux has
+        them, rather than every process of the machine)."""
+        if self.root is None:
+            return 0.0, 0, 0
+        tree = self.tree() if not _children_files() else [self.root, *_processes(_descendants(self.root.pid))]
+        total, count, memory = 0.0, 0, 0
+        for process in tree:
+            with contextlib.suppress(psutil.Error), process.oneshot():
+                t = process.cpu_times()
+                total += t.user + t.system + t.children_user + t.children_system
+                memory += process.memory_info().rss
+                count += process.name() != "bwrap"
+        return total, count, memory
 
     def exit_code(self) -> int | None:
         if self.popen is not None:
@@ -369,14 +414,22 @@ def run_isolated(
     output_limit: int = 50 * 2**20,
     readable: Sequence[str] = (),
     scratch: bool = False,
+    max_processes: int = 64,
 ) -> Isolated:
     """Run ``python ARGS`` (a module with ``-m``, or a script) in the bot sandbox's layers; ``stdin`` is its input.
 
     The same layers as a bot (a fresh interpreter, bubblewrap with only the Python folders and
     ``readable`` bound read-only, a user of its own under a root caller, a clean environment,
     resource limits but processes allowed (a notebook needs a kernel), every process killed at
-    the end), with a CPU limit over the whole process tree and a wall-clock limit.  Hand data in
-    on ``stdin`` and read the result from ``stdout``: nothing of the caller's is writable.
+    the end), with a CPU limit over the whole process tree and a wall-clock limit.
+
+    Memory is limited twice: ``memory_limit`` bytes of address space for each process (``RLIMIT_AS``)
+    and as much resident memory for the whole tree. So are processes: ``RLIMIT_NPROC`` where the command
+    has a user id of its own (a root caller without ``scratch``; the kernel counts per user, and not at
+    all for root, even inside bubblewrap's user namespace), and at most ``max_processes`` in the tree at
+    once. The tree's totals are read every :data:`CPU_TICK` seconds; the whole tree is stopped when one
+    is passed. Hand data in on ``stdin`` and read the result from ``stdout``: nothing of the caller's is
+    writable.
 
     ``scratch`` gives the command a private, writable ``/tmp`` (a notebook's libraries keep caches
     there). Under bubblewrap that is a user namespace of its own, with an unprivileged user inside and
@@ -400,7 +453,7 @@ def run_isolated(
         f"uid = {uid!r}\n"
         "if uid is not None:\n"
         "    os.setgroups([]); os.setgid(uid); os.setuid(uid)\n"
-        "    resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))\n"
+        f"    resource.setrlimit(resource.RLIMIT_NPROC, ({max_processes}, {max_processes}))\n"
         "os.execv(sys.executable, [sys.executable, '-s', *sys.argv[1:]])\n"
     )
     command = [sys.executable, "-s", "-c", limits, *args]
@@ -443,9 +496,14 @@ def run_isolated(
                     continue
                 size += len(chunk)
                 streams[stream].append(chunk)
-            cpu = max(cpu, worker.cpu() or 0.0)
+            used, processes, memory = worker.usage()
+            cpu = max(cpu, used)
             if size > output_limit:
                 stopped = f"wrote more than {output_limit:,} bytes"
+            elif processes > max_processes:
+                stopped = f"started more than {max_processes} processes"
+            elif memory > memory_limit:
+                stopped = f"used more than {memory_limit / 2**20:,.0f} MB of memory"
             elif cpu > cpu_limit:
                 stopped = f"used more than {cpu_limit:g} s of CPU time"
             elif time.monotonic() - began > wall_limit:

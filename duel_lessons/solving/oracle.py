@@ -32,12 +32,13 @@ this for itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Literal, Protocol
 
 from duel_lessons.engine.errors import RulesError, TooBigError
-from duel_lessons.engine.numbers import position
+from duel_lessons.engine.numbers import MAX_NUMBER, position
 from duel_lessons.engine.rules import Game, Rules, get_rules
 from duel_lessons.solving.closed_forms import ClosedForm, closed_form
 from duel_lessons.solving.grundy_formulas import GrundyFormula, formula_for
@@ -274,6 +275,8 @@ class Oracle:
     rules: Rules
     table_size: int = DEFAULT_TABLE_SIZE
     form: ClosedForm | None = field(default=None, compare=False)
+    #: For :meth:`is_p`'s quick path: [largest n of the table read so far, its outcomes as bytes (0 = P)].
+    _outcomes: list[object] = field(default_factory=lambda: [0, b""], init=False, compare=False, repr=False)
 
     # -- where an answer comes from ------------------------------------------------
 
@@ -335,8 +338,29 @@ class Oracle:
     # -- answers -------------------------------------------------------------------
 
     def is_p(self, n: int) -> bool:
-        """Whether n is a P-position: the player to move loses with best play."""
-        return self.answers(n).is_p(n)
+        """Whether n is a P-position: the player to move loses with best play.
+
+        The quick path (a plain int): within a table already read, one byte of a copy of its
+        outcomes; above the table, the proved rule itself.  No lock, cache look-up or slicing per
+        call: ``benchmarks/bench_oracle.py`` times it against the closed form's own test.
+        """
+        if type(n) is int:
+            upto, outcomes = self._outcomes
+            if 1 <= n <= upto:  # type: ignore[operator]
+                return outcomes[n] == 0  # type: ignore[index, no-any-return]
+            rule = self._quick_rule
+            if rule is not None and self.table_size < n <= MAX_NUMBER:
+                return rule(n)
+        answers = self.answers(n)
+        if isinstance(answers, TableAnswers) and answers.table.upto > self._outcomes[0]:  # type: ignore[operator]
+            self._outcomes[:] = [answers.table.upto, answers.table.outcome.tobytes()]
+        return answers.is_p(n)
+
+    @cached_property
+    def _quick_rule(self) -> Callable[[int], bool] | None:
+        """The proved P-position rule above the table (on checked ints), or None."""
+        above = self.above_table
+        return None if above is None else above.p_rule
 
     def outcome(self, n: int) -> Literal["P", "N"]:
         """'P' (the player to move loses) or 'N' (the player to move wins)."""

@@ -38,6 +38,7 @@ import numpy as np
 
 from duel_lessons.engine.rules import DuelError, Game, Rules, get_rules, whole_number
 from duel_lessons.solving import kernel as _kernel
+from duel_lessons.solving import retrograde as _retrograde
 
 # Re-exported for lessons: whether the kernel is compiled (numba), and sizes that follow it.
 # (``COMPILED`` is worked out on first use, by __getattr__ below: importing numba takes half a second.)
@@ -53,6 +54,12 @@ _CHUNK = 100_000  # numbers per kernel call between progress reports
 _BATCH = 10_000  # numbers per kernel call when listing winning moves
 _FOUND = 32 * _kernel.DIVISOR_BUFFER  # room for winning moves per kernel call (at least DIVISOR_BUFFER)
 _FEW = 500  # shorter ranges list winning moves with sympy instead of the kernel
+#: Without numba, tables that grow by at least this many numbers are solved in numpy (solving.retrograde);
+#: shorter extensions run the kernel's loop as plain Python, which is as quick for them.
+_VECTOR_FROM = 4096
+#: Without numba, the largest table solved in numpy: its list of moves takes about 60 bytes a number
+#: (13 moves a number at 10**6), so larger ones run the kernel's loop as plain Python (slow, but small).
+VECTOR_LIMIT: int = 2 * 10**6
 
 
 class TableTooLargeError(DuelError):
@@ -208,6 +215,14 @@ def _extend(
     work = np.zeros(_kernel.WORK_SIZE, np.int64)
     move, family, allow_one, win, lose = _codes(rules)
     lo = start
+    if upto + 1 - start >= _VECTOR_FROM and upto <= VECTOR_LIMIT and not _kernel.compiled():
+        _retrograde.solve(
+            lo, upto + 1, move, family, allow_one, win, lose, int(rules.last_mover_wins),
+            spf, outcome, grundy, remoteness, progress,
+        )  # fmt: skip
+        lo = upto + 1
+        if progress is not None:
+            progress(1.0)
     while lo <= upto:
         hi = min(lo + _CHUNK, upto + 1)
         _kernel.solve(

@@ -20,8 +20,13 @@ The result, a :class:`ClassReport`, shows itself in a notebook and writes a CSV 
 and an HTML page with charts (:meth:`ClassReport.html`); what is read from the teacher's copy
 is in :mod:`.notebook_plan`.
 
->>> Limits().cpu, OUTCOMES
-(90.0, ('right', 'partial', 'wrong', 'blank'))
+No hand-in can stop the report: a file that cannot be read, a re-run that sends back what the
+worker never writes (read by :mod:`.bounded_json`, with limits on size, depth and types) or an
+answer too costly to judge (each is judged under a CPU limit by :mod:`.judging`) gets a row
+saying why, and the rest of the class is reported.
+
+>>> Limits().cpu, Limits().judge, OUTCOMES
+(90.0, 5.0, ('right', 'partial', 'wrong', 'blank'))
 """
 
 from __future__ import annotations
@@ -30,34 +35,41 @@ import csv
 import io
 import json
 import os
+import queue
 import re
 import stat
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from fractions import Fraction
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from duel_lessons.teaching import record as records_module
-from duel_lessons.teaching.feedback import first_difference
+from duel_lessons.teaching.bounded_json import Reply, Unreadable, loads, parse_reply
+from duel_lessons.teaching.judging import Judge
 from duel_lessons.teaching.notebook_plan import Plan, ReportError, code_cells, lesson_of, plan_of
 
-#: A handed-in notebook larger than this is not read.
+#: A handed-in notebook larger than this is not read, nor one whose JSON nests deeper than this.
 MAX_BYTES = 20 * 2**20
+MAX_NOTEBOOK_DEPTH = 100
+#: The flag that lets the command run hand-ins where nothing can isolate them (it names the risk).
+UNISOLATED_FLAG = "--run-untrusted-code-without-isolation"
 
 
 @dataclass(frozen=True)
 class Limits:
     """Limits for re-running one notebook: CPU seconds over its whole process tree, wall-clock seconds,
-    bytes of memory, and CPU seconds for one cell (or one evaluation of a student's function)."""
+    bytes of memory (for the whole tree), processes at once, CPU seconds for one cell (or one evaluation
+    of a student's function), and CPU seconds to judge one answer."""
 
     cpu: float = 90.0
     wall: float = 180.0
     memory: int = 2 * 2**30
     cell: float = 30.0
+    processes: int = 64
+    judge: float = 5.0
 
 
 #: The verdict names of the report, in the order its tables and charts use.
@@ -98,33 +110,24 @@ class Row:
         return self.status == "graded"
 
 
-def _decode(value: object) -> object:
-    """Turn the worker's plain JSON back into Python values (tuples, sets, fractions, bools)."""
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    if isinstance(value, dict) and len(value) == 1:
-        ((kind, inner),) = value.items()
-        if kind == "tuple":
-            return tuple(_decode(v) for v in inner)
-        if kind == "set":
-            return {_decode(v) for v in inner}
-        if kind == "fraction":
-            return Fraction(int(inner[0]), int(inner[1]))
-        if kind == "bool":
-            return bool(inner)
-        if kind == "float":
-            return float(inner)
-        if kind == "dict":
-            return {_decode(k): _decode(v) for k, v in inner}
-        if kind == "ellipsis":
-            return ...
-        if kind in ("missing", "function", "timeout", "error"):
-            return None if kind == "missing" else value
-    return value
-
-
 def _outcome(kind: str) -> str:
     return {"right": "right", "partial": "partial", "unanswered": "blank"}.get(kind, "wrong")
+
+
+#: The longest mistake shown in the report (the words the student saw, in short).
+MAX_WORDS = 140
+
+
+def in_words(kind: str, message: str, hint: str) -> str:
+    """A mistake as the student saw it, in short: a misconception by its hint, anything else by its message.
+
+    >>> in_words("misconception", "Your answer was [1, 2].", "Is 1 allowed in this game? Read the rule again.")
+    'Is 1 allowed in this game? Read the rule again.'
+    >>> in_words("partial", "2 of the 3 winning moves: some are missing.", "Try 2.")
+    '2 of the 3 winning moves: some are missing.'
+    """
+    text = " ".join((hint if kind == "misconception" and hint else message or hint).split())
+    return text if len(text) <= MAX_WORDS else text[: MAX_WORDS - 1] + "…"
 
 
 def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
@@ -136,6 +139,9 @@ def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
         latest[(r["action"], r["name"])] = r
     for (action, name), r in latest.items():
         keys = [k for k in r.get("history", []) if isinstance(k, str)] if isinstance(r.get("history"), list) else []
+        words = r.get("said")  # the words the student saw for each mistake (records before issue 28: keys only)
+        if isinstance(words, list) and len(words) == len(keys) and all(isinstance(w, str) for w in words):
+            keys = [" ".join(w.split())[:MAX_WORDS] or k for w, k in zip(words, keys, strict=True)]
         if action == "check":
             for key in keys:
                 row.history[f"{name}:{key}"] += 1
@@ -150,38 +156,42 @@ def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
                 row.counterexamples[name] = str(first_n)
 
 
-def _judge(row: Row, plan: Plan, answers: Mapping[str, object], rules: Mapping[str, object]) -> None:
-    from duel_lessons.teaching.lesson import Lesson, truth_of
+def _judge(row: Row, plan: Plan, reply: Reply, judge: Judge) -> None:
+    """Judge the re-run's answers with the lesson's checks, each in the judging process under its CPU limit."""
+    from duel_lessons.teaching.grade_worker import plain
 
-    lesson = Lesson(plan.lesson, **plan.params)
+    params = plain(plan.params)
     for name in plan.checks:
-        value = _decode(answers.get(f"check:{name}"))
+        key = f"check:{name}"
+        if reply.answers.get(key) in (None, ...) and f"call:{name}" in reply.answers:
+            key = f"call:{name}"  # answered by lesson.check(name, ...): it counts as an answer variable does
+        value = reply.answers.get(key)
         if isinstance(value, dict) and ("function" in value or "timeout" in value):
             row.verdicts[name] = "wrong"
             row.mistakes[name] = "no value (a function, or it ran out of time)"
+            row.tries.pop(name, None)
             continue
-        verdict = lesson._judge(name, value)  # pure: the report's process keeps no attempts
-        row.verdicts[name] = _outcome(verdict.kind)
-        if verdict.kind in ("misconception", "format", "partial", "miss") and verdict.key:
-            row.mistakes[name] = verdict.key
-        if verdict.kind != "right":
+        said = judge.ask({"lesson": plan.lesson, "params": params, "check": name, "answer": reply.raw_answers.get(key)})
+        kind = str(said.get("kind", "refused"))
+        row.verdicts[name] = _outcome(kind)
+        if "refused" in said:
+            row.mistakes[name] = f"not judged: it {said['refused']}"
+        elif kind in ("misconception", "format", "partial", "miss") and said.get("key"):
+            row.mistakes[name] = in_words(kind, str(said.get("message", "")), str(said.get("hint", "")))
+        if kind != "right":
             row.tries.pop(name, None)  # tries count only towards an answer that is right now
     for name in plan.guesses:
-        value = _decode(answers.get(f"guess:{name}"))
-        if name not in row.guesses and value is not None and value is not ...:
-            row.guesses[name] = repr(value)[: records_module.MAX_TEXT]
+        guessed = reply.answers.get(f"guess:{name}")
+        if name not in row.guesses and guessed is not None and guessed is not ...:
+            row.guesses[name] = repr(guessed)[: records_module.MAX_TEXT]
     for name, (_, upto) in plan.tests.items():
-        said = rules.get(f"test:{name}")
-        if not isinstance(said, list):
+        values = reply.rules.get(f"test:{name}")
+        if not isinstance(values, list) or all(v is ... or v is None for v in values):  # `...`: never written
             row.final_tests[name] = "no rule"
             continue
-        values = [_decode(v) for v in said]
-        if all(v is ... or v is None for v in values):  # still `...`: never written
-            row.final_tests[name] = "no rule"
-            continue
-        _, truth = truth_of(lesson.number, lesson.params, name)
-        found = first_difference(lambda n, v=values: v[n - 1], truth, len(values))  # type: ignore[misc]
-        row.final_tests[name] = f"holds to {upto}" if found is None else f"fails at {found[0]}"
+        values_json = reply.raw_rules[f"test:{name}"]
+        said = judge.ask({"lesson": plan.lesson, "params": params, "test": name, "values": values_json, "upto": upto})
+        row.final_tests[name] = str(said.get("result", f"not judged: it {said.get('refused', 'could not be checked')}"))
 
 
 def _not_borne_out(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
@@ -196,20 +206,19 @@ def _not_borne_out(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) ->
             row.tries.pop(name, None)
 
 
-def _run(
-    notebook: Mapping[str, Any], plan: Plan, limits: Limits
-) -> tuple[dict[str, object], dict[str, object], str | None]:
-    """Re-execute the submission in the sandbox: (answers, rule values, why it stopped or None)."""
+def _run(notebook: Mapping[str, Any], plan: Plan, limits: Limits) -> tuple[Reply | None, str | None]:
+    """Re-execute the submission in the sandbox: (its checked reply, None), or (None, why there is none)."""
     from duel_lessons.play.sandbox import run_isolated
 
     request = {
         "cells": code_cells(notebook),
         "answers": {
-            **{f"check:{k}": v for k, v in plan.checks.items()},
+            **{f"check:{k}": v for k, v in plan.checks.items() if v},
             **{f"guess:{k}": v for k, v in plan.guesses.items()},
         },
         "rules": {f"test:{k}": [e, u] for k, (e, u) in plan.tests.items()},
         "cell_seconds": limits.cell,
+        "files": plan.files,  # the student edition of the lesson's declarations, as beside a student's copy
     }
     done = run_isolated(
         ["-m", "duel_lessons.teaching.grade_worker"],
@@ -217,17 +226,18 @@ def _run(
         cpu_limit=limits.cpu,
         wall_limit=limits.wall,
         memory_limit=limits.memory,
+        max_processes=limits.processes,
         output_limit=8 * 2**20,
         scratch=True,  # a private /tmp: IPython and matplotlib keep caches there
     )
     if done.stopped:
-        return {}, {}, f"stopped when re-run: it {done.stopped}"
-    lines = [line for line in done.stdout.decode("utf-8", "replace").splitlines() if line.startswith("{")]
+        return None, f"stopped when re-run: it {done.stopped}"
     try:
-        reply = json.loads(lines[-1])
-        return dict(reply.get("answers", {})), dict(reply.get("rules", {})), None
-    except (IndexError, ValueError, AttributeError):
-        return {}, {}, "could not be re-run (the run gave no answers)"
+        return parse_reply(done.stdout, max_rule_values=max((u for _, u in plan.tests.values()), default=0)), None
+    except Unreadable as error:
+        if str(error) == "the run gave no answers":
+            return None, "could not be re-run (the run gave no answers)"
+        return None, f"sent back answers that cannot be read when re-run: {error}"
 
 
 _NAME = re.compile(r"[^\w .-]+")
@@ -254,37 +264,70 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
-        notebook = json.loads(data.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None, "is not a readable notebook (malformed JSON)"
+    except OSError as error:
+        return None, f"cannot be read ({error.strerror})"
+    try:
+        notebook = loads(data, max_bytes=MAX_BYTES, max_depth=MAX_NOTEBOOK_DEPTH)
+    except Unreadable as error:
+        why = "malformed JSON" if "well-formed" in str(error) else str(error)
+        return None, f"is not a readable notebook ({why})"
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         return None, "is not a notebook (no cells)"
     return notebook, None
 
 
-def grade(path: Path, plan: Plan, limits: Limits = Limits()) -> Row:
-    """One submission's row (never raises for anything in the file)."""
+def grade(path: Path, plan: Plan, limits: Limits = Limits(), judge: Judge | None = None) -> Row:
+    """One submission's row (never raises for anything in the file: what cannot be graded says why)."""
     row = Row(student_name(path), path.name)
+    own = judge is None
+    judge = Judge(limits.judge, limits.memory, lessons=plan.folder) if judge is None else judge
+    try:
+        _grade(row, path, plan, limits, judge)
+    except Exception as error:  # the last net: one hand-in never stops the report
+        row.status = f"could not be graded ({type(error).__name__})"
+        row.verdicts.clear()
+    finally:
+        if own:
+            judge.close()
+    return row
+
+
+def _grade(row: Row, path: Path, plan: Plan, limits: Limits, judge: Judge) -> None:
     notebook, problem = _read(path)
     if notebook is None:
         row.status = problem or "cannot be read"
-        return row
+        return
     number = lesson_of(notebook)
     if number is None:
         row.status = "makes no Lesson(...): not a duel-lessons lesson"
-        return row
+        return
     if number != plan.lesson:
         row.status = f"is lesson {number}, not lesson {plan.lesson}"
-        return row
+        return
     saved = records_module.records(notebook)
     _history(row, saved, plan.lesson)
-    answers, rules, stopped = _run(notebook, plan, limits)
-    if stopped:
-        row.status = stopped
-        return row
-    _judge(row, plan, answers, rules)
+    reply, stopped = _run(notebook, plan, limits)
+    if reply is None:
+        row.status = stopped or "could not be re-run"
+        return
+    _judge(row, plan, reply, judge)
     _not_borne_out(row, saved, plan.lesson)
-    return row
+
+
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A CSV cell no spreadsheet runs as a formula: text starting with ``= + - @``, a tab or a carriage return
+    gets a ``'`` in front, as OWASP recommends; numbers are kept.
+
+    >>> print(spreadsheet_safe('=HYPERLINK("http://x", "y")'), spreadsheet_safe("ana"), spreadsheet_safe(-3))
+    '=HYPERLINK("http://x", "y") ana -3
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
 
 
 # -- the class -----------------------------------------------------------------------------------------
@@ -336,7 +379,7 @@ class ClassReport:
         header = ["student", "file", "status", "right"]
         for check in self.checks:
             header += [f"exercise {check}", f"exercise {check} mistake", f"exercise {check} tries"]
-        writer.writerow(header)
+        writer.writerow([spreadsheet_safe(cell) for cell in header])
         for row in self.rows:
             right = sum(v == "right" for v in row.verdicts.values()) if row.graded else ""
             line: list[object] = [row.student, row.file, row.status, right]
@@ -346,7 +389,7 @@ class ClassReport:
                     row.mistakes.get(check, ""),
                     row.tries.get(check, ""),
                 ]
-            writer.writerow(line)
+            writer.writerow([spreadsheet_safe(cell) for cell in line])
         return out.getvalue()
 
     def _chart(self) -> str:
@@ -463,6 +506,38 @@ def submissions(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
+def isolation_problem() -> str | None:
+    """Why hand-ins cannot be isolated here (no bubblewrap, or no namespaces for it), saying what to install;
+    None when they can."""
+    from duel_lessons.play.isolation import bubblewrap, is_root
+
+    wrap, why = bubblewrap()
+    if wrap is not None:
+        return None
+    who = "root" if is_root() else "your own user"
+    return (
+        f"The hand-ins cannot be isolated here: {why}. Each notebook would run as {who}, able to read your "
+        "files and the other hand-ins, leave files behind, reach your network and signal your processes. "
+        "Install bubblewrap (Debian or Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) "
+        "and allow user namespaces, or, only for notebooks you trust, take that risk with "
+        f"{UNISOLATED_FLAG} (run_untrusted_code_without_isolation=True in Python)."
+    )
+
+
+def _lab_progress() -> Callable[[int, int, str], None] | None:
+    """A progress bar under the cell when running in a Jupyter kernel (None elsewhere)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency
+        return None
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return None
+    from duel_lessons.views.common import count_bar
+
+    return count_bar("Grading")
+
+
 def class_report(
     folder: Path | str,
     teacher_copy: Path | str,
@@ -470,24 +545,55 @@ def class_report(
     lesson: str | None = None,
     workers: int | None = None,
     limits: Limits = Limits(),
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    run_untrusted_code_without_isolation: bool = False,
 ) -> ClassReport:
-    """Grade every notebook in ``folder`` against the teacher's copy of the lesson (see the module docstring)."""
+    """Grade every notebook in ``folder`` against the teacher's copy of the lesson (see the module docstring).
+
+    ``progress(done, total, file)`` is called as each notebook is graded (in a Jupyter kernel, a progress
+    bar is shown when none is given). Where nothing can isolate the hand-ins (:func:`isolation_problem`)
+    it raises ReportError, unless ``run_untrusted_code_without_isolation``.
+    """
     teacher, problem = _read(Path(teacher_copy))
     if teacher is None:
         raise ReportError(f"The teacher's copy {teacher_copy} {problem}.")
-    plan = plan_of(teacher)
+    plan = plan_of(teacher, Path(teacher_copy).resolve().parent)
     if lesson is not None and str(lesson).zfill(2) != plan.lesson:
         raise ReportError(f"The teacher's copy is lesson {plan.lesson}, not lesson {str(lesson).zfill(2)}.")
     folder = Path(folder)
     paths = submissions(folder)
-    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-        rows = list(pool.map(lambda p: grade(p, plan, limits), paths))
-    names = Counter(row.student.casefold() for row in rows)
+    unsafe = isolation_problem()
+    if paths and unsafe and not run_untrusted_code_without_isolation:
+        raise ReportError(unsafe)
+    progress = progress or _lab_progress()
+    count = workers or os.cpu_count() or 1
+    judges: queue.SimpleQueue[Judge] = queue.SimpleQueue()
+    for _ in range(count):
+        judges.put(Judge(limits.judge, limits.memory, lessons=plan.folder))
+
+    def graded(path: Path) -> Row:
+        judge = judges.get()
+        try:
+            return grade(path, plan, limits, judge)
+        finally:
+            judges.put(judge)
+
+    rows: list[Row | None] = [None] * len(paths)
+    try:
+        with ThreadPoolExecutor(max_workers=count) as pool:
+            futures = {pool.submit(graded, p): i for i, p in enumerate(paths)}
+            for done, future in enumerate(as_completed(futures), start=1):
+                at = futures[future]
+                rows[at] = future.result()
+                if progress:
+                    progress(done, len(paths), str(paths[at].relative_to(folder)))
+    finally:
+        while not judges.empty():
+            judges.get().close()
+    names = Counter(row.student.casefold() for row in rows if row is not None)
     for row, path in zip(rows, paths, strict=True):
+        assert row is not None
         if names[row.student.casefold()] > 1:  # two files for one name: both kept, told apart by their path
             row.student = f"{row.student} ({path.relative_to(folder)})"
             row.note = "another file has the same student name"
-    if progress:
-        progress(f"{len(rows)} notebooks, {sum(r.graded for r in rows)} graded")
-    return ClassReport(plan, rows)
+    return ClassReport(plan, [row for row in rows if row is not None])

@@ -61,6 +61,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 import sys
 import zlib
@@ -102,6 +103,8 @@ LINE_FIELDS = ("text", "uses", "shows", "wrong")
 SUFFIX = ".lesson.toml"
 #: The first line of a student edition's declarations file (``student-copies`` replaces only files that start so).
 STUDENT_HEADER = "# The student edition of this lesson's exercises, made by duel-lessons student-copies."
+#: The environment variable naming a folder to look in first (set for the class report's judge).
+FOLDER_VARIABLE = "DUEL_LESSONS_FOLDER"
 #: The biggest declarations file read (a lesson's is a few kilobytes).
 MAX_BYTES = 200_000
 _BRACED = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -537,13 +540,15 @@ _MODELS: dict[str, Callable[[Exercise, Mapping[str, Any]], object]] = {
 
 
 def find(lesson: str, folders: list[Path] | None = None) -> Path | None:
-    """The declarations file of ``lesson`` ("04"): ``04-*.lesson.toml`` in the current folder, its ``notebooks/``,
-    or the teacher edition's ``notebooks/`` beside an editable install; None if there is none."""
+    """The declarations file of ``lesson`` ("04"): ``04-*.lesson.toml`` in the folder named by the environment
+    variable ``DUEL_LESSONS_FOLDER`` (the class report's judge: the teacher's copy's folder), the current folder,
+    its ``notebooks/``, or the teacher edition's ``notebooks/`` beside an editable install; None if there is none."""
     key = str(lesson).zfill(2)
     here = Path.cwd()
     if folders is None:
         package_root = Path(__file__).resolve().parents[2]
-        folders = [here, here / "notebooks", package_root / "notebooks"]
+        chosen = os.environ.get(FOLDER_VARIABLE)
+        folders = [*([Path(chosen)] if chosen else []), here, here / "notebooks", package_root / "notebooks"]
     for folder in folders:
         try:
             found = sorted(folder.glob(f"{key}-*{SUFFIX}"))

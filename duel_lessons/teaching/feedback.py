@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -482,3 +482,40 @@ def first_difference(
         if told != truth(n):
             return n, truth(n), told
     return None
+
+
+#: The longest message, hint or stronger hint printed (a check that quotes a huge answer is cut short).
+MAX_MESSAGE = 1000
+
+
+def bounded(verdict: Verdict) -> Verdict:
+    """``verdict`` with its texts cut to MAX_MESSAGE characters.
+
+    >>> len(bounded(Verdict("miss", "x" * 5000)).message)
+    1000
+    """
+
+    def cut(text: str) -> str:
+        return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+    return replace(verdict, message=cut(verdict.message), hint=cut(verdict.hint), stronger=cut(verdict.stronger))
+
+
+class Result:
+    """Whether an answer was right: true or false, and invisible in a notebook.
+
+    >>> bool(Result(True)), Result(False)
+    (True, Result(right=False))
+    """
+
+    def __init__(self, right: bool) -> None:
+        self.right = right
+
+    def __bool__(self) -> bool:
+        return self.right
+
+    def __repr__(self) -> str:
+        return f"Result(right={self.right})"
+
+    def _ipython_display_(self) -> None:
+        """Show nothing: the feedback has been printed already."""

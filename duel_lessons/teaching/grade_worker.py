@@ -26,6 +26,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -38,6 +39,8 @@ MAX_ITEMS = 10_000
 #: How deep nested lists may go.
 MAX_DEPTH = 6
 NOT_PLAIN = "<not a plain value>"
+#: The files a request may place beside the re-run: a lesson's declarations, by a plain name.
+FILE_NAME = re.compile(r"\d\d-[\w-]{1,80}\.lesson\.toml")
 
 
 class CellTimeout(BaseException):
@@ -133,6 +136,17 @@ def main() -> None:
     os.dup2(quiet.fileno(), 1)  # the student's printing goes nowhere
     os.dup2(quiet.fileno(), 2)
     signal.signal(signal.SIGPROF, _alarm)
+    work = os.path.join(scratch, "work")
+    os.mkdir(work)
+    for name, text in dict(request.get("files") or {}).items():  # the lesson's declarations, as a student has them
+        if isinstance(name, str) and isinstance(text, str) and FILE_NAME.fullmatch(name) and len(text) < 2**20:
+            with open(os.path.join(work, name), "w", encoding="utf-8") as file:
+                file.write(text)
+    os.chdir(work)
+    calls: dict[str, object] = {}  # the last answer given to lesson.check(NAME, ...) by a call, per exercise
+    from duel_lessons.teaching.record import listen
+
+    listen(lambda lesson, name, answer: calls.__setitem__(str(name)[:80], answer))
     seconds = float(request.get("cell_seconds", 20))
     ran = failed = 0
     for source in request.get("cells", []):
@@ -148,6 +162,9 @@ def main() -> None:
     for name, expression in request.get("answers", {}).items():
         finished, value = _limited(seconds, lambda e=expression: eval(e, namespace))  # the teacher's expression
         answers[name] = plain(value) if finished else {"missing": True}
+    for name, value in list(calls.items())[:100]:
+        finished, plained = _limited(seconds, lambda v=value: plain(v))
+        answers[f"call:{name}"] = plained if finished else {"missing": True}
     rules: dict[str, object] = {}
     for name, (expression, upto) in request.get("rules", {}).items():
         finished, rule = _limited(seconds, lambda e=expression: eval(e, namespace))

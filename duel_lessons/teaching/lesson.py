@@ -35,22 +35,34 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, spec
+from duel_lessons.teaching.checks import (
+    STUDENT_EDITION,
+    LessonError,
+    LessonSpec,
+    Params,
+    model_of,
+    spec,
+    student_edition,
+    truth_of,
+)
+from duel_lessons.teaching.conjectures import SHOWN, answered_by, beyond, reach_of
 from duel_lessons.teaching.feedback import (
     STRICT,
+    Result,
     Verdict,
     as_truth,
+    bounded,
     first_difference,
     is_unanswered,
     plain,
     show,
     strict,
 )
-from duel_lessons.teaching.record import Progress, attempt, emit
+from duel_lessons.teaching.record import Progress, answered, attempt, emit
 
 NOT_ANSWERED = "replace the ... with your answer and run the cell again."
 MAX_TEST = 10**6
@@ -65,12 +77,6 @@ HEADS = {
 }
 
 
-#: What the student edition says instead of a model answer.
-STUDENT_EDITION = (
-    "Model answers are in the teacher's edition of the lessons, not in this one: "
-    "compare with a partner, or ask your teacher."
-)
-
 #: Set to "1" (the test suite does) to make a model solution that fails its check, a check that raises,
 #: a misconception test or a reveal that breaks an error (in a classroom: a notice, and the lesson runs on).
 STRICT_SOLUTIONS = STRICT
@@ -82,43 +88,6 @@ CYCLE = 3
 #: options, or over the orders of a proof, finds nothing), and the student is told to stop and think.
 MAX_TRIES = 40
 _NO_MODEL = object()
-
-
-#: The longest message, hint or stronger hint printed (a check that quotes a huge answer is cut short).
-MAX_MESSAGE = 1000
-
-
-def _bounded(verdict: Verdict) -> Verdict:
-    """``verdict`` with its texts cut to MAX_MESSAGE characters.
-
-    >>> len(_bounded(Verdict("miss", "x" * 5000)).message)
-    1000
-    """
-
-    def cut(text: str) -> str:
-        return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
-
-    return replace(verdict, message=cut(verdict.message), hint=cut(verdict.hint), stronger=cut(verdict.stronger))
-
-
-class Result:
-    """Whether an answer was right: true or false, and invisible in a notebook.
-
-    >>> bool(Result(True)), Result(False)
-    (True, Result(right=False))
-    """
-
-    def __init__(self, right: bool) -> None:
-        self.right = right
-
-    def __bool__(self) -> bool:
-        return self.right
-
-    def __repr__(self) -> str:
-        return f"Result(right={self.right})"
-
-    def _ipython_display_(self) -> None:
-        """Show nothing: the feedback has been printed already."""
 
 
 @dataclass
@@ -139,6 +108,8 @@ class Attempts:
     first_counterexamples: dict[str, int] = field(default_factory=dict)
     #: the last verdict of each check (for the saved record and ``progress()``)
     last: dict[str, Verdict] = field(default_factory=dict)
+    #: the words the student saw for each mistake, by its key (the class report shows these, not keys)
+    words: dict[str, str] = field(default_factory=dict)
 
 
 _MEMORY: dict[str, Attempts] = {}
@@ -197,91 +168,6 @@ def _spec(number: str) -> LessonSpec:
     return spec(number)
 
 
-def student_edition(number: str) -> bool:
-    """Whether the lesson's exercises come from a student copy (which holds no model answers)."""
-    from duel_lessons.teaching import declared
-
-    path = declared.find(number)
-    return path is not None and declared.load(path).edition == "student"
-
-
-def truth_of(number: str, params: Params, name: str | None = None) -> tuple[str, Callable[[int], bool]]:
-    """The name and the function a conjecture of lesson ``number`` is tested against (its only one by default)."""
-    truths = _spec(number).truths
-    if name is None:
-        if len(truths) != 1:
-            raise LessonError(f"Say which conjecture to test: one of {', '.join(sorted(truths))}.")
-        (name,) = truths
-    if name not in truths:
-        raise LessonError(f"Lesson {number} tests no conjecture called {name!r}.")
-    return name, truths[name](params)
-
-
-def model_of(number: str, params: Params, key: str) -> tuple[object, str]:
-    """The model answer of check ``key`` and its reason (the teacher edition only)."""
-    models = _spec(number).models
-    if student_edition(number):
-        raise LessonError(STUDENT_EDITION)
-    if key not in models:
-        raise LessonError(
-            f"Lesson {number} has no model answer for {key!r}: declare its answer or add @SPEC.model({key!r})."
-        )
-    return models[key](params)
-
-
-#: A reveal opened by a conjecture test needs a rule that agrees with the truth for n = 1 .. SHOWN (the data seen).
-SHOWN = 30
-#: The furthest a conjecture test reaches beyond the data, and how many numbers it tries there.
-FURTHEST = 10**12
-BEYOND = 300
-
-
-def _reach(reach: int | str, params: Params) -> int:
-    value = params.get(reach, 0) if isinstance(reach, str) else reach
-    return min(int(value), FURTHEST) if isinstance(value, int) else 0
-
-
-def _answered(truth: Callable[[int], bool], numbers: list[int]) -> list[int]:
-    """``numbers`` up to the first the truth cannot answer (a table that ends there, say)."""
-    for i, n in enumerate(numbers):
-        try:
-            truth(n)
-        except Exception:
-            return numbers[:i]
-    return numbers
-
-
-def beyond(upto: int, reach: int) -> list[int]:
-    """The numbers above ``upto`` (and at most ``reach``) that a conjecture test also tries, smallest first.
-
-    The next 100 numbers, the powers of 2 and of 10 with their neighbours, 3 × 2ᵏ, and numbers spread
-    evenly (by a fixed seed) up to ``reach``: at most :data:`BEYOND` of them.
-
-    >>> beyond(10, 20)
-    [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
-    >>> len(beyond(10_000, 10**12)), beyond(10_000, 10**12)[-1] <= 10**12, 2**15 in beyond(10_000, 10**12)
-    (300, True, True)
-    >>> beyond(100, 0)
-    []
-    """
-    import random
-
-    if reach <= upto:
-        return []
-    special = set(range(upto + 1, upto + 101))
-    for k in range(1, reach.bit_length() + 1):
-        special |= {2**k - 1, 2**k, 2**k + 1, 3 * 2**k}
-    for k in range(1, 13):
-        special |= {10**k - 1, 10**k, 10**k + 1}
-    chosen = sorted(n for n in special if upto < n <= reach)
-    if len(chosen) > BEYOND - 50:
-        chosen = chosen[:100] + chosen[100 :: max(1, (len(chosen) - 100) // (BEYOND - 150))][: BEYOND - 150]
-    spread = random.Random(27)
-    while len(set(chosen)) < min(BEYOND, reach - upto):
-        chosen.append(spread.randint(upto + 1, reach))
-    return sorted(set(chosen))[:BEYOND]
-
-
 class Lesson:
     """The exercises, guesses, reveals and conjecture tests of one lesson.
 
@@ -330,7 +216,7 @@ class Lesson:
         """
         check = self._check(name)
         try:
-            return _bounded(check(plain(answer), self.params))
+            return bounded(check(plain(answer), self.params))
         except LessonError:
             raise
         except Exception as error:  # the student's answer must never stop the lesson
@@ -393,6 +279,9 @@ class Lesson:
         stronger = self._record(key, verdict)
         if verdict.kind != "unanswered":
             self.attempts.last[key] = verdict
+            if verdict.key:
+                shown = verdict.hint if verdict.kind == "misconception" and verdict.hint else verdict.message
+                self.attempts.words.setdefault(verdict.key, shown[:140])
         return feedback_lines(key, verdict, stronger, _spec(self.number).labels.get(key, ""))
 
     def _upto(self, upto: object) -> int | str:
@@ -427,7 +316,7 @@ class Lesson:
         if isinstance(limit, str):
             return False, [limit]
         self.attempts.attempted.add(name)
-        further = _answered(truth, beyond(limit, _reach(_spec(self.number).reaches.get(name, 0), self.params)))
+        further = answered_by(truth, beyond(limit, reach_of(_spec(self.number).reaches.get(name, 0), self.params)))
         found = first_difference(rule, truth, limit)
         if found is None and further:
             found = first_difference(rule, truth, 0, among=further)
@@ -507,6 +396,7 @@ class Lesson:
         key = str(name)
         verdict = self.attempts.last.get(key)
         if verdict is not None and not is_unanswered(answer):
+            answered(self.number, key, plain(answer))
             emit(
                 attempt(
                     self.number,
@@ -516,6 +406,7 @@ class Lesson:
                     key=verdict.key,
                     shown=show(answer),
                     history=self.attempts.mistakes.get(key, []),
+                    said=[self.attempts.words.get(k, "") for k in self.attempts.mistakes.get(key, [])],
                 )
             )
         return Result(lines[0].startswith(ICONS["right"]))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from duel_lessons.engine.errors import DuelError
@@ -65,11 +66,17 @@ def parameters_of(notebook: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+#: A code cell longer than this is not parsed (a lesson's cells are a few thousand characters).
+MAX_SOURCE = 200_000
+
+
 def _calls(notebook: Mapping[str, Any]) -> Iterable[ast.Call]:
     for source in code_cells(notebook):
+        if len(source) > MAX_SOURCE:
+            continue
         try:
             tree = ast.parse(source)
-        except SyntaxError:
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a handed-in cell may be built to break it
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
@@ -100,9 +107,13 @@ class Plan:
 
     lesson: str
     params: dict[str, Any]
-    checks: dict[str, str] = field(default_factory=dict)  # check name -> expression
+    checks: dict[str, str] = field(default_factory=dict)  # check name -> expression ("": answered by a call)
     guesses: dict[str, str] = field(default_factory=dict)  # guess name -> expression
     tests: dict[str, tuple[str, int]] = field(default_factory=dict)  # truth name -> (expression, upto)
+    #: the student edition of the lesson's declarations (file name -> text), for the re-run of a hand-in
+    files: dict[str, str] = field(default_factory=dict)
+    #: the folder of the teacher's copy ("" if not known): the judge reads the declarations there
+    folder: str = ""
 
 
 def _literal(node: ast.expr, names: Mapping[str, Any]) -> Any:
@@ -111,8 +122,13 @@ def _literal(node: ast.expr, names: Mapping[str, Any]) -> Any:
     return ast.literal_eval(node)
 
 
-def plan_of(teacher: Mapping[str, Any]) -> Plan:
-    """Read the lesson, its parameters and its check, guess and test cells from the teacher's copy."""
+def plan_of(teacher: Mapping[str, Any], folder: Path | None = None) -> Plan:
+    """Read the lesson, its parameters and its check, guess and test cells from the teacher's copy.
+
+    ``folder`` is where the teacher's copy lives: its declared exercises are read from there, and their
+    student edition goes with each hand-in's re-run (as it does with the student's own copy).
+    """
+    import duel_lessons.teaching.declared as declared
     from duel_lessons.teaching.checks import spec
 
     number = lesson_of(teacher)
@@ -123,7 +139,7 @@ def plan_of(teacher: Mapping[str, Any]) -> Plan:
     checks: dict[str, str] = {}
     guesses: dict[str, str] = {}
     tests: dict[str, tuple[str, int]] = {}
-    lesson_spec = spec(number)
+    lesson_spec = spec(number, folder=folder)
     for call in _calls(teacher):
         if isinstance(call.func, ast.Name) and call.func.id == "Lesson":
             for keyword in call.keywords:
@@ -136,8 +152,12 @@ def plan_of(teacher: Mapping[str, Any]) -> Plan:
         if method is None or not call.args:
             continue
         first = call.args[0]
-        if method in ("check", "guess") and len(call.args) >= 2 and isinstance(first, ast.Constant):
+        if method == "parsons" and isinstance(first, ast.Constant):
+            checks.setdefault(str(first.value), "")  # no answer variable: answered by a call or in the widget
+        elif method in ("check", "guess") and len(call.args) >= 2 and isinstance(first, ast.Constant):
             expression = ast.unparse(call.args[1])
+            if method == "check" and checks.get(str(first.value)) == "":
+                continue  # a proof order: its lesson.check call in the teacher's copy is the model's, not a variable
             (checks if method == "check" else guesses)[str(first.value)] = expression
         elif method == "test":
             keywords = {k.arg: k.value for k in call.keywords}
@@ -153,4 +173,11 @@ def plan_of(teacher: Mapping[str, Any]) -> Plan:
             except (ValueError, TypeError):
                 upto = int(params.get("upto", 100))
             tests[name] = (ast.unparse(first), max(1, min(upto, 10_000)))
-    return Plan(number, params, checks, guesses, tests)
+    files: dict[str, str] = {}
+    found = declared.find(number, None if folder is None else [folder])
+    if found is not None:
+        try:
+            files[found.name] = declared.load(found).student_text()
+        except declared.DeclarationError as error:
+            raise ReportError(str(error)) from None
+    return Plan(number, params, checks, guesses, tests, files, str(folder or ""))

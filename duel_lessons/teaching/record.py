@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,31 @@ VERSION = 1
 MAX_TEXT = 300
 #: The kinds of action a record describes.
 ACTIONS = ("check", "guess", "test")
+
+
+#: Who hears of every answer given to ``lesson.check`` (the class report's re-run listens; nobody else).
+_LISTENERS: list[Callable[[str, str, object], None]] = []
+
+
+def listen(listener: Callable[[str, str, object], None]) -> None:
+    """Call ``listener(lesson, name, answer)`` with the plain value of every answer checked from now on.
+
+    The class report's re-run of a hand-in listens, so that an answer given by a call such as
+    ``lesson.check("order", [...])`` counts exactly as an answer variable does.
+
+    >>> heard = []
+    >>> listen(lambda lesson, name, answer: heard.append((lesson, name, answer)))
+    >>> answered("04", "order", ["B", "A"]); heard
+    [('04', 'order', ['B', 'A'])]
+    >>> _LISTENERS.clear()
+    """
+    _LISTENERS.append(listener)
+
+
+def answered(lesson: str, name: str, answer: object) -> None:
+    """Tell the listeners (if any) that ``answer`` (a plain value) was checked for exercise ``name``."""
+    for listener in _LISTENERS:
+        listener(lesson, name, answer)
 
 
 def attempt(

@@ -52,8 +52,9 @@ from typing import Any
 
 import nbformat
 
+import duel_lessons.teaching.declared as declared
 from duel_lessons.engine.errors import DuelError
-from duel_lessons.teaching import declared
+from duel_lessons.teaching.gating import gate_of, gated_cell, gated_texts
 from duel_lessons.views.files import write_atomically
 
 REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
@@ -175,47 +176,6 @@ def student_lesson(source: str) -> str:
     return _LESSON_CALL.sub(lambda m: f"Lesson({m.group(1)}, student=True,", source)
 
 
-#: A markdown cell tagged ``after:GUESS`` states what the guess discovers: the student copy shows it only
-#: once the guess is made (``lesson.text``), and keeps its text sealed in the lesson's declarations.
-AFTER_TAG = re.compile(r"^after:([A-Za-z0-9_-]+)$")
-
-
-def gate_of(cell: Mapping[str, Any]) -> str | None:
-    """The guess a markdown cell waits for (its tag ``after:GUESS``), or None.
-
-    >>> gate_of({"cell_type": "markdown", "metadata": {"tags": ["after:big"]}, "source": "Odd numbers lose."})
-    'big'
-    >>> gate_of({"cell_type": "code", "metadata": {"tags": ["after:big"]}, "source": ""}) is None
-    True
-    """
-    if cell.get("cell_type") != "markdown":
-        return None
-    found = [m.group(1) for tag in _tags(cell) if (m := AFTER_TAG.match(tag))]
-    return found[0] if found else None
-
-
-def gated_texts(notebook: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
-    """The gated markdown cells of a teacher's notebook, by the names the student copy gives them.
-
-    >>> gated_texts({"cells": [{"cell_type": "markdown", "metadata": {"tags": ["after:big"]}, "source": "Odd."}]})
-    {'part-1': ('big', 'Odd.')}
-    """
-    cells = [cell for cell in notebook.get("cells", []) if not is_removed(cell)]
-    gated = [(gate, _source(cell)) for cell in cells if (gate := gate_of(cell))]
-    return {f"part-{i}": pair for i, pair in enumerate(gated, 1)}
-
-
-def _gated_cell(name: str) -> dict[str, Any]:
-    return {
-        "cell_type": "code",
-        "id": f"gated-{name}",
-        "metadata": {"tags": ["gated"]},
-        "source": f'lesson.text("{name}")   # this part opens once you have answered above',
-        "outputs": [],
-        "execution_count": None,
-    }
-
-
 def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a notebook (parsed JSON or nbformat node) without solutions, teacher notes, outputs or widget state.
 
@@ -229,7 +189,7 @@ def student_notebook(notebook: Mapping[str, Any]) -> dict[str, Any]:
         cell = dict(cell)
         if gate_of(cell):
             parts += 1
-            cell = _gated_cell(f"part-{parts}")
+            cell = gated_cell(f"part-{parts}")
         elif cell.get("cell_type") == "code":
             cell["outputs"] = []
             cell["execution_count"] = None

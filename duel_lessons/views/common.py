@@ -17,6 +17,7 @@ import io
 import math
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,8 @@ __all__ = [
     "NEEDS_WIDGETS",
     "PROGRESS_FROM",
     "TextFallback",
+    "count_bar",
+    "count_progress",
     "figure_output",
     "grouped",
     "html_message",
@@ -252,6 +255,33 @@ def progress_bar() -> w.IntProgress:
     bar = w.IntProgress(value=0, min=0, max=100, description="Computing", style=WIDE)
     bar.layout.display = "none"
     return bar
+
+
+def count_progress(bar: w.IntProgress, label: w.Label) -> Callable[[int, int, str], None]:
+    """A callback ``(done, total, name)`` that moves ``bar`` and says "12 of 30: ana.ipynb" in ``label``.
+
+    >>> bar, label = w.IntProgress(), w.Label()
+    >>> count_progress(bar, label)(12, 30, "ana.ipynb")
+    >>> bar.value, bar.max, label.value
+    (12, 30, '12 of 30: ana.ipynb')
+    """
+
+    def show(done: int, total: int, name: str) -> None:
+        bar.max = max(total, 1)
+        bar.value = done
+        label.value = f"{done} of {total}: {name}"
+
+    return show
+
+
+def count_bar(description: str) -> Callable[[int, int, str], None]:
+    """Show a progress bar with a line of text under the running cell; return its :func:`count_progress`."""
+    from IPython.display import display
+
+    bar = w.IntProgress(value=0, min=0, max=1, description=description, style=WIDE)
+    label = w.Label("")
+    display(w.HBox([bar, label]))
+    return count_progress(bar, label)
 
 
 def button(label: str, tooltip: str, css: str) -> w.Button:

@@ -51,6 +51,27 @@ def _check_target(path: Path, force: bool) -> None:
         raise OutputFileError(f"Cannot write to {path}: the folder {path.parent} does not exist.")
 
 
+def check_writable(path: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Raise OutputFileError now if ``path`` could not be written later (a long job checks before it starts).
+
+    The same checks as :func:`write_atomically`, and a temporary file made and removed in its folder.
+
+    >>> import tempfile, pathlib
+    >>> check_writable(pathlib.Path(tempfile.mkdtemp()) / "missing" / "report.html")
+    Traceback (most recent call last):
+    ...
+    duel_lessons.views.files.OutputFileError: Cannot write to ...: the folder ... does not exist.
+    """
+    target = Path(path)
+    _check_target(target, force)
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as error:
+        raise OutputFileError(f"Cannot write to {path}: {error.strerror or error}.") from error
+    os.close(fd)
+    os.unlink(temp_name)
+
+
 def write_atomically(path: str | os.PathLike[str], chunks: Iterable[str], *, force: bool = False) -> None:
     """Write the text ``chunks`` (UTF-8, no newline translation) to ``path`` atomically.
 

@@ -248,7 +248,7 @@ def spec(lesson: str, folder: Any = None) -> LessonSpec:
     answers at all, whatever the ``Lesson`` is told.  ``folder`` is where to look for the declarations
     (by default the current folder, its ``notebooks/``, then the teacher edition's).
     """
-    from duel_lessons.teaching import declared
+    import duel_lessons.teaching.declared as declared
 
     key = str(lesson).zfill(2)
     base = python_spec(key)
@@ -314,3 +314,42 @@ def _merge(base: LessonSpec, found: Any) -> LessonSpec:
                 {},
             )
     return merged
+
+
+#: What the student edition says instead of a model answer.
+STUDENT_EDITION = (
+    "Model answers are in the teacher's edition of the lessons, not in this one: "
+    "compare with a partner, or ask your teacher."
+)
+
+
+def student_edition(number: str) -> bool:
+    """Whether the lesson's exercises come from a student copy (which holds no model answers)."""
+    import duel_lessons.teaching.declared as declared
+
+    path = declared.find(str(number).zfill(2))
+    return path is not None and declared.load(path).edition == "student"
+
+
+def truth_of(number: str, params: Params, name: str | None = None) -> tuple[str, Callable[[int], bool]]:
+    """The name and the function a conjecture of lesson ``number`` is tested against (its only one by default)."""
+    truths = spec(number).truths
+    if name is None:
+        if len(truths) != 1:
+            raise LessonError(f"Say which conjecture to test: one of {', '.join(sorted(truths))}.")
+        (name,) = truths
+    if name not in truths:
+        raise LessonError(f"Lesson {number} tests no conjecture called {name!r}.")
+    return name, truths[name](params)
+
+
+def model_of(number: str, params: Params, key: str) -> tuple[object, str]:
+    """The model answer of check ``key`` and its reason (the teacher edition only)."""
+    models = spec(number).models
+    if student_edition(number):
+        raise LessonError(STUDENT_EDITION)
+    if key not in models:
+        raise LessonError(
+            f"Lesson {number} has no model answer for {key!r}: declare its answer or add @SPEC.model({key!r})."
+        )
+    return models[key](params)

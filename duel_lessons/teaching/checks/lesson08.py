@@ -23,10 +23,11 @@ from duel_lessons.teaching.feedback import (
     as_whole,
     first_difference,
     is_unanswered,
+    plain,
     show,
     unanswered,
 )
-from duel_lessons.teaching.proofs import expect_expression
+from duel_lessons.teaching.proofs import expect_expression, parse_expression
 
 SPEC = register(
     LessonSpec(
@@ -56,6 +57,8 @@ SPEC.discovers(
     r"(≡|\\equiv)\s*2",
     r"twice an odd",
     r"\b(6|18) (is|are) (a )?P\b",
+    r"odd numbers (are stuck|lose|are P)",
+    r"\bm\$? is P exactly when \$?m\$? is odd",
 )
 SPEC.discovers("odd", r"odd or a power of (2|two)", r"subtract its odd part")
 
@@ -141,11 +144,62 @@ def odd_reveal(rule: object, p: Params) -> str:
 # -- the proof: halve the game ---------------------------------------------------------------------------
 
 HALF_CASES = [{"m": 6, "e": 1}, {"m": 6, "e": 3}, {"m": 15, "e": 5}, {"m": 10, "e": 2}]
+_HALVE = "Halve each term instead."
+#: Signs a student may type for the operations (as the expression reader reads them).
+_SIGNS = str.maketrans({"^": "**", "×": "*", "·": "*", "−": "-", "÷": "/"})
+
+
+def bracket_form(text: str) -> str | None:
+    """None if ``text`` (an expression equal to m − e) is the bracket itself; else what it still lacks.
+
+    The asked form takes the factor 2 out of both terms: no division, and no part equal to 2m − 2e
+    (or another multiple of m − e, such as 4m − 4e), which would only restate the left-hand side.
+
+    >>> bracket_form("m - e") is None, bracket_form("-(e - m)") is None, bracket_form("-e + m") is None
+    (True, True, True)
+    >>> bracket_form("(2*m - 2*e)/2")
+    'dividing by 2 only restates the question (the bracket is (2m − 2e)/2 by definition). Halve each term instead.'
+    >>> bracket_form("2*(m - e) - m + e")
+    'part of it, 2 * (m - e), is 2 × (m − e): that restates 2m − 2e. Halve each term instead.'
+    """
+    import ast
+
+    import sympy
+
+    tree = ast.parse(text.strip().translate(_SIGNS), mode="eval")
+    nodes = list(ast.walk(tree.body))
+    if any(isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) for node in nodes) or any(
+        isinstance(node, ast.Constant) and type(node.value) is not int for node in nodes
+    ):
+        return "dividing by 2 only restates the question (the bracket is (2m − 2e)/2 by definition). " + _HALVE
+    m, e = sympy.symbols("m e", integer=True, positive=True)
+    for node in nodes:
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+            ratio = sympy.cancel(parse_expression(ast.unparse(node), ["m", "e"]) / (m - e))
+            if ratio.is_number and ratio not in (0, 1, -1):
+                return f"part of it, {ast.unparse(node)}, is {ratio} × (m − e): that restates 2m − 2e. " + _HALVE
+    return None
 
 
 @SPEC.check("proof-1")
 def halving(answer: object, p: Params) -> Verdict:
-    """2m - 2e = 2 × (m - e): the bracket, typed as an expression."""
+    """2m - 2e = 2 × (m - e): the bracket, typed as an expression, in the asked form (no restatement)."""
+    answer = plain(answer)
+    verdict = _halving_value(answer)
+    if verdict.right and type(answer) is str:
+        missing = bracket_form(answer)
+        if missing:
+            return Verdict(
+                "partial",
+                f"It is equal, but not the bracket asked for: {missing}",
+                "2m − 2e = 2 × (bracket): the bracket is what is left once each term is halved.",
+                "Write the bracket with m, e and signs only: no division, and no part that is 2m − 2e again.",
+                key="shape:restated",
+            )
+    return verdict
+
+
+def _halving_value(answer: object) -> Verdict:
     return expect_expression(
         answer,
         "m - e",
@@ -212,6 +266,22 @@ def _largest_even_move(n: int) -> int:
     return 2 * _odd_part(n) if n % 4 == 0 else 0
 
 
+def _whole_upto(answer: object, n: int) -> int | None:
+    """``answer`` as an exact whole number of about the size of ``n`` or less (beyond the 10**18 of :func:`as_whole`).
+
+    EX_EVEN may be beyond 10**18, and so may a student's move from it (or EX_EVEN itself, a common slip).
+
+    >>> _whole_upto(2 * 5**40, 10**40), _whole_upto(10**41, 10**40), _whole_upto(10**80, 10**40)
+    (18189894035458564758300781250, 100000000000000000000000000000000000000000, None)
+    >>> _whole_upto(True, 10), _whole_upto(6.0, 10), _whole_upto("6", 10)
+    (None, 6, None)
+    """
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        value = int.__index__(answer)  # int's own value, whatever a subclass overrides
+        return value if abs(value).bit_length() <= max(n, 10**18).bit_length() + 64 else None
+    return as_whole(answer)
+
+
 @SPEC.check(1)
 def even_winning_move(answer: object, p: Params) -> Verdict:
     """The largest winning move from EX_EVEN with even divisors only (0 if there is none).
@@ -222,7 +292,7 @@ def even_winning_move(answer: object, p: Params) -> Verdict:
     best = _largest_even_move(n)
     if is_unanswered(answer):
         return unanswered()
-    value = as_whole(answer)
+    value = _whole_upto(answer, n)
     if value is None:
         return Verdict(
             "format",

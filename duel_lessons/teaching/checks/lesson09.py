@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from duel_lessons.play.nim import losing_piles
@@ -22,9 +23,11 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
+    as_truth,
     as_whole,
     expect_number,
     is_unanswered,
+    show,
     unanswered,
 )
 
@@ -49,12 +52,16 @@ Heaps = tuple[int, ...]
 
 SPEC.discovers(
     "hand-over",
+    r"copy (your|the) opponent",
+    r"\bequal heaps\b",
+    r"heaps are equal",
+)
+SPEC.discovers(
+    "nim",
     r"\bxor\b",
     r"nim-?sum",
     r"even number of 1s",
     r"every column (has )?(an )?even",
-    r"copy (your|the) opponent",
-    r"\bequal heaps\b",
     r"\bbalanced\b",
     r"a\s*\^\s*b\s*\^\s*c",
 )
@@ -88,19 +95,65 @@ def pile_form(value: object, p: Params) -> str | None:
     return None
 
 
+@SPEC.guess_form("nim")
+def nim_form(value: object, p: Params) -> str | None:
+    """Your rule for three heaps, committed: a function that tells some positions apart (right or not)."""
+    if not callable(value):
+        return "Give your rule, my_nim_rule (the def above, without brackets)."
+    upto = min(int(p["heap_upto"]), 7)
+    seen = set()
+    for heaps in itertools.product(range(upto + 1), repeat=3):
+        try:
+            said = value(*heaps)
+        except Exception as error:  # the student's function
+            return f"Your rule stopped with {type(error).__name__} at heaps {list(heaps)}: fix it first."
+        if is_unanswered(said):
+            return "Your rule still answers ...: write it first."
+        told = as_truth(said)
+        if told is None:
+            return f"Your rule should give True or False; at heaps {list(heaps)} it gave {show(said)}."
+        seen.add(told)
+    if len(seen) < 2:
+        return "Your rule says the same for every position: write one that tells some positions apart."
+    return None
+
+
 @SPEC.reveal("hand-over")
 def hand_over(guess: object, p: Params) -> str:
-    """Which of the positions A-E lose for the player to move, against the guess."""
+    """Which of the positions A-E lose for the player to move, against the guess, and the two-heap rule."""
     losing = [k for k, heaps in CHOICES.items() if nim_outcome(heaps) == "P"]
     items = list(guess) if isinstance(guess, (list, tuple, set)) else [guess]
     chosen = sorted({str(x).strip().upper() for x in items})
     right = [k for k in CHOICES if (k in chosen) == (k in losing)]
     return (
         f"The player to move loses from **{', '.join(losing)}**; you picked {chosen or 'none'} and were right about "
-        f"{len(right)} of the 5.\n\n**The rule:** write the heaps in binary. A Nim position is P exactly when every "
-        "column has an even number of 1s. Adding in binary *without carrying* is called **XOR** or the **nim-sum** "
-        "(in Python `a ^ b ^ c`): the position is P exactly when the nim-sum is 0. With two heaps that means: equal "
-        "heaps. Call such a position **balanced**. The proof is next."
+        f"{len(right)} of the 5.\n\n**Two heaps:** the player to move loses exactly when the heaps are equal. "
+        "From equal heaps, whatever your opponent takes from one heap, you take the same from the other: you copy "
+        "your opponent, so you never face an empty board first. Three heaps are harder: next."
+    )
+
+
+@SPEC.reveal("nim")
+def nim_reveal(rule: object, p: Params) -> str:
+    """Nim's rule, compared with the rule the student committed."""
+    upto = int(p["heap_upto"])
+    mine = ""
+    if callable(rule):
+        for heaps in itertools.product(range(upto + 1), repeat=3):
+            try:
+                said = as_truth(rule(*heaps))
+            except Exception:  # the student's function
+                said = None
+            if said != (nim_outcome(heaps) == "P"):
+                mine = f"Your rule first differs from it at heaps {list(heaps)}."
+                break
+        else:
+            mine = f"Your rule agrees with it for every position with heaps up to {upto}."
+    return (
+        "**The rule:** write the heaps in binary. A Nim position is P exactly when every column has an even "
+        "number of 1s. Adding in binary *without carrying* is called **XOR** or the **nim-sum** (in Python "
+        f"`a ^ b ^ c`): the position is P exactly when the nim-sum is 0. Call such a position **balanced**. {mine} "
+        "The proof is next."
     )
 
 
