@@ -146,3 +146,68 @@ def test_the_guess_must_be_a_list_of_numbers_in_range() -> None:
 def test_exit_ticket_answers_by_hand() -> None:
     assert sum(1 for d in range(1, 37) if 36 % d == 0) == (2 + 1) * (2 + 1)  # 36 = 2² × 3²
     assert not [d for d in range(2, 1) if 1 % d == 0]  # 1 is stuck but not prime
+
+
+# -- issue 27 point 7: every valid form the question allows ------------------------------------------------
+
+
+def is_prime_by_trial(n: int) -> bool:
+    return n > 1 and all(n % k for k in range(2, math.isqrt(n) + 1))
+
+
+def test_the_divisor_count_formula_written_with_sums_is_right() -> None:
+    """(3+1)*(2+1), the formula for 72 = 2³ × 3², was judged "You added"."""
+    one = lesson()
+    assert sum(1 for d in range(1, 73) if 72 % d == 0) == (3 + 1) * (2 + 1)
+    for good in ("(3+1)*(2+1)", "(3 + 1) × (2 + 1)", "(2+1)*(3+1)", "(3+1)(2+1)", "((3+1))*(2+1)", "(3+1)*3"):
+        verdict = one.verdict(3, good)
+        assert verdict.right, good
+        assert verdict.message in ("4 × 3 = 12 divisors.", "3 × 4 = 12 divisors."), verdict.message
+    assert one.verdict(3, "(3+1)+(2+1)").kind == "misconception"  # added, with brackets
+    assert one.verdict(3, "(3+1)+(2+1)").message == "You added."
+    assert one.verdict(3, "(2+1)*(1+1)").kind == "misconception"  # the powers 3 and 2, not the choices 4 and 3
+    bare = one.verdict(3, "3+1*2+1")  # 3 + 2 + 1 as written: the brackets are missing
+    assert bare.kind == "format" and "brackets" in bare.message
+    assert one.verdict(3, "(3+1)*(2+1)*(0+1)").kind == "partial"  # the right count, a factor too many
+    for malformed in ("(3+1)*(2+1", "(3-1)*(2+1)", "(3+1)**2", "()", "(" * 50 + "4" + ")" * 50, "4 * 3" * 50):
+        assert one.verdict(3, malformed).kind == "format", malformed
+
+
+def test_exercises_2_and_4_read_numbers_above_10_to_the_18() -> None:
+    """Valid answers above 10**18 were refused with "Give one whole number", even inside a list."""
+    one = lesson()
+    p, q = 10**9 + 7, 10**9 + 9  # twin primes
+    assert is_prime_by_trial(p) and is_prime_by_trial(q) and p * p > 10**18 and p * q > 10**18
+    c = 1000003
+    assert is_prime_by_trial(c) and c**3 > 10**18
+    assert one.verdict(2, p * p).right
+    assert one.verdict(4, [p * q, c**3]).right
+    assert one.verdict(4, [c**3, 1000003 * 1000033]).right  # one above 10**18, one below
+    big_p, big_q = 10**12 + 39, 10**13 + 37  # the first primes above 10**12 and 10**13
+    assert is_prime_by_trial(big_p) and is_prime_by_trial(big_q)
+    assert not any(is_prime_by_trial(m) for m in range(10**12 + 1, big_p))
+    assert one.verdict(2, big_p**2).right  # about 10**24: "a prime above 10**12, squared"
+    assert one.verdict(4, [big_p * big_q, big_p**3]).right
+    assert one.verdict(4, [big_p * big_q, p * q]).kind == "partial"  # the same kind twice
+    assert one.verdict(4, [big_p**2, c**3]).kind == "misconception"  # one inner divisor, not two
+    many = one.verdict(4, [2 * big_p * big_q, c**3])  # (1+1)³ − 2 = 6 inner divisors
+    assert many.kind == "miss" and "6 divisors" in many.message
+    assert one.verdict(2, p * q).kind == "miss"  # two inner divisors, p and q
+    assert one.verdict(2, (p * q) ** 2).kind == "miss"  # a square, but of a composite
+    assert one.verdict(2, big_q).kind == "misconception"  # a prime: none
+    assert one.verdict(4, [c**3, 10**5000]).kind == "format"  # 5,001 digits: not read
+    hard = one.verdict(4, [(10**30 + 57) * (10**31 + 33), c**3])  # two primes of 31 and 32 digits: too hard
+    assert hard.kind == "format" and "factorise" in hard.message
+
+
+def test_wrong_line_bs_reason_is_a_case_of_the_claim() -> None:
+    """Line B ("n ÷ d < d, because d > 1") was refuted with n = 12, which has four inner divisors, not one."""
+    import re
+
+    hint = lesson().verdict("proof-1", ["C", "H", "D", "G", "B", "F"]).hint
+    example = re.search(r"for n = (\d+) and d = (\d+)", hint)
+    assert example, hint
+    n, d = int(example.group(1)), int(example.group(2))
+    assert [k for k in range(2, n) if n % k == 0] == [d]  # the claim's hypothesis: d is n's only inner divisor
+    assert not n // d < d  # and line B fails there
+    assert [k for k in range(2, 12) if 12 % k == 0] == [2, 3, 4, 6]  # the old example was outside it

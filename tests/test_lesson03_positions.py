@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import re
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from duel_lessons import get_rules
 from duel_lessons.teaching.checks import spec
 from duel_lessons.teaching.lesson import Lesson, forget
+from duel_lessons.teaching.student_copies import gated_texts, student_notebook
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "03-winning-and-losing-positions.ipynb"
 
 BASE = dict(
     rules="divisor-duel",
@@ -162,3 +169,64 @@ def test_exercise_1_is_read_from_the_hand_table() -> None:
     assert [d for d in range(2, 12) if 12 % d == 0 and loses(12 - d)] == [3, 4]
     assert lesson(move_from=12).verdict(1, [3, 4]).right
     assert lesson(move_from=12).verdict(1, [9, 8]).kind == "misconception"  # the numbers left, not the moves
+
+
+# -- the examples give away nothing the student works out (issue 27) -----------------------------------------
+
+
+def readable_texts(notebook: dict[str, Any]) -> list[str]:
+    """Every markdown text a student can read while filling in the table by hand: the static markdown of the
+    student copy, and the text gated by the guess, which is made before the table."""
+    cells = student_notebook(notebook)["cells"]
+    static = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in cells]
+    return [text for c, text in zip(cells, static, strict=True) if c["cell_type"] == "markdown"] + [
+        markdown for _, markdown in gated_texts(notebook).values()
+    ]
+
+
+def examples(text: str) -> list[str]:
+    """The paragraphs of a text that work an example ("**Example.**", "**Worked example ...**")."""
+    return [p for p in text.split("\n\n") if re.match(r"\*\*(Worked )?example", p.strip(), re.IGNORECASE)]
+
+
+STATEMENT = re.compile(r"\b(\d+)\b(?:\s+(?:is|has)\s+(?:an?\s+)?\**(?:P|N|remoteness|no move)\b|\s*(?:→|−|-)\s*\d)")
+
+
+def hand_table_spoilers(notebook: dict[str, Any], hand_limit: int, remote_n: int) -> list[str]:
+    """Statements about a number of the table by hand that has a move (its letter, its remoteness, a move from
+    it), and any number of the table or REMOTE_N named in an example."""
+    found = []
+    for text in readable_texts(notebook):
+        for match in STATEMENT.finditer(text):
+            n = int(match.group(1))
+            if 4 <= n <= hand_limit:  # 1, 2, 3 have no move: rule 1 says so
+                found.append(match.group(0))
+        for paragraph in examples(text):
+            plain = re.sub(r"remoteness \d+|1 \+ \d+ = \d+", "", paragraph)
+            found += [x for x in re.findall(r"\d+", plain) if int(x) <= hand_limit or int(x) == remote_n]
+    return found
+
+
+def test_no_example_fills_in_the_hand_table_or_answers_exercises_1_and_2() -> None:
+    """The remoteness example once worked 2, 3, 4, 5, 8, 10 and 12: 7 of the 12 entries, and exercise 1."""
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    assert hand_table_spoilers(notebook, BASE["hand_limit"], BASE["remote_n"]) == []
+    worked = [p for text in readable_texts(notebook) for p in examples(text)]
+    assert len(worked) == 2  # section 2's and the remoteness example, both read
+    # what they say, by hand: 13 has no move; 26 − 13 = 13 wins; 39 reaches only 36 and 26, both N
+    assert [d for d in range(2, 13) if 13 % d == 0] == []
+    assert [d for d in range(2, 26) if 26 % d == 0] == [2, 13] and loses(13) and not loses(26)
+    assert [39 - d for d in range(2, 39) if 39 % d == 0] == [36, 26] and loses(39) and not loses(36)
+    assert [remoteness(n) for n in (13, 26, 36, 39)] == [0, 1, 7, 8]
+
+
+def test_the_spoiler_scan_finds_the_old_remoteness_example() -> None:
+    old = (
+        "**Worked example (Divisor Duel).** 2, 3 and 5 have no move: 0. 4 → 2, so 4 has 1 + 0 = 1. 8 is P and "
+        "reaches 6 and 4, both 1: the loser delays, 1 + 1 = 2. 10 is N; its winning moves reach 8 (2) and 5 (0)."
+    )
+    notebook = {"cells": [{"cell_type": "markdown", "metadata": {"tags": ["after:hand"]}, "source": old}]}
+    found = hand_table_spoilers(notebook, 12, 15)
+    assert {"4 → 2", "8 is P", "10 is N"} <= set(found), found
+    tiny = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "From 4 the only move is 4 − 2 = 2."}]}
+    assert hand_table_spoilers(tiny, 12, 15) == ["4 − 2"]

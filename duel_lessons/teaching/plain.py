@@ -59,13 +59,37 @@ class Unreadable:
     __hash__ = object.__hash__
 
 
+#: A whole number beyond ±10**18 with at most this many digits keeps its value, for a check whose question
+#: allows numbers of any size (lesson 01: "a number above 10¹² with exactly one divisor 1 < d < n").
+LARGE_DIGITS = 1000
+
+
+class LargeNumber(Unreadable):
+    """A whole number beyond ±10**18: unreadable like any :class:`Unreadable` (it equals only itself), but a
+    check whose question allows numbers of any size may read its exact ``value``.
+
+    >>> big = plain(10**30 + 7)
+    >>> big == 10**30 + 7, big.value == 10**30 + 7, big
+    (False, True, a number with about 31 digits)
+    >>> isinstance(plain(10**5000), LargeNumber)
+    False
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, what: str, value: int) -> None:
+        super().__init__(what)
+        self.value = value
+
+
 def _digits(value: int) -> int:
     """About how many decimal digits ``value`` has (never converts it to text)."""
     return max(1, int(abs(value).bit_length() * math.log10(2)) + 1)
 
 
 def _too_big(value: int) -> Unreadable:
-    return Unreadable(f"a number with about {_digits(value):,} digits")
+    what = f"a number with about {_digits(value):,} digits"
+    return LargeNumber(what, value) if _digits(value) <= LARGE_DIGITS else Unreadable(what)
 
 
 def _plain_int(value: int) -> int | Unreadable:

@@ -8,7 +8,6 @@ how far section 7's list goes).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 
 from duel_lessons.engine.rules import DIVISOR_DUEL
@@ -24,7 +23,9 @@ from duel_lessons.teaching.feedback import (
     right,
     unanswered,
 )
+from duel_lessons.teaching.plain import LARGE_DIGITS, Unreadable, show
 from duel_lessons.teaching.proofs import expect_counterexample
+from duel_lessons.teaching.reading import inner_count, prime_factors, sum_of_products, whole_any
 
 SPEC = register(LessonSpec("01", needs=("rules", "small", "upto", "count_n"), offers={"rules": ("factor-duel",)}))
 
@@ -132,28 +133,25 @@ def model_1(p: Params) -> tuple[object, str]:
 #: Exercises 2 and 4 ask for numbers above BIG: no list the lesson prints reaches it, and a loop up to
 #: it takes hours, so the answer comes from what the numbers have in common (a prime squared; p × q or p³).
 BIG = 10**12
-#: The largest answer read (factorised at once).
-READ = 10**18
 
 
-def inner_count(n: int) -> int:
-    """How many divisors d of n have 1 < d < n, from the prime factors (fast for n up to ``READ``).
-
-    >>> inner_count(12), inner_count(49), inner_count(7), inner_count(1)
-    (4, 1, 0, 0)
-    """
-    import sympy
-
-    return max(math.prod(int(e) + 1 for e in sympy.factorint(n).values()) - 2, 0)
-
-
-def _big_number(answer: object) -> int | Verdict:
-    """A whole number from 1 to ``READ``, or the format verdict saying what is wanted."""
-    n = as_whole(answer)
+def _big_number(answer: object, one: bool = True) -> int | Verdict:
+    """A whole number from 1 up, of any size up to LARGE_DIGITS digits, or the format verdict saying what is
+    wanted (``one``: the answer is one number; else it is one of a list)."""
+    n = whole_any(answer)
+    if n is None and isinstance(answer, Unreadable) and str(answer).startswith("a number with"):
+        return Verdict(
+            "format",
+            f"That is {answer}: give a number above 10¹² with at most {LARGE_DIGITS:,} digits.",
+            key="format:huge",
+        )
     if n is None:
-        return Verdict("format", "Give one whole number, such as 10**12 + 1.", key="format:not-a-number")
-    if not 1 <= n <= READ:
-        return Verdict("format", "Give a whole number above 10¹² and at most 10¹⁸.", key="format:range")
+        wanted = (
+            "Give one whole number, such as 10**12 + 1." if one else "Each number is a whole number, like 10**12 + 1."
+        )
+        return Verdict("format", wanted, key="format:not-a-number")
+    if n < 1:
+        return Verdict("format", "Give a whole number above 10¹².", key="format:range")
     return n
 
 
@@ -166,7 +164,8 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
     n = _big_number(answer)
     if isinstance(n, Verdict):
         return n
-    count = inner_count(n)
+    found = inner_count(n)
+    count = 2 if found is None else found  # not found: not a prime nor a prime squared, so two or more
     if n <= BIG and count == 1:
         return Verdict(
             "partial",
@@ -180,13 +179,14 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
     if count == 0:
         return Verdict(
             "misconception",
-            f"{n} has no divisor between 1 and itself.",
+            f"{show(n)} has no divisor between 1 and itself.",
             "You need a number that has exactly ONE divisor d with 1 < d < n.",
             key="none",
         )
+    many = "more than one" if found is None else f"{count}"
     return Verdict(
         "miss",
-        f"{n} has {count} divisors between 1 and itself.",
+        f"{show(n)} has {many} divisors between 1 and itself.",
         "Divisors come in pairs: d and n ÷ d. For only one to be left, the pair must be one number twice.",
         "Pairs d, n ÷ d with d = n ÷ d: then n = d × d. And d itself must have no divisor between 1 and d.",
         key="many",
@@ -202,16 +202,6 @@ def model_2(p: Params) -> tuple[object, str]:
     return q * q, (
         f"{q * q} = {q} × {q}, and {q} is prime (sympy.isprime): its only divisor between 1 and {q * q} is {q}."
     )
-
-
-PRODUCT = re.compile(r"\s*\d{1,6}(\s*[*×x]\s*\d{1,6}){0,11}\s*")
-
-
-def _factors(answer: object) -> list[int] | None:
-    """The whole numbers of a product written as text ("4 * 3", "4 × 3"), else None."""
-    if type(answer) is not str or not PRODUCT.fullmatch(answer):
-        return None
-    return [int(x) for x in re.split(r"[*×x]", answer)]
 
 
 @SPEC.check(3)
@@ -233,8 +223,17 @@ def divisor_count(answer: object, p: Params) -> Verdict:
             f"Show where the count comes from: give {example}.",
             key="format:number",
         )
-    factors = _factors(answer)
-    if factors is None and type(answer) is str and "+" in answer:
+    terms = sum_of_products(answer) if type(answer) is str else None
+    if terms is None:
+        return Verdict("format", f"Give {example}.", key="format:product")
+    if len(terms) > 1 and any(len(t) > 1 for t in terms):
+        return Verdict(
+            "format",
+            "Put brackets around each factor that is a sum, like (2+1)*(1+1)*(1+1) for 60: without them, "
+            "2+1*1+1 means 2 + 1 + 1.",
+            key="format:brackets",
+        )
+    if len(terms) > 1:
         return Verdict(
             "misconception",
             "You added.",
@@ -242,8 +241,7 @@ def divisor_count(answer: object, p: Params) -> Verdict:
             "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
             key="sum",
         )
-    if factors is None:
-        return Verdict("format", f"Give {example}.", key="format:product")
+    factors = terms[0]
     if sorted(factors) == choices:
         return right(f"{' × '.join(map(str, factors))} = {count} divisors.")
     product = math.prod(factors)
@@ -289,9 +287,7 @@ def model_3(p: Params) -> tuple[object, str]:
 
 def _shape(n: int) -> str:
     """ "pq" for a prime times a different prime, "p3" for the cube of a prime, else ""."""
-    import sympy
-
-    powers = sorted(sympy.factorint(n).values())
+    powers = sorted((prime_factors(n) or {}).values())
     return "pq" if powers == [1, 1] else "p3" if powers == [3] else ""
 
 
@@ -306,16 +302,23 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
         return Verdict("format", wanted, key="format:pair")
     numbers: list[int] = []
     for k in answer:
-        n = _big_number(k)
+        n = _big_number(k, one=False)
         if isinstance(n, Verdict):
             return n
         numbers.append(n)
     for n in numbers:
         count = inner_count(n)
+        if count is None:
+            return Verdict(
+                "format",
+                f"{show(n)} is too hard to factorise here, so it cannot be checked. Build your numbers from "
+                "primes below 10¹⁵, with at most 100 digits in all (sympy.nextprime finds a prime).",
+                key="format:unfactorised",
+            )
         if count == 1:
             return Verdict(
                 "misconception",
-                f"{n} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO.",
+                f"{show(n)} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO.",
                 "6 has two: 2 and 3. What kind of number is 6? Make a big one of that kind.",
                 "6 = 2 × 3 and 8 = 2 × 2 × 2 both have exactly two. Build big numbers the same way.",
                 key="one-inner",
@@ -323,7 +326,7 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
         if count != 2:
             return Verdict(
                 "miss",
-                f"{n} has {count} divisors between 1 and itself, not two.",
+                f"{show(n)} has {count} divisors between 1 and itself, not two.",
                 "Look at small numbers with exactly two, such as 6, 10, 15 and 8: write each as a product of primes.",
                 "6 = 2 × 3 and 8 = 2 × 2 × 2. A big number made of bigger primes in the same way has two as well.",
                 key="count",
