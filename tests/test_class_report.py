@@ -13,8 +13,8 @@ import copy
 import csv
 import io
 import json
-import re
 import os
+import re
 from pathlib import Path
 from typing import Any
 
