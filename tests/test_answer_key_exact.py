@@ -173,5 +173,5 @@ def test_a_proof_to_order_lists_its_lines_in_the_model_order(tmp_path: Path, les
 
 def test_a_name_the_lesson_has_no_model_for_is_refused(tmp_path: Path, lesson_98: Any) -> None:
     nbformat.write(new_notebook(cells=lesson_cells("2")), tmp_path / "98-x.ipynb")
-    with pytest.raises(CopyError, match=r"has no model answer for '2': add @SPEC.model\('2'\)"):
+    with pytest.raises(CopyError, match=r"has no model answer for '2': declare it or add @SPEC.model\('2'\)"):
         answer_key(tmp_path)
