@@ -539,6 +539,68 @@ def die_with_parent() -> None:
         os._exit(1)  # the parent is already gone
 
 
+#: Linux's flags for unshare(2) and mount(2).
+CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
+
+
+def _user_namespace(libc: Any, uid: int, gid: int) -> bool:
+    """Enter a new user and mount namespace in which this process keeps its user and group ids."""
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
+        return False
+    try:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as file:
+                file.write(text)
+    except OSError:
+        return False
+    return True
+
+
+def hide_folders(folders: list[str] | tuple[str, ...]) -> bool:
+    """Linux: cover each folder with an empty, read-only tmpfs in a mount namespace of this process; whether done.
+
+    Root (with CAP_SYS_ADMIN) needs only a mount namespace; anyone else a user namespace too, where the
+    kernel allows them, and then a second one, so that the covers are locked: neither this process nor
+    anything it runs can lift them (nor bind-mount what is under them), whatever namespace it makes later.
+    A bot that becomes another user afterwards (a root referee's worker) holds no capability at all.
+    """
+    if not folders:
+        return True
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        uid, gid = os.getuid(), os.getgid()
+        nested = False
+        if libc.unshare(CLONE_NEWNS) != 0:
+            if uid == 0 or not _user_namespace(libc, uid, gid):  # root may map itself only with CAP_SETFCAP
+                return False
+            nested = True
+        if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+            return False
+        covered = True
+        for folder in folders:  # (a folder removed since is skipped: there is nothing left to read)
+            flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+            if os.path.isdir(folder) and libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", flags, b"mode=0555"):
+                covered = False
+        return (not nested or _user_namespace(libc, uid, gid)) and covered  # covers made in the parent: locked
+    except (OSError, AttributeError, ImportError):
+        return False
+
+
+def read_own_copy(path: str) -> str:
+    """The text of this worker's private copy of its bot file (the only bot file it reads), kept for tracebacks."""
+    import linecache
+
+    with open(path, encoding="utf-8") as file:
+        source = file.read()
+    linecache.cache[path] = (len(source), None, source.splitlines(True), path)  # kept when the file is hidden
+    return source
+
+
 def _close_inherited_files(keep: int) -> None:
     os.closerange(3, keep)
     os.closerange(keep + 1, 65536)
@@ -673,19 +735,31 @@ def warm_up(rules: Rules) -> None:
 
 def serve(
     sock: socket.socket,
-    bot: Callable[[GameState], object] | tuple[str, str],
+    bot: Callable[[GameState], object] | tuple[str, str | None],
     rules: Rules,
     memory: int,
     output_limit: int,
     uid: int | None = None,
     restricted: bool = True,
+    hide: list[str] | tuple[str, ...] = (),
 ) -> None:
-    """Prepare this process (imports, limits, user), load the bot, then answer the referee's requests."""
+    """Prepare this process (imports, folders, limits, user), load the bot, then answer the referee's requests.
+
+    A bot file given as ``(path, None)`` is the worker's private copy, read here; ``hide`` are the folders
+    of the other bot files and their copies, covered in a mount namespace (where bubblewrap did not run).
+    """
+    failed = None
+    if isinstance(bot, tuple) and bot[1] is None:
+        try:
+            bot = (bot[0], read_own_copy(bot[0]))
+        except (OSError, UnicodeDecodeError) as error:
+            failed = f"could not read its copy: {_describe(error)}"
     if "sympy" not in sys.modules:
         small_number_theory()
-    wanted = _imports(bot[1]) if isinstance(bot, tuple) else []
+    wanted = _imports(bot[1]) if isinstance(bot, tuple) and bot[1] is not None else []
     _preload(["ctypes", "encodings.idna", "json.decoder", *PRELOAD, *wanted])
     warm_up(rules)
+    hidden = hide_folders(hide)
     limit_resources(memory)
     not_root = drop_privileges(uid)
     die_with_parent()
@@ -697,13 +771,16 @@ def serve(
         sock.sendall(json.dumps(message).encode("ascii") + b"\n")
 
     sys.stdout = sys.stderr = out
+    if failed is not None:
+        send({"seq": 0, "failed": failed})
+        return
     try:
-        function = load_bot(bot, restricted)
+        function = load_bot(bot, restricted)  # type: ignore[arg-type]
     except BaseException as error:
         sys.stdout = sys.stderr = out
         send({"seq": 0, "failed": f"could not be loaded: {_describe(error)}", "traceback": _trace()})
         return
-    send({"seq": 0, "ready": True, "not_root": not_root})
+    send({"seq": 0, "ready": True, "not_root": not_root, "hidden": hidden})
     for line in reader:
         request = json.loads(line)
         sys.stdout = sys.stderr = out  # the bot may have replaced them
@@ -753,7 +830,7 @@ def main(argv: list[str] | None = None) -> None:
     bot = spec["bot"]
     if isinstance(bot, bytes):  # a function pickled by reference: its module is imported here, before any limit
         bot = pickle.loads(bot)
-    serve(sock, bot, spec["rules"], spec["memory"], spec["output_limit"], spec["uid"], spec["restricted"])
+    serve(sock, bot, spec["rules"], spec["memory"], spec["output_limit"], spec["uid"], spec["restricted"], spec["hide"])
 
 
 if __name__ == "__main__":

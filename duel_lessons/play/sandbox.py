@@ -48,6 +48,7 @@ Output is captured and capped at ``output_limit`` characters, control characters
 
 from __future__ import annotations
 
+import atexit
 import base64
 import contextlib
 import json
@@ -56,10 +57,12 @@ import multiprocessing
 import os
 import pickle
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -73,6 +76,7 @@ from duel_lessons.play.bot_worker import BOT_FUNCTIONS, decode_state, encode_sta
 from duel_lessons.play.isolation import (
     CPU_MARGIN,
     CPU_TICK,
+    PACKAGE,
     UID_BASE,
     Isolated,
     Worker,
@@ -83,6 +87,7 @@ from duel_lessons.play.isolation import (
     isolation_notes,
     next_uid,
     printable,
+    python_dirs,
     run_isolated,
     sweep_user,
     worker_environment,
@@ -176,8 +181,52 @@ class BotFile:
         return printable(self.path.stem).replace("\n", "\\n")
 
 
+#: The folders of every bot file this referee has read: covered, in each worker that bubblewrap does not
+#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.hide_folders`).
+BOT_FOLDERS: set[str] = set()
+_copies: list[str] = []
+
+
+def copies_folder() -> str:
+    """This referee's folder of private bot copies (made once, removed at exit); others may only pass through."""
+    if not _copies:
+        folder = tempfile.mkdtemp(prefix="duel-bots-")
+        os.chmod(folder, 0o711)
+        _copies.append(folder)
+        atexit.register(shutil.rmtree, folder, True)
+    return _copies[0]
+
+
+def private_copy(name: str, source: str, uid: int | None) -> Path:
+    """A copy of a bot file for one worker only: ``name`` (0600) in a folder of its own (0700), both owned
+    by the worker's user when a root referee gives it one.  No other bot can read it by path: bubblewrap
+    binds only this folder into its own worker, another user may not enter it, and a worker of the same
+    user finds the copies folder covered by an empty one (where the kernel allows a mount namespace)."""
+    folder = Path(tempfile.mkdtemp(prefix="bot-", dir=copies_folder()))
+    path = folder / (Path(name).name or "bot.py")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(source)
+    if uid is not None:
+        for item in (path, folder):
+            os.chown(item, uid, uid)
+    return path
+
+
+def folders_to_hide() -> list[str]:
+    """The bot folders and the copies folder, except any that holds what a worker needs (Python, the package)."""
+    needed = [*python_dirs(), str(PACKAGE.parent), "/tmp"]
+    hide = []
+    for folder in sorted({*BOT_FOLDERS, copies_folder()}):
+        if not any(n == folder or n.startswith(folder.rstrip("/") + "/") for n in needed):
+            hide.append(folder)
+    return hide
+
+
 def read_bot_source(path: Path) -> str:
     """The text of a bot file: a regular file (no FIFO or device), at most MAX_BOT_FILE bytes (DuelError)."""
+    with contextlib.suppress(OSError, RuntimeError):
+        BOT_FOLDERS.add(str(Path(path).resolve().parent))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     with os.fdopen(fd, "rb") as file:
@@ -252,7 +301,11 @@ class Sandbox:
         self.spent_total = 0.0
         #: Whether the last worker left root (None: not known yet, or the referee is not root).
         self.not_root: bool | None = None
+        #: Whether the last worker covered the other bots' folders itself (None: not asked, as in bubblewrap).
+        self.hidden: bool | None = None
         self.forked = False
+        self._copy: Path | None = None
+        self._hide: list[str] = []
         self._worker: Worker | None = None
         self._sock: socket.socket | None = None
         self._buffer = b""
@@ -283,6 +336,9 @@ class Sandbox:
             self._sock = None
         if worker is not None:
             worker.kill()
+        copy, self._copy = self._copy, None
+        if copy is not None:
+            shutil.rmtree(copy, ignore_errors=True)
 
     def new_game(self) -> None:
         """A new game starts: the game budget is full again, and any process the bot left is killed."""
@@ -335,17 +391,26 @@ class Sandbox:
             self.close()
             raise self._broken
         self.not_root = bool(reply.get("not_root"))
+        self.hidden = reply.get("hidden") if self._copy is not None and self._hide else None
         self._cpu = worker.cpu() or 0.0
 
     def _exec(
         self, spec: dict[str, Any], extra: list[str], uid: int | None, theirs: socket.socket, ours: socket.socket
     ) -> Worker:
-        """A fresh interpreter (in bubblewrap where it runs), told its bot over the socket."""
-        spec = {**spec, "uid": uid, "restricted": self.restricted}
-        command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
+        """A fresh interpreter (in bubblewrap where it runs), told over the socket where its private copy is."""
         user_namespace, _ = bubblewrap()
+        path, source = spec["bot"]
+        try:
+            copy = private_copy(Path(path).name, source, uid)
+        except OSError as error:
+            ours.close()
+            raise DuelError(f"Cannot make a private copy of the bot file {Path(path).name}: {error}.") from None
+        self._copy = copy.parent
+        self._hide = folders_to_hide() if user_namespace is None else []
+        spec = {**spec, "bot": (str(copy), None), "hide": self._hide, "uid": uid, "restricted": self.restricted}
+        command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
         if user_namespace is not None:
-            command = bwrap_command(extra, user_namespace) + command
+            command = bwrap_command([*extra, str(copy.parent)], user_namespace) + command
         try:
             popen = subprocess.Popen(
                 command,
