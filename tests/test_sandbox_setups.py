@@ -168,6 +168,8 @@ def _run(setup: str, tmp_path: Path, attacks: dict[str, str]) -> dict[str, objec
         proc = outer.index("--proc")
         outer[proc : proc + 2] = ["--bind", "/proc", "/proc"]  # the host's processes, as an ordinary user sees them
         outer[0] = str(BWRAP)
+        tmpfs = outer.index("--tmpfs")
+        outer[tmpfs:tmpfs] = ["--perms", "01777"]  # a /tmp every user may write, as on a teacher's machine
         outer[-1:-1] = ["--bind", str(tmp_path), "/teacher"]
         command = [
             *outer,
