@@ -9,11 +9,17 @@ then runs the bot's code.  It answers one JSON request per line: it rebuilds the
 plain numbers, asks the bot, turns the answer into an ``int`` itself and replies with one line
 of JSON, with the captured output.
 
-A bot *file* runs in a restricted namespace (:func:`restricted_code`): it may import only
-:data:`ALLOWED_MODULES`, sees only public names that are not modules, cannot name attributes
-that start with ``_`` or reach frames, and has no ``open``, ``eval``, ``exec`` or ``__import__``.
-That is a speed bump for the curious, not the wall: the wall is the process, its user and its
-namespaces.
+A bot *file* runs in a restricted namespace (:func:`restricted_code`), built from allowlists: it
+may import only :data:`ALLOWED_MODULES`, and from each only the names in :data:`BOT_MODULES`
+(sympy's number theory, wrapped to take and give whole numbers; numpy's arrays), as a
+:class:`BotModule` that refuses any other name by name.  Its builtins have no ``open``, ``eval``,
+``exec``, ``type`` or ``__import__``, and ``getattr``, ``hasattr``, ``operator.attrgetter`` and
+``operator.methodcaller`` check the name they are given, as an exact ``str``, by the same rule as
+an attribute in the source (:func:`attribute_refusal`: no name that starts with ``_``, no frame,
+traceback or code attribute, no formatting by name, no ctypes).  So no name a bot writes or makes
+leads to evaluating a string, to a frame, to a module's globals or to ctypes.  Behind bubblewrap
+this is a second line; without it, it is the guarantee against what the process layers leave
+open (see :mod:`duel_lessons.play.sandbox`).
 
 >>> from duel_lessons.engine.game import new_game
 >>> state = new_game("divisor-duel", 12).play(2)

@@ -8,7 +8,12 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    with ``subprocess``, not forked from the referee): the worker never held another bot's source
    or the referee's objects, so ``gc.get_objects()`` finds only its own bot.  It gets a clean
    environment (none of the teacher's variables), no terminal (a session of its own: it cannot
-   type into the teacher's terminal) and no inherited file descriptor but its socket.  A bot
+   type into the teacher's terminal) and no inherited file descriptor but its socket.  It reads
+   its bot from a **private copy** (:func:`private_copy`: 0600 in a 0700 folder, owned by the
+   worker's user), the only bot file it may read: bubblewrap binds only that folder, and without
+   bubblewrap the worker covers the other bots' folders and every copy in a mount namespace of its
+   own (:func:`~duel_lessons.play.bot_worker.hide_folders`; root, or a user where the kernel allows
+   user namespaces) before the bot runs.  A bot
    given as a *function* is the caller's own code (a notebook's, a test's): it runs in a worker
    forked from the caller (spawned where there is no fork), which drops every bot file's text
    before the function runs, then takes layers 3 to 6.
@@ -26,8 +31,11 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    (``RLIMIT_NPROC``), files of at most 1 MB, at most 64 open files; the worker is killed if its
    parent dies and is not dumpable (its peers cannot ptrace it or read its memory).
 5. **A restricted namespace for bot files** (:func:`~duel_lessons.play.bot_worker.restricted_code`):
-   only arithmetic modules, no private names, frames, ``open`` or ``eval``.  A speed bump on
-   every system, and the only layer left on Windows.
+   an allowlist of modules and of names in each (sympy's number theory wrapped to whole numbers,
+   numpy's arrays), builtins without ``open``, ``eval`` or ``type``, and attribute names refused
+   by rule wherever they come from (private names, frames, formatting by name, ctypes).  Behind
+   bubblewrap a second line; without it the guarantee against what the other layers leave open
+   (the teacher's readable files, the network); the only layer left on Windows.
 6. **The referee's clocks**: the CPU time of the worker *and every process under it* (a forked
    child does not escape the limit), read from the operating system, a wall-clock limit per move,
    and a wall-clock **budget** per game and per tournament (:attr:`Sandbox.game_budget`,
