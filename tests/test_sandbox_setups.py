@@ -86,6 +86,11 @@ ATTACKS = {
         "                raise RuntimeError('ESCAPED: found another bot copy at ' + path)\n"
         "        except OSError:\n            pass\n    return state.legal_moves[0]"
     ),
+    "reach the referee's port": (
+        "import socket\n    try:\n        socket.create_connection(('127.0.0.1', PORT), timeout=5).close()\n"
+        "    except OSError:\n        return state.legal_moves[0]\n"
+        "    raise RuntimeError('ESCAPED: connected to a port on 127.0.0.1')"
+    ),
     "find another bot's source": (
         "import gc\n    for obj in gc.get_objects():\n"
         "        if isinstance(obj, str) and 'OTHER-BOT-' + 'SECRET' in obj:\n"
@@ -94,7 +99,7 @@ ATTACKS = {
 }
 
 REFEREE = r"""
-import json, os, sys, time
+import json, os, socket, sys, time
 import psutil
 from pathlib import Path
 from duel_lessons.engine.game import new_game
@@ -113,6 +118,8 @@ bots.mkdir()
 (bots / "other.py").write_text("# OTHER-BOT-SECRET\ndef move(state):\n    return state.legal_moves[-1]\n")
 header = (f"import os, sys, time\nREFEREE = {os.getpid()}\nSECRET = {str(secret)!r}\nTEACHER = {str(teacher)!r}\n"
           f"MARK = {mark!r}\nOTHER = {str(bots / 'other.py')!r}\nCOPIES = {sandbox_module.copies_folder()!r}\n")
+listener = socket.create_server(("127.0.0.1", 0))  # a local service a bot must not reach
+header += f"PORT = {listener.getsockname()[1]}\n"
 results = {"notes": isolation_notes(), "hidden": []}
 other = BotFile.snapshot(bots / "other.py")
 for name, body in attacks.items():
@@ -232,6 +239,7 @@ def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
         assert results["hidden"] == [USER_NAMESPACES] * len(ATTACKS)
         if USER_NAMESPACES:
             held += ["read another bot's file", "read another bot's private copy", "list the private copies"]
+            held += ["reach the referee's port"]
         for name in held:
             assert _contained(results, name), (name, results[name])
     else:

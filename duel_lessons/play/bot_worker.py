@@ -546,13 +546,13 @@ def die_with_parent() -> None:
 
 
 #: Linux's flags for unshare(2) and mount(2).
-CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x10000000, 0x40000000, 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
 
 
-def _user_namespace(libc: Any, uid: int, gid: int) -> bool:
-    """Enter a new user and mount namespace in which this process keeps its user and group ids."""
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
+def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0) -> bool:
+    """Enter a new user and mount namespace (and ``more``) in which this process keeps its user and group ids."""
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | more) != 0:
         return False
     try:
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
@@ -563,16 +563,17 @@ def _user_namespace(libc: Any, uid: int, gid: int) -> bool:
     return True
 
 
-def hide_folders(folders: list[str] | tuple[str, ...]) -> bool:
-    """Linux: cover each folder with an empty, read-only tmpfs in a mount namespace of this process; whether done.
+def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
+    """Linux, where bubblewrap did not run: a network, IPC and mount namespace of this process's own, in which
+    each of ``folders`` is covered by an empty, read-only tmpfs; whether all of it was done.
 
-    Root (with CAP_SYS_ADMIN) needs only a mount namespace; anyone else a user namespace too, where the
-    kernel allows them, and then a second one, so that the covers are locked: neither this process nor
-    anything it runs can lift them (nor bind-mount what is under them), whatever namespace it makes later.
-    A bot that becomes another user afterwards (a root referee's worker) holds no capability at all.
+    The new network namespace has no interface but a loopback that is down: no address, local or not,
+    can be reached (the referee's socket, made before, still works).  Root (with CAP_SYS_ADMIN) needs
+    no more; anyone else needs a user namespace too, where the kernel allows them, and then a second
+    one, so that the covers are locked: neither this process nor anything it runs can lift them (nor
+    bind-mount what is under them), whatever namespace it makes later.  A bot that becomes another
+    user afterwards (a root referee's worker) holds no capability at all.
     """
-    if not folders:
-        return True
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -581,9 +582,9 @@ def hide_folders(folders: list[str] | tuple[str, ...]) -> bool:
         libc = ctypes.CDLL(None, use_errno=True)
         uid, gid = os.getuid(), os.getgid()
         nested = False
-        if libc.unshare(CLONE_NEWNS) != 0:
-            if uid == 0 or not _user_namespace(libc, uid, gid):  # root may map itself only with CAP_SETFCAP
-                return False
+        if libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
+            if uid == 0 or not _user_namespace(libc, uid, gid, CLONE_NEWNET | CLONE_NEWIPC):
+                return False  # (root may map itself into a user namespace only with CAP_SETFCAP)
             nested = True
         if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
             return False
@@ -752,7 +753,8 @@ def serve(
     """Prepare this process (imports, folders, limits, user), load the bot, then answer the referee's requests.
 
     A bot file given as ``(path, None)`` is the worker's private copy, read here; ``hide`` are the folders
-    of the other bot files and their copies, covered in a mount namespace (where bubblewrap did not run).
+    of the other bot files and their copies, given where bubblewrap did not run: they are covered in
+    namespaces of the worker's own, without a network (:func:`own_namespaces`).
     """
     failed = None
     if isinstance(bot, tuple) and bot[1] is None:
@@ -765,7 +767,7 @@ def serve(
     wanted = _imports(bot[1]) if isinstance(bot, tuple) and bot[1] is not None else []
     _preload(["ctypes", "encodings.idna", "json.decoder", *PRELOAD, *wanted])
     warm_up(rules)
-    hidden = hide_folders(hide)
+    hidden = own_namespaces(hide) if hide else None
     limit_resources(memory)
     not_root = drop_privileges(uid)
     die_with_parent()

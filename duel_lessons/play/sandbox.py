@@ -12,8 +12,8 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    its bot from a **private copy** (:func:`private_copy`: 0600 in a 0700 folder, owned by the
    worker's user), the only bot file it may read: bubblewrap binds only that folder, and without
    bubblewrap the worker covers the other bots' folders and every copy in a mount namespace of its
-   own (:func:`~duel_lessons.play.bot_worker.hide_folders`; root, or a user where the kernel allows
-   user namespaces) before the bot runs.  A bot
+   own, which has no network either (:func:`~duel_lessons.play.bot_worker.own_namespaces`; root,
+   or a user where the kernel allows user namespaces) before the bot runs.  A bot
    given as a *function* is the caller's own code (a notebook's, a test's): it runs in a worker
    forked from the caller (spawned where there is no fork), which drops every bot file's text
    before the function runs, then takes layers 3 to 6.
@@ -190,7 +190,7 @@ class BotFile:
 
 
 #: The folders of every bot file this referee has read: covered, in each worker that bubblewrap does not
-#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.hide_folders`).
+#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.own_namespaces`).
 BOT_FOLDERS: set[str] = set()
 _copies: list[str] = []
 
