@@ -233,13 +233,21 @@ def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
         assert _contained(results, "use CPU in a forked child")  # the CPU of the whole tree still counts
     elif setup.startswith("user") and not namespaces:
         # An ordinary user without bubblewrap: bots run as the teacher's user. Said, and no fork, no source; where
-        # the kernel allows user namespaces, each worker covers the other bots' folders and copies itself.
+        # the kernel allows user namespaces, each worker makes its own (pid, network, mount): it covers the other
+        # bots' folders and copies, reaches no other process and no port, and writes only a private /tmp.
         assert "signal this process" in notes
         held = ["leave a daemon", "use CPU in a forked child", "find another bot's source"]
         assert results["hidden"] == [USER_NAMESPACES] * len(ATTACKS)
         if USER_NAMESPACES:
             held += ["read another bot's file", "read another bot's private copy", "list the private copies"]
-            held += ["reach the referee's port"]
+            held += [
+                "reach the referee's port",
+                "signal the referee",
+                "signal another bot",
+                "read the referee's memory",
+                "write the teacher's folder",
+                "fill /tmp and /dev/shm",
+            ]  # left: "read the teacher's file", which the bot's user (the teacher's) may read
         for name in held:
             assert _contained(results, name), (name, results[name])
     else:

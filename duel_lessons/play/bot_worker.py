@@ -547,6 +547,7 @@ def die_with_parent() -> None:
 
 #: Linux's flags for unshare(2) and mount(2).
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x10000000, 0x40000000, 0x08000000
+CLONE_NEWPID = 0x20000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x4000, 1 << 18
 
 
@@ -563,12 +564,60 @@ def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0) -> bool:
     return True
 
 
-def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
-    """Linux, where bubblewrap did not run: a network, IPC and mount namespace of this process's own, in which
-    each of ``folders`` is covered by an empty, read-only tmpfs; whether all of it was done.
+def _become_pid_one(libc: Any) -> None:
+    """Fork into the new pid namespace: the child goes on as its first process; this process waits for it,
+    holding nothing (every file closed), and ends as it ended (its exit code, or killed by the same signal)."""
+    global _PARENT
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: this process dies with the referee, and the child with it
+    pid = os.fork()
+    if pid == 0:
+        _PARENT = os.getppid()  # 0: the parent is outside this pid namespace
+        return
+    os.closerange(0, 65536)
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code & 0xFF)
 
-    The new network namespace has no interface but a loopback that is down: no address, local or not,
-    can be reached (the referee's socket, made before, still works).  Root (with CAP_SYS_ADMIN) needs
+
+#: The folders every user may write on a Linux system: each gets a fresh, private tmpfs in a worker's namespace.
+SCRATCH_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+
+
+def _read_only_but_scratch(libc: Any) -> bool:
+    """Make every mount read-only (mount_setattr, Linux 5.12+), then give each of :data:`SCRATCH_FOLDERS` a fresh
+    tmpfs: whatever the bot writes is gone with its namespace, and nothing of the teacher's is writable."""
+    import ctypes
+
+    attr = (ctypes.c_uint64 * 4)(1, 0, 0, 0)  # struct mount_attr: attr_set = MOUNT_ATTR_RDONLY
+    at_fdcwd, at_recursive, sys_mount_setattr = -100, 0x8000, 442
+    if libc.syscall(sys_mount_setattr, at_fdcwd, b"/", at_recursive, ctypes.byref(attr), ctypes.sizeof(attr)) != 0:
+        return False
+    done = True
+    for folder in SCRATCH_FOLDERS:
+        if os.path.isdir(folder) and libc.mount(
+            b"tmpfs", folder.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"mode=1777"
+        ):
+            done = False
+    return done
+
+
+def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
+    """Linux, where bubblewrap did not run: a pid, network, IPC and mount namespace of this process's own,
+    in which each of ``folders`` is covered by an empty, read-only tmpfs; whether all of it was done.
+
+    Every mount is made read-only, and the folders anyone may write (:data:`SCRATCH_FOLDERS`) fresh
+    and private.  The worker goes on as the first process of the new pid namespace, with a ``/proc`` of its own: it
+    sees, signals and traces no process outside (the referee, the other bots).  The new network
+    namespace has no interface but a loopback that is down: no address, local or not, can be reached
+    (the referee's socket, made before, still works).  Root (with CAP_SYS_ADMIN) needs
     no more; anyone else needs a user namespace too, where the kernel allows them, and then a second
     one, so that the covers are locked: neither this process nor anything it runs can lift them (nor
     bind-mount what is under them), whatever namespace it makes later.  A bot that becomes another
@@ -582,18 +631,25 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
         libc = ctypes.CDLL(None, use_errno=True)
         uid, gid = os.getuid(), os.getgid()
         nested = False
-        if libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0:
-            if uid == 0 or not _user_namespace(libc, uid, gid, CLONE_NEWNET | CLONE_NEWIPC):
+        more = CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID
+        if libc.unshare(CLONE_NEWNS | more) != 0:
+            if uid == 0 or not _user_namespace(libc, uid, gid, more):
                 return False  # (root may map itself into a user namespace only with CAP_SETFCAP)
             nested = True
         if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
             return False
-        covered = True
+        done = True
+        flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
         for folder in folders:  # (a folder removed since is skipped: there is nothing left to read)
-            flags = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
-            if os.path.isdir(folder) and libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", flags, b"mode=0555"):
-                covered = False
-        return (not nested or _user_namespace(libc, uid, gid)) and covered  # covers made in the parent: locked
+            if os.path.isdir(folder) and libc.mount(
+                b"tmpfs", os.fsencode(folder), b"tmpfs", flags | MS_RDONLY, b"mode=0555"
+            ):
+                done = False
+        done = _read_only_but_scratch(libc) and done
+        _become_pid_one(libc)
+        if libc.mount(b"proc", b"/proc", b"proc", flags, None) != 0:
+            done = False
+        return (not nested or _user_namespace(libc, uid, gid)) and done  # covers made in the parent: locked
     except (OSError, AttributeError, ImportError):
         return False
 
@@ -788,7 +844,7 @@ def serve(
         sys.stdout = sys.stderr = out
         send({"seq": 0, "failed": f"could not be loaded: {_describe(error)}", "traceback": _trace()})
         return
-    send({"seq": 0, "ready": True, "not_root": not_root, "hidden": hidden})
+    send({"seq": 0, "ready": True, "not_root": not_root, "hidden": hidden, "pid_one": os.getpid() == 1})
     for line in reader:
         request = json.loads(line)
         sys.stdout = sys.stderr = out  # the bot may have replaced them

@@ -270,6 +270,8 @@ class Worker:
     def __init__(self, pid: int, uid: int | None, popen: subprocess.Popen[bytes] | None, mp: Any = None) -> None:
         self.pid, self.uid, self.popen, self.mp = pid, uid, popen, mp
         self.worker_pid: int | None = None
+        #: Whether the worker forked itself into a pid namespace of its own (then it is this process's child).
+        self.nested = False
         try:
             self.root: psutil.Process | None = psutil.Process(pid)
         except psutil.Error:
@@ -305,6 +307,9 @@ class Worker:
     def strays(self) -> None:
         """Kill every process under the worker but the worker itself (and bubblewrap's own)."""
         keep = {self.pid}
+        if self.nested and self.worker_pid is None and self.root is not None:
+            with contextlib.suppress(psutil.Error, ValueError):
+                self.worker_pid = min(self.root.children(), key=lambda p: p.create_time()).pid
         for process in self.tree():
             with contextlib.suppress(psutil.Error):
                 if process.name() == "bwrap":
