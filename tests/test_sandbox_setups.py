@@ -235,7 +235,7 @@ def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
         # An ordinary user without bubblewrap: bots run as the teacher's user. Said, and no fork, no source; where
         # the kernel allows user namespaces, each worker makes its own (pid, network, mount): it covers the other
         # bots' folders and copies, reaches no other process and no port, and writes only a private /tmp.
-        assert "signal this process" in notes
+        assert ("could read your files" if USER_NAMESPACES else "signal this process") in notes
         held = ["leave a daemon", "use CPU in a forked child", "find another bot's source"]
         assert results["hidden"] == [USER_NAMESPACES] * len(ATTACKS)
         if USER_NAMESPACES:
