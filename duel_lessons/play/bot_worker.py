@@ -564,15 +564,10 @@ def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0) -> bool:
     return True
 
 
-def _become_pid_one(libc: Any) -> None:
-    """Fork into the new pid namespace: the child goes on as its first process; this process waits for it,
-    holding nothing (every file closed), and ends as it ended (its exit code, or killed by the same signal)."""
-    global _PARENT
-    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: this process dies with the referee, and the child with it
-    pid = os.fork()
-    if pid == 0:
-        _PARENT = os.getppid()  # 0: the parent is outside this pid namespace
-        return
+def _wait_and_end_alike(pid: int, signals: bool) -> None:
+    """Hold nothing (every file closed), wait for child ``pid``, and end as it ended: its exit code, or, with
+    ``signals``, killed by the same signal (the first process of a pid namespace, which cannot kill itself
+    so, ends with 128 + the signal's number, and is read back the same way)."""
     os.closerange(0, 65536)
     while True:
         try:
@@ -581,10 +576,21 @@ def _become_pid_one(libc: Any) -> None:
         except InterruptedError:
             continue
     code = os.waitstatus_to_exitcode(status)
-    if code < 0:
+    if signals and code > 128:
+        code = 128 - code
+    if code < 0 and signals:
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
-    os._exit(code & 0xFF)
+    os._exit(128 - code if code < 0 else code & 0xFF)
+
+
+def _fork_waiting(libc: Any, signals: bool) -> None:
+    """Fork; this process waits for the child and ends alike (never returns); the child returns."""
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: the waiting parent dies with its own parent
+    pid = os.fork()
+    if pid:
+        _wait_and_end_alike(pid, signals)
+    libc.prctl(1, signal.SIGKILL)  # and the child with the waiting parent
 
 
 #: The folders every user may write on a Linux system: each gets a fresh, private tmpfs in a worker's namespace.
@@ -646,10 +652,14 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
             ):
                 done = False
         done = _read_only_but_scratch(libc) and done
-        _become_pid_one(libc)
+        _fork_waiting(libc, signals=True)  # here, the first process of the new pid namespace
         if libc.mount(b"proc", b"/proc", b"proc", flags, None) != 0:
             done = False
-        return (not nested or _user_namespace(libc, uid, gid)) and done  # covers made in the parent: locked
+        locked = not nested or _user_namespace(libc, uid, gid)  # covers made in the parent: locked
+        _fork_waiting(libc, signals=False)  # the worker is its second process (the first ignores its own signals)
+        global _PARENT
+        _PARENT = os.getppid()
+        return locked and done
     except (OSError, AttributeError, ImportError):
         return False
 
@@ -844,7 +854,15 @@ def serve(
         sys.stdout = sys.stderr = out
         send({"seq": 0, "failed": f"could not be loaded: {_describe(error)}", "traceback": _trace()})
         return
-    send({"seq": 0, "ready": True, "not_root": not_root, "hidden": hidden, "pid_one": os.getpid() == 1})
+    send(
+        {
+            "seq": 0,
+            "ready": True,
+            "not_root": not_root,
+            "hidden": hidden,
+            "nested": bool(hide) and os.getpid() == 2,  # forked into a pid namespace of its own (no bubblewrap)
+        }
+    )
     for line in reader:
         request = json.loads(line)
         sys.stdout = sys.stderr = out  # the bot may have replaced them

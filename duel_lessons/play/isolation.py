@@ -299,8 +299,9 @@ class Worker:
     def __init__(self, pid: int, uid: int | None, popen: subprocess.Popen[bytes] | None, mp: Any = None) -> None:
         self.pid, self.uid, self.popen, self.mp = pid, uid, popen, mp
         self.worker_pid: int | None = None
-        #: Whether the worker forked itself into a pid namespace of its own (then it is this process's child).
+        #: Whether the worker forked itself into a pid namespace of its own (then it is this process's grandchild).
         self.nested = False
+        self.between: int | None = None
         try:
             self.root: psutil.Process | None = psutil.Process(pid)
         except psutil.Error:
@@ -337,8 +338,12 @@ class Worker:
         """Kill every process under the worker but the worker itself (and bubblewrap's own)."""
         keep = {self.pid}
         if self.nested and self.worker_pid is None and self.root is not None:
-            with contextlib.suppress(psutil.Error, ValueError):
-                self.worker_pid = min(self.root.children(), key=lambda p: p.create_time()).pid
+            with contextlib.suppress(psutil.Error, ValueError):  # the pid namespace's first process, then the worker
+                first = min(self.root.children(), key=lambda p: p.create_time())
+                self.worker_pid = min(first.children(), key=lambda p: p.create_time()).pid
+                self.between = first.pid
+        if self.between is not None:
+            keep.add(self.between)
         for process in self.tree():
             with contextlib.suppress(psutil.Error):
                 if process.name() == "bwrap":

@@ -399,7 +399,7 @@ class Sandbox:
             self.close()
             raise self._broken
         self.not_root = bool(reply.get("not_root"))
-        worker.nested = bool(reply.get("pid_one"))  # forked into a pid namespace of its own (no bubblewrap)
+        worker.nested = bool(reply.get("nested"))  # forked into a pid namespace of its own (no bubblewrap)
         self.hidden = reply.get("hidden") if self._copy is not None and self._hide else None
         self._cpu = worker.cpu() or 0.0
 
