@@ -579,7 +579,8 @@ def _wait_and_end_alike(pid: int, signals: bool) -> None:
     if signals and code > 128:
         code = 128 - code
     if code < 0 and signals:
-        signal.signal(-code, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # (SIGKILL has no handler to reset)
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(128 - code if code < 0 else code & 0xFF)
 
