@@ -608,7 +608,10 @@ def _read_only_but_scratch(libc: Any) -> bool:
     if libc.syscall(sys_mount_setattr, at_fdcwd, b"/", at_recursive, ctypes.byref(attr), ctypes.sizeof(attr)) != 0:
         return False
     done = True
-    for folder in SCRATCH_FOLDERS:
+    needed = [os.path.realpath(p) for p in (*sys.path, sys.prefix, sys.base_prefix) if p]
+    for folder in SCRATCH_FOLDERS:  # (one that holds Python or the package, a venv in /tmp say, stays as it is)
+        if any(n.startswith(folder + "/") for n in needed):
+            continue
         if os.path.isdir(folder) and libc.mount(
             b"tmpfs", folder.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"mode=1777"
         ):
