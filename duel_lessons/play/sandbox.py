@@ -12,8 +12,11 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    its bot from a **private copy** (:func:`private_copy`: 0600 in a 0700 folder, owned by the
    worker's user), the only bot file it may read: bubblewrap binds only that folder, and without
    bubblewrap the worker covers the other bots' folders and every copy in a mount namespace of its
-   own, which has no network either (:func:`~duel_lessons.play.bot_worker.own_namespaces`; root,
-   or a user where the kernel allows user namespaces) before the bot runs.  A bot
+   own before the bot runs (:func:`~duel_lessons.play.bot_worker.own_namespaces`; root, or a
+   user where the kernel allows user namespaces).  There it also takes pid, network and IPC
+   namespaces of its own (it sees and signals no other process and reaches no address), and
+   every mount is read-only but a private ``/tmp``, ``/var/tmp``, ``/dev/shm`` and ``/run/lock``,
+   gone with it: the layers of bubblewrap but for the view of files.  A bot
    given as a *function* is the caller's own code (a notebook's, a test's): it runs in a worker
    forked from the caller (spawned where there is no fork), which drops every bot file's text
    before the function runs, then takes layers 3 to 6.
