@@ -72,6 +72,25 @@ ATTACKS = {
         "            open(os.path.join(folder, MARK), 'wb').write(b'x' * 500_000)\n        except OSError:\n"
         "            pass\n    return state.legal_moves[0]"
     ),
+    "read another bot's file": (
+        "try:\n        text = open(OTHER).read()\n    except OSError:\n        return state.legal_moves[0]\n"
+        "    raise RuntimeError('ESCAPED: read another bot file: ' + text[:20])"
+    ),
+    "read another bot's private copy": (
+        "try:\n        text = open(OTHER_COPY).read()\n    except OSError:\n        return state.legal_moves[0]\n"
+        "    raise RuntimeError('ESCAPED: read the private copy of another bot: ' + text[:20])"
+    ),
+    "list the private copies": (
+        "import glob\n    for path in glob.glob(os.path.join(COPIES, '*', '*.py')):\n        try:\n"
+        "            if 'OTHER-BOT-' + 'SECRET' in open(path).read():\n"
+        "                raise RuntimeError('ESCAPED: found another bot copy at ' + path)\n"
+        "        except OSError:\n            pass\n    return state.legal_moves[0]"
+    ),
+    "reach the referee's port": (
+        "import socket\n    try:\n        socket.create_connection(('127.0.0.1', PORT), timeout=5).close()\n"
+        "    except OSError:\n        return state.legal_moves[0]\n"
+        "    raise RuntimeError('ESCAPED: connected to a port on 127.0.0.1')"
+    ),
     "find another bot's source": (
         "import gc\n    for obj in gc.get_objects():\n"
         "        if isinstance(obj, str) and 'OTHER-BOT-' + 'SECRET' in obj:\n"
@@ -80,7 +99,7 @@ ATTACKS = {
 }
 
 REFEREE = r"""
-import json, os, sys, time
+import json, os, socket, sys, time
 import psutil
 from pathlib import Path
 from duel_lessons.engine.game import new_game
@@ -98,16 +117,20 @@ bots = teacher / "bots"
 bots.mkdir()
 (bots / "other.py").write_text("# OTHER-BOT-SECRET\ndef move(state):\n    return state.legal_moves[-1]\n")
 header = (f"import os, sys, time\nREFEREE = {os.getpid()}\nSECRET = {str(secret)!r}\nTEACHER = {str(teacher)!r}\n"
-          f"MARK = {mark!r}\n")
-results = {"notes": isolation_notes()}
+          f"MARK = {mark!r}\nOTHER = {str(bots / 'other.py')!r}\nCOPIES = {sandbox_module.copies_folder()!r}\n")
+listener = socket.create_server(("127.0.0.1", 0))  # a local service a bot must not reach
+header += f"PORT = {listener.getsockname()[1]}\n"
+results = {"notes": isolation_notes(), "hidden": []}
 other = BotFile.snapshot(bots / "other.py")
 for name, body in attacks.items():
-    path = bots / "attack.py"
-    path.write_text(header + "def move(state):\n    " + body + "\n")
-    bot = BotFile.snapshot(path)
     before = time.process_time()
     with Sandbox(other, new_game().rules, 0.5, wall_limit=300, restricted=False) as rival:  # wall: a safety net
         rival.ask(new_game("divisor-duel", 12))  # a live rival worker while the attack runs
+        path = bots / "attack.py"
+        copy = str(rival._copy / "other.py")  # where the rival's private copy is
+        path.write_text(header + f"OTHER_COPY = {copy!r}\n" + "def move(state):\n    " + body + "\n")
+        bot = BotFile.snapshot(path)
+        results["hidden"].append(rival.hidden)
         with Sandbox(bot, new_game().rules, 0.5, wall_limit=300, restricted=False) as box:
             try:
                 answer = box.ask(new_game("divisor-duel", 12))
@@ -152,6 +175,8 @@ def _run(setup: str, tmp_path: Path, attacks: dict[str, str]) -> dict[str, objec
         proc = outer.index("--proc")
         outer[proc : proc + 2] = ["--bind", "/proc", "/proc"]  # the host's processes, as an ordinary user sees them
         outer[0] = str(BWRAP)
+        tmpfs = outer.index("--tmpfs")
+        outer[tmpfs:tmpfs] = ["--perms", "01777"]  # a /tmp every user may write, as on a teacher's machine
         outer[-1:-1] = ["--bind", str(tmp_path), "/teacher"]
         command = [
             *outer,
@@ -178,6 +203,16 @@ def _contained(results: dict[str, object], name: str) -> bool:
     return str(result["outcome"]).startswith("contained") and not result["files"]
 
 
+def _user_namespaces() -> bool:
+    try:
+        return int(Path("/proc/sys/user/max_user_namespaces").read_text()) > 0
+    except (OSError, ValueError):
+        return False
+
+
+#: Whether this kernel lets an ordinary user make namespaces (then a worker hides the other bots' files itself).
+USER_NAMESPACES = _user_namespaces()
+
 SETUPS = ["root", "root-no-bwrap", "root-nocap", "root-nocap-no-bwrap", "user", "user-no-bwrap"]
 
 
@@ -197,9 +232,23 @@ def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
         assert _contained(results, "find another bot's source")  # the fresh interpreter still holds
         assert _contained(results, "use CPU in a forked child")  # the CPU of the whole tree still counts
     elif setup.startswith("user") and not namespaces:
-        # An ordinary user without bubblewrap: bots run as the teacher's user. Said, and no fork, no source.
-        assert "signal this process" in notes
-        for name in ("leave a daemon", "use CPU in a forked child", "find another bot's source"):
+        # An ordinary user without bubblewrap: bots run as the teacher's user. Said, and no fork, no source; where
+        # the kernel allows user namespaces, each worker makes its own (pid, network, mount): it covers the other
+        # bots' folders and copies, reaches no other process and no port, and writes only a private /tmp.
+        assert ("could read your files" if USER_NAMESPACES else "signal this process") in notes
+        held = ["leave a daemon", "use CPU in a forked child", "find another bot's source"]
+        assert results["hidden"] == [USER_NAMESPACES] * len(ATTACKS)
+        if USER_NAMESPACES:
+            held += ["read another bot's file", "read another bot's private copy", "list the private copies"]
+            held += [
+                "reach the referee's port",
+                "signal the referee",
+                "signal another bot",
+                "read the referee's memory",
+                "write the teacher's folder",
+                "fill /tmp and /dev/shm",
+            ]  # left: "read the teacher's file", which the bot's user (the teacher's) may read
+        for name in held:
             assert _contained(results, name), (name, results[name])
     else:
         assert escaped == [], {name: results[name] for name in escaped}

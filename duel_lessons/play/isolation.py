@@ -177,6 +177,24 @@ def bubblewrap() -> tuple[bool | None, str]:
     return None, f"bubblewrap cannot run here ({why or 'namespaces not allowed'})"
 
 
+@functools.cache
+def own_namespaces_here() -> bool:
+    """Whether a worker without bubblewrap can make namespaces of its own here (pid, network, mount: see
+    :func:`duel_lessons.play.bot_worker.own_namespaces`), tried once in a fresh interpreter."""
+    if not sys.platform.startswith("linux"):
+        return False
+    code = (
+        "import sys\nfrom duel_lessons.play.bot_worker import own_namespaces\nsys.exit(0 if own_namespaces([]) else 3)"
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-s", "-c", code], capture_output=True, timeout=60, env=worker_environment(), check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
 def isolation_notes(functions: bool = False) -> list[str]:
     """The layers missing here, one sentence each (empty when every layer runs).
 
@@ -184,7 +202,13 @@ def isolation_notes(functions: bool = False) -> list[str]:
     """
     notes = []
     wrap, why = bubblewrap()
-    if wrap is None:
+    own = wrap is None and own_namespaces_here()
+    if own:
+        notes.append(
+            f"Sandbox: {why}; each bot makes namespaces of its own instead (no network, no other process, "
+            "no other bot's file, nothing it writes outlives it)."
+        )
+    elif wrap is None:
         notes.append(f"Sandbox: {why}; bots are not in namespaces of their own.")
     if is_root() and not can_change_user():
         notes.append(
@@ -194,6 +218,11 @@ def isolation_notes(functions: bool = False) -> list[str]:
                 if wrap is not None
                 else " and could harm this process. Install bubblewrap, or run as an ordinary user."
             )
+        )
+    elif not is_root() and own:
+        notes.append(
+            "Sandbox: bots run as your own user, so a bot written to attack could read your files; "
+            "bot files are kept to a restricted namespace. Install bubblewrap to hide your files from them."
         )
     elif not is_root() and wrap is None and hasattr(os, "geteuid"):
         notes.append(
@@ -299,6 +328,9 @@ class Worker:
     def __init__(self, pid: int, uid: int | None, popen: subprocess.Popen[bytes] | None, mp: Any = None) -> None:
         self.pid, self.uid, self.popen, self.mp = pid, uid, popen, mp
         self.worker_pid: int | None = None
+        #: Whether the worker forked itself into a pid namespace of its own (then it is this process's grandchild).
+        self.nested = False
+        self.between: int | None = None
         try:
             self.root: psutil.Process | None = psutil.Process(pid)
         except psutil.Error:
@@ -350,6 +382,13 @@ class Worker:
     def strays(self) -> None:
         """Kill every process under the worker but the worker itself (and bubblewrap's own)."""
         keep = {self.pid}
+        if self.nested and self.worker_pid is None and self.root is not None:
+            with contextlib.suppress(psutil.Error, ValueError):  # the pid namespace's first process, then the worker
+                first = min(self.root.children(), key=lambda p: p.create_time())
+                self.worker_pid = min(first.children(), key=lambda p: p.create_time()).pid
+                self.between = first.pid
+        if self.between is not None:
+            keep.add(self.between)
         for process in self.tree():
             with contextlib.suppress(psutil.Error):
                 if process.name() == "bwrap":

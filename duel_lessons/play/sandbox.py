@@ -8,7 +8,15 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    with ``subprocess``, not forked from the referee): the worker never held another bot's source
    or the referee's objects, so ``gc.get_objects()`` finds only its own bot.  It gets a clean
    environment (none of the teacher's variables), no terminal (a session of its own: it cannot
-   type into the teacher's terminal) and no inherited file descriptor but its socket.  A bot
+   type into the teacher's terminal) and no inherited file descriptor but its socket.  It reads
+   its bot from a **private copy** (:func:`private_copy`: 0600 in a 0700 folder, owned by the
+   worker's user), the only bot file it may read: bubblewrap binds only that folder, and without
+   bubblewrap the worker covers the other bots' folders and every copy in a mount namespace of its
+   own before the bot runs (:func:`~duel_lessons.play.bot_worker.own_namespaces`; root, or a
+   user where the kernel allows user namespaces).  There it also takes pid, network and IPC
+   namespaces of its own (it sees and signals no other process and reaches no address), and
+   every mount is read-only but a private ``/tmp``, ``/var/tmp``, ``/dev/shm`` and ``/run/lock``,
+   gone with it: the layers of bubblewrap but for the view of files.  A bot
    given as a *function* is the caller's own code (a notebook's, a test's): it runs in a worker
    forked from the caller (spawned where there is no fork), which drops every bot file's text
    before the function runs, then takes layers 3 to 6.
@@ -26,8 +34,11 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    (``RLIMIT_NPROC``), files of at most 1 MB, at most 64 open files; the worker is killed if its
    parent dies and is not dumpable (its peers cannot ptrace it or read its memory).
 5. **A restricted namespace for bot files** (:func:`~duel_lessons.play.bot_worker.restricted_code`):
-   only arithmetic modules, no private names, frames, ``open`` or ``eval``.  A speed bump on
-   every system, and the only layer left on Windows.
+   an allowlist of modules and of names in each (sympy's number theory wrapped to whole numbers,
+   numpy's arrays), builtins without ``open``, ``eval`` or ``type``, and attribute names refused
+   by rule wherever they come from (private names, frames, formatting by name, ctypes).  Behind
+   bubblewrap a second line; without it the guarantee against what the other layers leave open
+   (the teacher's readable files, the network); the only layer left on Windows.
 6. **The referee's clocks**: the CPU time of the worker *and every process under it* (a forked
    child does not escape the limit), read from the operating system, a wall-clock limit per move,
    and a wall-clock **budget** per game and per tournament (:attr:`Sandbox.game_budget`,
@@ -48,6 +59,7 @@ Output is captured and capped at ``output_limit`` characters, control characters
 
 from __future__ import annotations
 
+import atexit
 import base64
 import contextlib
 import json
@@ -56,10 +68,12 @@ import multiprocessing
 import os
 import pickle
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -73,6 +87,7 @@ from duel_lessons.play.bot_worker import BOT_FUNCTIONS, decode_state, encode_sta
 from duel_lessons.play.isolation import (
     CPU_MARGIN,
     CPU_TICK,
+    PACKAGE,
     UID_BASE,
     Isolated,
     Worker,
@@ -83,6 +98,7 @@ from duel_lessons.play.isolation import (
     isolation_notes,
     next_uid,
     printable,
+    python_dirs,
     run_isolated,
     sweep_user,
     worker_environment,
@@ -176,8 +192,52 @@ class BotFile:
         return printable(self.path.stem).replace("\n", "\\n")
 
 
+#: The folders of every bot file this referee has read: covered, in each worker that bubblewrap does not
+#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.own_namespaces`).
+BOT_FOLDERS: set[str] = set()
+_copies: list[str] = []
+
+
+def copies_folder() -> str:
+    """This referee's folder of private bot copies (made once, removed at exit); others may only pass through."""
+    if not _copies:
+        folder = tempfile.mkdtemp(prefix="duel-bots-")
+        os.chmod(folder, 0o711)
+        _copies.append(folder)
+        atexit.register(shutil.rmtree, folder, True)
+    return _copies[0]
+
+
+def private_copy(name: str, source: str, uid: int | None) -> Path:
+    """A copy of a bot file for one worker only: ``name`` (0600) in a folder of its own (0700), both owned
+    by the worker's user when a root referee gives it one.  No other bot can read it by path: bubblewrap
+    binds only this folder into its own worker, another user may not enter it, and a worker of the same
+    user finds the copies folder covered by an empty one (where the kernel allows a mount namespace)."""
+    folder = Path(tempfile.mkdtemp(prefix="bot-", dir=copies_folder()))
+    path = folder / (Path(name).name or "bot.py")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(source)
+    if uid is not None:
+        for item in (path, folder):
+            os.chown(item, uid, uid)
+    return path
+
+
+def folders_to_hide() -> list[str]:
+    """The bot folders and the copies folder, except any that holds what a worker needs (Python, the package)."""
+    needed = [*python_dirs(), str(PACKAGE.parent), "/tmp"]
+    hide = []
+    for folder in sorted({*BOT_FOLDERS, copies_folder()}):
+        if not any(n == folder or n.startswith(folder.rstrip("/") + "/") for n in needed):
+            hide.append(folder)
+    return hide
+
+
 def read_bot_source(path: Path) -> str:
     """The text of a bot file: a regular file (no FIFO or device), at most MAX_BOT_FILE bytes (DuelError)."""
+    with contextlib.suppress(OSError, RuntimeError):
+        BOT_FOLDERS.add(str(Path(path).resolve().parent))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     with os.fdopen(fd, "rb") as file:
@@ -252,7 +312,11 @@ class Sandbox:
         self.spent_total = 0.0
         #: Whether the last worker left root (None: not known yet, or the referee is not root).
         self.not_root: bool | None = None
+        #: Whether the last worker covered the other bots' folders itself (None: not asked, as in bubblewrap).
+        self.hidden: bool | None = None
         self.forked = False
+        self._copy: Path | None = None
+        self._hide: list[str] = []
         self._worker: Worker | None = None
         self._sock: socket.socket | None = None
         self._buffer = b""
@@ -283,6 +347,9 @@ class Sandbox:
             self._sock = None
         if worker is not None:
             worker.kill()
+        copy, self._copy = self._copy, None
+        if copy is not None:
+            shutil.rmtree(copy, ignore_errors=True)
 
     def new_game(self) -> None:
         """A new game starts: the game budget is full again, and any process the bot left is killed."""
@@ -335,17 +402,27 @@ class Sandbox:
             self.close()
             raise self._broken
         self.not_root = bool(reply.get("not_root"))
+        worker.nested = bool(reply.get("nested"))  # forked into a pid namespace of its own (no bubblewrap)
+        self.hidden = reply.get("hidden") if self._copy is not None and self._hide else None
         self._cpu = worker.cpu() or 0.0
 
     def _exec(
         self, spec: dict[str, Any], extra: list[str], uid: int | None, theirs: socket.socket, ours: socket.socket
     ) -> Worker:
-        """A fresh interpreter (in bubblewrap where it runs), told its bot over the socket."""
-        spec = {**spec, "uid": uid, "restricted": self.restricted}
-        command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
+        """A fresh interpreter (in bubblewrap where it runs), told over the socket where its private copy is."""
         user_namespace, _ = bubblewrap()
+        path, source = spec["bot"]
+        try:
+            copy = private_copy(Path(path).name, source, uid)
+        except OSError as error:
+            ours.close()
+            raise DuelError(f"Cannot make a private copy of the bot file {Path(path).name}: {error}.") from None
+        self._copy = copy.parent
+        self._hide = folders_to_hide() if user_namespace is None else []
+        spec = {**spec, "bot": (str(copy), None), "hide": self._hide, "uid": uid, "restricted": self.restricted}
+        command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
         if user_namespace is not None:
-            command = bwrap_command(extra, user_namespace) + command
+            command = bwrap_command([*extra, str(copy.parent)], user_namespace) + command
         try:
             popen = subprocess.Popen(
                 command,

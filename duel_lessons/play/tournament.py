@@ -46,8 +46,9 @@ divisor of ``state.number``.  ``state`` is a GameState: ``state.number``,
 ``state.legal_moves``, ``state.to_move``, ``state.history``, ``state.rules``.  Files whose
 names start with ``_`` are skipped.  A bot file may import only the modules in
 :data:`~duel_lessons.play.bot_worker.ALLOWED_MODULES` (math, random, itertools, functools,
-collections, fractions, statistics, bisect, heapq, operator, string, re, numpy, sympy) and
-may not use names that start with ``_``.
+collections, fractions, statistics, bisect, heapq, operator, string, re, numpy, sympy), and from
+each only the names in :data:`~duel_lessons.play.bot_worker.BOT_MODULES` (sympy: number theory;
+numpy: arrays), and may not use names that start with ``_``.
 """
 
 from __future__ import annotations
