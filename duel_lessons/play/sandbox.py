@@ -59,7 +59,6 @@ Output is captured and capped at ``output_limit`` characters, control characters
 
 from __future__ import annotations
 
-import atexit
 import base64
 import contextlib
 import json
@@ -73,7 +72,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -83,11 +81,16 @@ from typing import Any
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState
 from duel_lessons.engine.rules import Rules
+from duel_lessons.play.bot_copies import BOT_FOLDERS as BOT_FOLDERS
+from duel_lessons.play.bot_copies import MAX_BOT_FILE as MAX_BOT_FILE
+from duel_lessons.play.bot_copies import copies_folder as copies_folder
+from duel_lessons.play.bot_copies import folders_to_hide as folders_to_hide
+from duel_lessons.play.bot_copies import private_copy as private_copy
+from duel_lessons.play.bot_copies import read_bot_source as read_bot_source
 from duel_lessons.play.bot_worker import BOT_FUNCTIONS, decode_state, encode_state, warm_up, worker_main
 from duel_lessons.play.isolation import (
     CPU_MARGIN,
     CPU_TICK,
-    PACKAGE,
     UID_BASE,
     Isolated,
     Worker,
@@ -98,7 +101,6 @@ from duel_lessons.play.isolation import (
     isolation_notes,
     next_uid,
     printable,
-    python_dirs,
     run_isolated,
     sweep_user,
     worker_environment,
@@ -135,8 +137,6 @@ MAX_STRIKES = 3
 #: wall-clock backstop (both also limited by the bot's budget).
 LOAD_LIMIT = 5.0
 LOAD_WALL_LIMIT = 30.0
-#: A bot file larger than this is refused by its size, before it is read.
-MAX_BOT_FILE = 1_000_000
 
 
 #: How many stale or invented messages the referee skips between two looks at the clocks (a bot that
@@ -190,68 +190,6 @@ class BotFile:
     def name(self) -> str:
         """The bot's name: the file name without ``.py``, with control characters (a newline) escaped."""
         return printable(self.path.stem).replace("\n", "\\n")
-
-
-#: The folders of every bot file this referee has read: covered, in each worker that bubblewrap does not
-#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.own_namespaces`).
-BOT_FOLDERS: set[str] = set()
-_copies: list[str] = []
-
-
-def copies_folder() -> str:
-    """This referee's folder of private bot copies (made once, removed at exit); others may only pass through."""
-    if not _copies:
-        folder = tempfile.mkdtemp(prefix="duel-bots-")
-        os.chmod(folder, 0o711)
-        _copies.append(folder)
-        atexit.register(shutil.rmtree, folder, True)
-    return _copies[0]
-
-
-def private_copy(name: str, source: str, uid: int | None) -> Path:
-    """A copy of a bot file for one worker only: ``name`` (0600) in a folder of its own (0700), both owned
-    by the worker's user when a root referee gives it one.  No other bot can read it by path: bubblewrap
-    binds only this folder into its own worker, another user may not enter it, and a worker of the same
-    user finds the copies folder covered by an empty one (where the kernel allows a mount namespace)."""
-    folder = Path(tempfile.mkdtemp(prefix="bot-", dir=copies_folder()))
-    path = folder / (Path(name).name or "bot.py")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(source)
-    if uid is not None:
-        for item in (path, folder):
-            os.chown(item, uid, uid)
-    return path
-
-
-def folders_to_hide() -> list[str]:
-    """The bot folders and the copies folder, except any that holds what a worker needs (Python, the package)."""
-    needed = [*python_dirs(), str(PACKAGE.parent), "/tmp"]
-    hide = []
-    for folder in sorted({*BOT_FOLDERS, copies_folder()}):
-        if not any(n == folder or n.startswith(folder.rstrip("/") + "/") for n in needed):
-            hide.append(folder)
-    return hide
-
-
-def read_bot_source(path: Path) -> str:
-    """The text of a bot file: a regular file (no FIFO or device), at most MAX_BOT_FILE bytes (DuelError)."""
-    with contextlib.suppress(OSError, RuntimeError):
-        BOT_FOLDERS.add(str(Path(path).resolve().parent))
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(file.fileno())
-        import stat
-
-        if not stat.S_ISREG(info.st_mode):
-            raise DuelError(f"{path.name} is not a regular file")
-        if info.st_size > MAX_BOT_FILE:
-            raise DuelError(f"{path.name} is {info.st_size:,} bytes, over the limit of {MAX_BOT_FILE:,} for a bot file")
-        data = file.read(MAX_BOT_FILE + 1)
-    if len(data) > MAX_BOT_FILE:
-        raise DuelError(f"{path.name} is over the limit of {MAX_BOT_FILE:,} bytes for a bot file")
-    return data.decode("utf-8")
 
 
 Bot = Callable[[GameState], object] | BotFile

@@ -1,0 +1,83 @@
+"""Bot files as the referee reads them, and the private copy each worker gets of its own bot only.
+
+A bot file is read once, as a regular file of bounded size (:func:`read_bot_source`); each worker
+then runs from :func:`private_copy`, a 0600 file in a 0700 folder of its own, owned by the worker's
+user, so that no bot can read another's source by path in any set-up.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from duel_lessons.engine.errors import DuelError
+from duel_lessons.play.isolation import PACKAGE, python_dirs
+
+#: A bot file larger than this is refused by its size, before it is read.
+MAX_BOT_FILE = 1_000_000
+
+
+#: The folders of every bot file this referee has read: covered, in each worker that bubblewrap does not
+#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.own_namespaces`).
+BOT_FOLDERS: set[str] = set()
+_copies: list[str] = []
+
+
+def copies_folder() -> str:
+    """This referee's folder of private bot copies (made once, removed at exit); others may only pass through."""
+    if not _copies:
+        folder = tempfile.mkdtemp(prefix="duel-bots-")
+        os.chmod(folder, 0o711)
+        _copies.append(folder)
+        atexit.register(shutil.rmtree, folder, True)
+    return _copies[0]
+
+
+def private_copy(name: str, source: str, uid: int | None) -> Path:
+    """A copy of a bot file for one worker only: ``name`` (0600) in a folder of its own (0700), both owned
+    by the worker's user when a root referee gives it one.  No other bot can read it by path: bubblewrap
+    binds only this folder into its own worker, another user may not enter it, and a worker of the same
+    user finds the copies folder covered by an empty one (where the kernel allows a mount namespace)."""
+    folder = Path(tempfile.mkdtemp(prefix="bot-", dir=copies_folder()))
+    path = folder / (Path(name).name or "bot.py")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(source)
+    if uid is not None:
+        for item in (path, folder):
+            os.chown(item, uid, uid)
+    return path
+
+
+def folders_to_hide() -> list[str]:
+    """The bot folders and the copies folder, except any that holds what a worker needs (Python, the package)."""
+    needed = [*python_dirs(), str(PACKAGE.parent), "/tmp"]
+    hide = []
+    for folder in sorted({*BOT_FOLDERS, copies_folder()}):
+        if not any(n == folder or n.startswith(folder.rstrip("/") + "/") for n in needed):
+            hide.append(folder)
+    return hide
+
+
+def read_bot_source(path: Path) -> str:
+    """The text of a bot file: a regular file (no FIFO or device), at most MAX_BOT_FILE bytes (DuelError)."""
+    with contextlib.suppress(OSError, RuntimeError):
+        BOT_FOLDERS.add(str(Path(path).resolve().parent))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        import stat
+
+        if not stat.S_ISREG(info.st_mode):
+            raise DuelError(f"{path.name} is not a regular file")
+        if info.st_size > MAX_BOT_FILE:
+            raise DuelError(f"{path.name} is {info.st_size:,} bytes, over the limit of {MAX_BOT_FILE:,} for a bot file")
+        data = file.read(MAX_BOT_FILE + 1)
+    if len(data) > MAX_BOT_FILE:
+        raise DuelError(f"{path.name} is over the limit of {MAX_BOT_FILE:,} bytes for a bot file")
+    return data.decode("utf-8")
