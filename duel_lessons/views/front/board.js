@@ -72,24 +72,69 @@ function render({ model, el: host }) {
   let lastFocus = null;   // "entry", "card:<i>", "pass", "again", "rematch"
   let acted = false;      // the student acted on this board: focus comes back to it
   let pending = false;    // a move was sent and its answer has not been shown yet: clicks and keys wait
-  let pendingTimer = null;
+  let pendingTimer = null, releaseTimer = null;
+  let sentAt = -Infinity; // when the last action was sent (performance.now())
+  let dead = false;       // the kernel restarted (or the widget lost its connection): nothing can be played
 
   function setPending(on) {
     pending = on;
     root.classList.toggle("dg-busy", on);
     root.setAttribute("aria-busy", on ? "true" : "false");
     clearTimeout(pendingTimer);
-    if (on) pendingTimer = setTimeout(() => setPending(false), 30000);  // a kernel that never answers
+    clearTimeout(releaseTimer);
+    if (on) {
+      // Nothing under the pointer moves while the move is answered: the board keeps at least its height.
+      root.style.minHeight = root.offsetHeight + "px";
+      pendingTimer = setTimeout(noAnswer, 30000);  // a kernel that never answers
+    } else {
+      root.style.minHeight = "";
+    }
   }
 
-  // One action at a time: a second click (a double-click) before the answer is shown is ignored, and the
-  // kernel ignores an action sent from a position it has already left (the view's seq).
+  // One move per intention: a second click or key press while a move is answered (the computer's reply
+  // included) or within `gap` ms of it is ignored.  The kernel checks again (views.board_view.OneMove), with
+  // the view's seq and the click's time, since it may receive both clicks all the same.
+  function release() {
+    const wait = (model.get("gap") || 0) - (performance.now() - sentAt);
+    clearTimeout(releaseTimer);
+    if (wait > 0) releaseTimer = setTimeout(() => setPending(false), wait);
+    else setPending(false);
+  }
+
+  function words(key, fallback) { return (frame.words && frame.words[key]) || fallback; }
+
+  function problem(text) {
+    message.replaceChildren();
+    const m = el("div", "dg-error");
+    m.append(el("b", "", words("problem", "Problem:")), document.createTextNode(" " + text));
+    message.append(m);
+    live.textContent = words("problem", "Problem:") + " " + text;
+  }
+
+  // The kernel restarted or the connection was lost (JupyterLab marks the widget disconnected): say so at once.
+  function checkAlive() {
+    if (!host.classList.contains("jupyter-widgets-disconnected") || dead) return;
+    dead = true;
+    setPending(false);
+    root.classList.add("dg-dead");
+    cardButtons().forEach((c) => c.setAttribute("aria-disabled", "true"));
+    problem(words("kernel_lost", "The kernel restarted: run this cell again."));
+  }
+
+  function noAnswer() {
+    setPending(false);
+    problem(words("no_answer", "No answer from the kernel. If it stopped or restarted, run this cell again."));
+  }
+
   function send(msg) {
-    if (pending) return false;
+    checkAlive();
+    if (dead) { problem(words("kernel_lost", "The kernel restarted: run this cell again.")); return false; }
+    if (pending || root.closest(".dg-busy") || performance.now() - sentAt < (model.get("gap") || 0)) return false;
     acted = true;
     setPending(true);
+    sentAt = performance.now();
     const v = model.get("view") || {};
-    model.send(Object.assign({}, msg, { seq: v.seq }));
+    model.send(Object.assign({}, msg, { seq: v.seq, t: Date.now() }));
     return true;
   }
 
@@ -110,8 +155,8 @@ function render({ model, el: host }) {
     if (!kind) return;
     const cs = cardButtons();
     if (frame.over) { againBtn.focus(); return; }
-    if (frame.thinking) {
-      if (kind === "entry") entry.focus(); else root.focus();
+    if (frame.thinking) {  // the cards stay: the focus stays where it is
+      if (!root.contains(document.activeElement)) root.focus();
       return;
     }
     if (kind === "entry" && frame.can_type) { entry.focus(); return; }
@@ -155,6 +200,7 @@ function render({ model, el: host }) {
   function show(f) {
     frame = f;
     root.classList.toggle("dg-large", !!model.get("large"));
+    root.setAttribute("aria-label", f.region || "Game board");
     title.textContent = f.title || "";
     score.textContent = f.score || "";
     number.textContent = f.number || "";
@@ -176,9 +222,8 @@ function render({ model, el: host }) {
     }
     message.replaceChildren();
     if (f.message && f.message.text) {
-      const m = el("div", f.message.error ? "dg-error" : "dg-info");
+      const m = el("div", f.message.error ? "dg-error" : "dg-info");  // read out by the board's one live region
       if (f.message.error) {
-        m.setAttribute("role", "alert");
         m.append(el("b", "", (f.words && f.words.problem) || "Problem:"), document.createTextNode(" "));
       }
       // A move ("30 ÷ 6 = 5") never breaks across lines.
@@ -188,6 +233,15 @@ function render({ model, el: host }) {
       });
       message.append(m);
     }
+    if (f.thinking) {
+      // The computer is thinking: the cards and the rest stay where they are, greyed and disabled (the busy
+      // board ignores clicks), so nothing moves under the pointer; the reply redraws them.
+      cardButtons().forEach((c) => c.setAttribute("aria-disabled", "true"));
+      cards.classList.add("dg-waiting");
+      if (f.announce) live.textContent = f.announce;
+      return;
+    }
+    cards.classList.remove("dg-waiting");
     const old = cardButtons();
     const list = f.cards || [];
     // Reuse the card buttons (same count keeps the same elements, so focus is not lost).
@@ -197,7 +251,7 @@ function render({ model, el: host }) {
         c = el("button", "dg-card");
         c.dataset.index = String(i);
         c.addEventListener("click", () => {
-          if (pending) return;
+          if (pending && !dead) return;
           lastFocus = "card:" + c.dataset.index;
           send({ kind: "card", d: Number(c.dataset.d) });
         });
@@ -213,6 +267,7 @@ function render({ model, el: host }) {
       if (card.tag) c.append(el("span", "dg-card-tag", card.tag_text));
       c.title = card.tip || "";
       c.setAttribute("aria-label", card.label || card.text);
+      c.removeAttribute("aria-disabled");
       if (f.pictures && card.picture) c.setAttribute("aria-describedby", caption.id);
       else c.removeAttribute("aria-describedby");
       c.tabIndex = i === 0 ? 0 : -1;
@@ -243,12 +298,13 @@ function render({ model, el: host }) {
     timers.forEach(clearTimeout);
     timers = [];
     const kind = focusKind() || (acted ? lastFocus : null);
-    if (!steps.length) setPending(false);
+    if (!steps.length) release();
     steps.forEach((f, i) => {
       const run = () => {
         show(f);
         restoreFocus(kind);
-        if (i === steps.length - 1) { acted = false; setPending(false); }
+        // The last frame ends the answer, unless the computer is still thinking (its reply is a new view).
+        if (i === steps.length - 1 && !f.thinking) { acted = false; release(); }
       };
       if (i === 0 || delay <= 0) run();
       else timers.push(setTimeout(run, i * delay * 1000));
@@ -257,6 +313,7 @@ function render({ model, el: host }) {
 
   function submitTyped() {
     const text = entry.value;
+    if (dead) { send({}); return; }
     if (pending || !frame.can_type) return;  // the text stays in the box
     lastFocus = "entry";
     if (send({ kind: "typed", text })) entry.value = "";
@@ -293,6 +350,7 @@ function render({ model, el: host }) {
     play(v.steps || [], model.get("delay"));
   };
   model.on("change:view", update);
+  model.on("comm_live_update", checkAlive);
   model.on("change:large", () => root.classList.toggle("dg-large", !!model.get("large")));
   model.on("change:focus_request", () => {
     root.scrollIntoView({ block: "nearest" });
@@ -300,7 +358,8 @@ function render({ model, el: host }) {
     restoreFocus("card:0");
   });
   update();
-  return () => { timers.forEach(clearTimeout); clearTimeout(pendingTimer); };
+  checkAlive();
+  return () => { timers.forEach(clearTimeout); clearTimeout(pendingTimer); clearTimeout(releaseTimer); };
 }
 
 export default { render };
