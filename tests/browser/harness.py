@@ -78,9 +78,21 @@ SIZES_NOTEBOOK = notebook(
       for large in (False, True)),
 )  # fmt: skip
 
+#: One move per intention (test_one_move.py): a friend's board and the computer's (its usual pause), a friend's sum
+#: board and the computer's, each clicked twice 150 ms and 300 ms apart.
+CLICKS_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import GameBoard",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         'GameBoard("divisor-duel", 60, opponent="human", delay=0)'),
+    code('GameBoard("divisor-duel", 60, opponent="computer", level="perfect")'),
+    code("SumBoard([60, 48])"),
+    code('SumBoard([60, 48], opponent="computer", level="perfect")'),
+)  # fmt: skip
+
 #: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
-LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK}
-LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb")
+LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK,
+                                 "clicks.ipynb": CLICKS_NOTEBOOK}  # fmt: skip
+LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb")
 #: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
 KEYBOARD_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard", "",
@@ -88,7 +100,7 @@ KEYBOARD_NOTEBOOK = notebook(
 )  # fmt: skip
 VOILA_NOTEBOOKS: dict[str, Any] = {
     "keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb",
-    "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK,
+    "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK, "clicks.ipynb": CLICKS_NOTEBOOK,
     # The app again, for a test of its own: a page opened a second time waits for a new kernel to run the app.
     "app.ipynb": NOTEBOOKS / "play.ipynb",
 }  # fmt: skip

@@ -83,11 +83,15 @@ function render({ model, el: host }) {
     clearTimeout(pendingTimer);
     clearTimeout(releaseTimer);
     if (on) {
-      // Nothing under the pointer moves while the move is answered: the board keeps at least its height.
-      root.style.minHeight = root.offsetHeight + "px";
+      // Nothing under the pointer moves while the move is answered: the board keeps at least its size (where
+      // the page sizes it to its content, a shorter line would narrow every full-width control).
+      const whole = root.closest(".duel-board") || root;
+      root.style.minHeight = root.getBoundingClientRect().height + "px";  // border-box (board.css)
+      whole.style.minWidth = whole.getBoundingClientRect().width + "px";
       pendingTimer = setTimeout(noAnswer, 30000);  // a kernel that never answers
     } else {
       root.style.minHeight = "";
+      (root.closest(".duel-board") || root).style.minWidth = "";
     }
   }
 
@@ -156,7 +160,7 @@ function render({ model, el: host }) {
     const cs = cardButtons();
     if (frame.over) { againBtn.focus(); return; }
     if (frame.thinking) {  // the cards stay: the focus stays where it is
-      if (!root.contains(document.activeElement)) root.focus();
+      if (!root.contains(document.activeElement)) root.focus({ preventScroll: true });
       return;
     }
     if (kind === "entry" && frame.can_type) { entry.focus(); return; }
@@ -183,6 +187,7 @@ function render({ model, el: host }) {
 
   // The rectangle of dots for card i (or the board's own picture when there is no card).
   function showPicture(i) {
+    if (frame.thinking) return;  // the picture stays with the cards while the computer thinks
     const list = frame.cards || [];
     const p = list.length ? (list[i] || list[0]).picture : frame.picture;
     if (!p || !frame.pictures) { picture.hidden = true; return; }
@@ -232,6 +237,8 @@ function render({ model, el: host }) {
         m.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
       });
       message.append(m);
+    } else {
+      message.append(el("div", "dg-info dg-no-message", "\u00a0"));  // an empty line keeps its room: nothing moves
     }
     if (f.thinking) {
       // The computer is thinking: the cards and the rest stay where they are, greyed and disabled (the busy
