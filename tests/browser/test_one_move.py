@@ -43,7 +43,8 @@ RECORD_LAYOUT = """(board) => {
     const r = e.getBoundingClientRect();
     return [s, [r.x, r.y, r.width, r.height].map((v) => Math.round(v * 10) / 10)];
   });
-  const rec = { kids: kids(), before: place(), cards: board.querySelectorAll(".dg-card").length, during: [], stop: false };
+  const rec = { kids: kids(), before: place(), cards: board.querySelectorAll(".dg-card").length, during: [],
+                stop: false };
   const turn = board.querySelector(".dg-turn");
   const sample = () => {
     if (!turn.classList.contains("dg-turn-thinking")) return;
