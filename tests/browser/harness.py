@@ -89,10 +89,18 @@ CLICKS_NOTEBOOK = notebook(
     code('SumBoard([60, 48], opponent="computer", level="perfect")'),
 )  # fmt: skip
 
+#: Boards whose kernel is restarted under them (test_one_move.py): a click must say so.
+RESTART_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import GameBoard",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         'GameBoard("divisor-duel", 60, opponent="human", delay=0)'),
+    code("SumBoard([12, 18])"),
+)  # fmt: skip
+
 #: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
 LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK,
-                                 "clicks.ipynb": CLICKS_NOTEBOOK}  # fmt: skip
-LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb")
+                                 "clicks.ipynb": CLICKS_NOTEBOOK, "restart.ipynb": RESTART_NOTEBOOK}  # fmt: skip
+LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb", "restart.ipynb")
 #: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
 KEYBOARD_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard", "",

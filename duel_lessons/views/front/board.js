@@ -117,7 +117,7 @@ function render({ model, el: host }) {
 
   // The kernel restarted or the connection was lost (JupyterLab marks the widget disconnected): say so at once.
   function checkAlive() {
-    if (!host.classList.contains("jupyter-widgets-disconnected") || dead) return;
+    if (dead || !root.closest(".jupyter-widgets-disconnected")) return;
     dead = true;
     setPending(false);
     root.classList.add("dg-dead");

@@ -49,7 +49,7 @@ function render({ model, el }) {
 
   // The kernel restarted or the connection was lost (JupyterLab marks the widget disconnected): say so at once.
   function checkAlive() {
-    if (dead || !el.classList.contains("jupyter-widgets-disconnected")) return;
+    if (dead || !el.closest(".jupyter-widgets-disconnected")) return;
     dead = true;
     setBusy(false);
     say(LOST);
