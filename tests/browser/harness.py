@@ -158,14 +158,15 @@ def is_over(board: Any) -> bool:
 
 
 def wait_for_reply(board: Any, before: int, mine: int) -> None:
-    """After my move from ``before`` to ``mine``: wait for the computer's reply (after its pause), or the end."""
+    """After my move from ``before`` to ``mine``: wait for the computer's reply (after its pause), or the end, and
+    for the board to take clicks again (one move per intention: not before 400 ms after the last one)."""
     deadline = time.monotonic() + SAFETY_NET
     while time.monotonic() < deadline:
         n = shown_number(board)
-        if is_over(board) and n == mine:
+        ready = not board.locator(".dg-root.dg-busy").count()
+        if ready and is_over(board) and n == mine:
             return
-        turn = board.locator(".dg-turn").inner_text()
-        if "Your turn" in turn and n not in (before, mine):
+        if ready and "Your turn" in board.locator(".dg-turn").inner_text() and n not in (before, mine):
             return
         board.page.wait_for_timeout(50)
     raise AssertionError(f"The board did not answer: {board.locator('.dg-root').inner_text()!r}")
