@@ -14,6 +14,7 @@ import pytest
 
 from duel_lessons.views.board import GameBoard
 from duel_lessons.views.board_view import ONE_MOVE_MS, Guard, OneMove
+from duel_lessons.views.explorers import FollowGame, VariantBuilder
 from duel_lessons.views.sum_widgets import SumBoard
 
 
@@ -199,6 +200,8 @@ def test_each_board_has_one_live_region() -> None:
     assert sums.guard.live is True
     sums.choose(0, 5)
     assert "Problem:" in sums.message.value and "role=" not in sums.message.value
+    # The explorers' message lines are live regions (role="status" / "alert"): their Guards have none.
+    assert FollowGame().guard.live is False and VariantBuilder().guard.live is False
 
 
 def test_sum_board_buttons_name_their_number() -> None:

@@ -68,8 +68,11 @@ class GameBoard(BoardSettings, BoardFrame):
     before the computer's move is shown), ``wording`` (every phrase on the board) and
     ``rectangles`` (the focused card's move as a rectangle of dots, views.rectangles).
 
-    One action at a time: while a move is played and answered the board is busy and ignores
-    clicks and keys, so a double-click plays one move.  Keyboard only: type a divisor and
+    One move per intention: while a move is played and answered (the computer's reply included),
+    and for 400 ms after the click, the board is busy and ignores clicks and keys, so a double-click
+    plays one move; the kernel checks again (board_view.OneMove).  While the computer thinks the
+    cards stay, greyed, and nothing on the board moves.  If the kernel restarts, the board says so
+    ("run this cell again") instead of waiting.  Keyboard only: type a divisor and
     press Enter (arrow keys move between the cards); the focus stays on the board after every
     move, and on "New game" at the end; "Game so far" and "Settings" are buttons (Tab, then
     Enter).  To reach the board in JupyterLab without the mouse, run its cell with Ctrl+Enter
