@@ -163,7 +163,7 @@ def wait_for_reply(board: Any, before: int, mine: int) -> None:
     deadline = time.monotonic() + SAFETY_NET
     while time.monotonic() < deadline:
         n = shown_number(board)
-        ready = not board.locator(".dg-root.dg-busy").count()
+        ready = not board.locator(".dg-root.dg-busy, .dg-root.dg-cooling").count()
         if ready and is_over(board) and n == mine:
             return
         if ready and "Your turn" in board.locator(".dg-turn").inner_text() and n not in (before, mine):

@@ -134,7 +134,8 @@ def double_click_plays_one_move(page: Any, where: str) -> None:
     board.locator(".duel-move-3").dblclick()
     # Then one more action (once the board takes clicks again: 400 ms after the move); the kernel answers in order,
     # so once its answer shows, a second move would have too.
-    wait_until(page, lambda: not board.locator(".dg-root.dg-busy").count(), "the board to take clicks again")
+    wait_until(board.page, lambda: not board.locator(".dg-root.dg-busy, .dg-root.dg-cooling").count(),
+               "the board to take clicks again")
     board.locator(".duel-hint").click()
     board.locator(".duel-coach", has_text="Hint").wait_for()
     wait_until(page, lambda: "dg-busy" not in (board.locator(".dg-root").get_attribute("class") or ""), "not busy")
@@ -159,7 +160,7 @@ def sum_board_keeps_focus(page: Any, scope: Any, where: str) -> int:
     keys = Keys(page)
     board.locator(".sum-move").first.focus()
     for played in (2, 3):
-        wait_until(page, lambda: board.get_attribute("aria-busy") == "false", "the sum board to take keys again")
+        wait_until(page, lambda: "dg-cooling" not in (board.get_attribute("class") or ""), "the board to take keys")
         keys.press("Enter")
         wait_until(page, lambda played=played: count() == played, f"move {played}")
         wait_until(page, lambda: bool(page.evaluate(ON_A_SUM_MOVE)),
@@ -233,7 +234,8 @@ def test_lab_safe_clicks_keyboard_and_themes(lab: Lab, lab_board: Any) -> None:
     follow = panel.locator(".duel-follow-game")
     follow.scroll_into_view_if_needed()
     follow.locator(".duel-next").dblclick()
-    wait_until(page, lambda: follow.get_attribute("aria-busy") == "false", "best play to take clicks again")
+    wait_until(page, lambda: follow.get_attribute("aria-busy") == "false"
+               and "dg-cooling" not in (follow.get_attribute("class") or ""), "best play to take clicks again")
     follow.locator(".duel-next").click()
     follow.locator(".duel-follow-view", has_text="Position 2 of").wait_for()
     page.wait_for_timeout(300)

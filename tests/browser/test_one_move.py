@@ -85,7 +85,10 @@ def two_clicks(page: Any, target: Any, gap_ms: int) -> float:
 
 
 def busy(board: Any) -> bool:
-    return "true" in (board.get_attribute("aria-busy") or "") or board.locator(".dg-root.dg-busy").count() > 0
+    """Whether the board waits for an answer, or is within 400 ms of its last click (clicks wait too)."""
+    own = (board.get_attribute("class") or "").split()
+    return (board.get_attribute("aria-busy") == "true" or "dg-cooling" in own
+            or board.locator(".dg-root.dg-busy, .dg-root.dg-cooling").count() > 0)  # fmt: skip
 
 
 def game_moves(board: Any) -> int:

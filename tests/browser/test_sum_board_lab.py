@@ -72,7 +72,8 @@ def test_beat_the_perfect_computer_on_a_sum(lab_board: Any) -> None:
         if played == 1:
             board.locator(".sum-message", has_text="The computer played").wait_for()
             screenshots(page, "sum-board-playing", board)
-        while board.get_attribute("aria-busy") == "true":  # one move per intention: 400 ms after the last one
+        while board.get_attribute("aria-busy") == "true" or "dg-cooling" in (board.get_attribute("class") or ""):
+            # one move per intention: clicks wait for the answer, and 400 ms after the last click
             page.wait_for_timeout(50)
         button.click()
         played += 1

@@ -74,6 +74,7 @@ function render({ model, el: host }) {
   let pending = false;    // a move was sent and its answer has not been shown yet: clicks and keys wait
   let pendingTimer = null, releaseTimer = null;
   let sentAt = -Infinity; // when the last action was sent (performance.now())
+  let cooling = false;    // answered, but within `gap` ms of the click: this board's own clicks still wait
   let dead = false;       // the kernel restarted (or the widget lost its connection): nothing can be played
 
   function setPending(on) {
@@ -81,7 +82,6 @@ function render({ model, el: host }) {
     root.classList.toggle("dg-busy", on);
     root.setAttribute("aria-busy", on ? "true" : "false");
     clearTimeout(pendingTimer);
-    clearTimeout(releaseTimer);
     if (on) {
       // Nothing under the pointer moves while the move is answered: the board keeps at least its size (where
       // the page sizes it to its content, a shorter line would narrow every full-width control).
@@ -98,11 +98,17 @@ function render({ model, el: host }) {
   // One move per intention: a second click or key press while a move is answered (the computer's reply
   // included) or within `gap` ms of it is ignored.  The kernel checks again (views.board_view.OneMove), with
   // the view's seq and the click's time, since it may receive both clicks all the same.
+  function setCooling(on) {
+    cooling = on;
+    root.classList.toggle("dg-cooling", on);
+  }
+
   function release() {
     const wait = (model.get("gap") || 0) - (performance.now() - sentAt);
+    setPending(false);
     clearTimeout(releaseTimer);
-    if (wait > 0) releaseTimer = setTimeout(() => setPending(false), wait);
-    else setPending(false);
+    setCooling(wait > 0);
+    if (wait > 0) releaseTimer = setTimeout(() => setCooling(false), wait);
   }
 
   function words(key, fallback) { return (frame.words && frame.words[key]) || fallback; }
@@ -133,7 +139,11 @@ function render({ model, el: host }) {
   function send(msg) {
     checkAlive();
     if (dead) { problem(words("kernel_lost", "The kernel restarted: run this cell again.")); return false; }
-    if (pending || root.closest(".dg-busy") || performance.now() - sentAt < (model.get("gap") || 0)) return false;
+    // Busy: this board's last action is answered or within `gap` ms, or a button of the board (Hint, Show P/N)
+    // waits for its answer (guard.js marks the board .dg-busy).
+    if (pending || cooling || root.closest(".dg-busy") || performance.now() - sentAt < (model.get("gap") || 0)) {
+      return false;
+    }
     acted = true;
     setPending(true);
     sentAt = performance.now();
@@ -258,7 +268,7 @@ function render({ model, el: host }) {
         c = el("button", "dg-card");
         c.dataset.index = String(i);
         c.addEventListener("click", () => {
-          if (pending && !dead) return;
+          if ((pending || cooling) && !dead) return;
           lastFocus = "card:" + c.dataset.index;
           send({ kind: "card", d: Number(c.dataset.d) });
         });
@@ -321,7 +331,7 @@ function render({ model, el: host }) {
   function submitTyped() {
     const text = entry.value;
     if (dead) { send({}); return; }
-    if (pending || !frame.can_type) return;  // the text stays in the box
+    if (pending || cooling || !frame.can_type) return;  // the text stays in the box
     lastFocus = "entry";
     if (send({ kind: "typed", text })) entry.value = "";
   }
@@ -338,7 +348,7 @@ function render({ model, el: host }) {
     const cs = cardButtons();
     const i = cs.indexOf(document.activeElement);
     if (i < 0) return;
-    if (pending) { if (e.key !== "Tab") e.preventDefault(); return; }
+    if (pending || cooling) { if (e.key !== "Tab") e.preventDefault(); return; }
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
     if (step) { e.preventDefault(); moveTo(i + step); return; }
     if (e.key === "Home") { e.preventDefault(); moveTo(0); return; }

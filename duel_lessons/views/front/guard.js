@@ -18,7 +18,7 @@ function render({ model, el }) {
   note.hidden = true;
   el.append(live, note);
   let busy = false, timer = null, releaseTimer = null, last = null, seen = model.get("done"), watching = 0;
-  let clickedAt = -Infinity, dead = false;
+  let clickedAt = -Infinity, dead = false, cooling = false;
   const box = () => el.closest(BOXES);
 
   function setBusy(on) {
@@ -26,16 +26,23 @@ function render({ model, el }) {
     const b = box();
     if (b) { b.classList.toggle("dg-busy", on); b.setAttribute("aria-busy", on ? "true" : "false"); }
     clearTimeout(timer);
-    clearTimeout(releaseTimer);
     if (on) timer = setTimeout(() => { setBusy(false); say(NO_ANSWER); }, 30000);  // a kernel that never answers
   }
 
-  // Not busy before `gap` ms after the click: a second click of one intention (a double-click) is ignored.
+  // Answered; until `gap` ms after the click the view's guarded buttons still wait (.dg-cooling), so a second
+  // click of one intention (a double-click) is ignored.
+  function setCooling(on) {
+    cooling = on;
+    const b = box();
+    if (b) b.classList.toggle("dg-cooling", on);
+  }
+
   function release() {
     const wait = (model.get("gap") || 0) - (performance.now() - clickedAt);
+    setBusy(false);
     clearTimeout(releaseTimer);
-    if (wait > 0) releaseTimer = setTimeout(() => setBusy(false), wait);
-    else setBusy(false);
+    setCooling(wait > 0);
+    if (wait > 0) releaseTimer = setTimeout(() => setCooling(false), wait);
   }
 
   function say(text) {
@@ -112,8 +119,9 @@ function render({ model, el }) {
     if (!btn || btn.closest(BOXES) !== b) return;
     checkAlive();
     if (dead) { e.stopImmediatePropagation(); e.preventDefault(); say(LOST); return; }
-    // Busy: this view's last click is being answered, or the game board's own surface is answering a move.
-    if (busy || b.querySelector(".dg-root.dg-busy")) { e.stopImmediatePropagation(); e.preventDefault(); return; }
+    // Busy: this view's last click is answered or within `gap` ms, or the game board's own surface is answering
+    // a move or is within `gap` ms of it (a stray second click must not reach Hint or Show P/N).
+    if (busy || cooling || b.querySelector(".dg-root.dg-busy, .dg-root.dg-cooling")) { e.stopImmediatePropagation(); e.preventDefault(); return; }
     if (btn.disabled) return;
     last = where(btn);
     setBusy(true);
