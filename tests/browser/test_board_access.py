@@ -153,7 +153,8 @@ def sum_board_keeps_focus(page: Any, scope: Any, where: str) -> int:
     count = lambda: len(re.findall(r"component \d", board.locator(".sum-history").text_content() or ""))  # noqa: E731
     board.locator(".sum-row-1 .sum-move").first.dblclick()
     # The board is busy until the move is answered (a click meanwhile is ignored, Hint's too): then ask for a hint.
-    wait_until(page, lambda: board.get_attribute("aria-busy") == "false", "the sum board to answer")
+    wait_until(page, lambda: board.get_attribute("aria-busy") == "false"
+               and "dg-cooling" not in (board.get_attribute("class") or ""), "the sum board to answer")
     board.locator(".sum-hint").click()
     board.locator(".sum-message", has_text="XOR").wait_for()
     assert count() == 1, f"{where}: a double-click played {count()} moves on the sum board"
