@@ -12,7 +12,7 @@ from duel_lessons.views.sum_widgets import SumBoard
 def click(board: SumBoard, component: int, divisor: int) -> None:
     """Click the move button of ``divisor`` in ``component`` (counted from 1, as on the board)."""
     for button in board.move_buttons[component - 1]:
-        if button.description.startswith(f"{divisor} →"):
+        if f"sum-move-{component}-{divisor}" in button._dom_classes:
             button.click()
             return
     raise AssertionError(f"no button {divisor} in component {component}")
@@ -21,7 +21,8 @@ def click(board: SumBoard, component: int, divisor: int) -> None:
 def test_one_row_of_buttons_per_component() -> None:
     board = SumBoard([4, "division-duel:18", "factor-duel:5"])
     labels = [[b.description for b in row] for row in board.move_buttons]
-    assert labels == [["2 → 2"], ["2 → 9", "3 → 6", "6 → 3", "9 → 2"], []]
+    # Each button names its number, as the game board's cards do.
+    assert labels == [["4 − 2 = 2"], ["18 ÷ 2 = 9", "18 ÷ 3 = 6", "18 ÷ 6 = 3", "18 ÷ 9 = 2"], []]
     assert len(board.rows_box.children) == 3
     assert "finished" in board.rows_box.children[2].children[1].value
     assert "Player 1's turn" in board.status_text

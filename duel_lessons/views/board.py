@@ -68,8 +68,11 @@ class GameBoard(BoardSettings, BoardFrame):
     before the computer's move is shown), ``wording`` (every phrase on the board) and
     ``rectangles`` (the focused card's move as a rectangle of dots, views.rectangles).
 
-    One action at a time: while a move is played and answered the board is busy and ignores
-    clicks and keys, so a double-click plays one move.  Keyboard only: type a divisor and
+    One move per intention: while a move is played and answered (the computer's reply included),
+    and for 400 ms after the click, the board is busy and ignores clicks and keys, so a double-click
+    plays one move; the kernel checks again (board_view.OneMove).  While the computer thinks the
+    cards stay, greyed, and nothing on the board moves.  If the kernel restarts, the board says so
+    ("run this cell again") instead of waiting.  Keyboard only: type a divisor and
     press Enter (arrow keys move between the cards); the focus stays on the board after every
     move, and on "New game" at the end; "Game so far" and "Settings" are buttons (Tab, then
     Enter).  To reach the board in JupyterLab without the mouse, run its cell with Ctrl+Enter
@@ -122,11 +125,12 @@ class GameBoard(BoardSettings, BoardFrame):
 
         self.view = BoardView(delay=float(delay), large=bool(large))
         self.view.on_action = self._action
-        self.guard = Guard()
+        self.guard = Guard(live=False)  # the play surface has the board's one live region
         self._build_settings(book, opponent, level, first)
         self.hint_button = button("Hint", "A question from the coach; press again for more help", "duel-hint")
         self.explain_button = button("Explain", "The coach explains the best move and why", "duel-explain")
-        self.pn_toggle = w.ToggleButton(value=False, description="Show P/N", tooltip=PN_TOOLTIP).add_class("duel-pn")
+        self.pn_toggle = w.ToggleButton(value=False, description="Show P/N", tooltip=PN_TOOLTIP)
+        self.pn_toggle.add_class("duel-pn").add_class("dg-guarded")  # busy while the board answers a move
         self.hint_button.layout.display = "" if hints else "none"
         self.explain_button.layout.display = "" if explain else "none"
         self.pn_toggle.layout.display = "" if show_pn else "none"
@@ -139,7 +143,7 @@ class GameBoard(BoardSettings, BoardFrame):
         ).add_class("duel-history-box")  # fmt: skip
         self.hint_button.on_click(self.guard.guarded(self.hint))
         self.explain_button.on_click(self.guard.guarded(self.explain))
-        self.pn_toggle.observe(lambda _: self._refresh(), names="value")
+        self.pn_toggle.observe(lambda _: self.guard.answered(self._refresh), names="value")
         self.history = Fold(wording.history, history_box, css="duel-history-fold")
         tools = w.HBox([self.hint_button, self.explain_button, self.pn_toggle], layout=w.Layout(flex_flow="row wrap"))
         self.settings = Fold(wording.settings, self._settings_box, css="duel-settings")  # folded away
@@ -187,8 +191,12 @@ class GameBoard(BoardSettings, BoardFrame):
         """Play the divisor typed in the box (read by engine.numbers.read_number)."""
         if not self._human_may_move():
             return
+        n = grouped(self.state.number)
+        if not (text or "").strip(" \t\r\n"):  # names the number, and no example that could be a winning move
+            self._show_message(self.words.fill("nothing_typed", n=n), error=True)
+            return
         try:
-            value = read_box("" if text is None else text, "a divisor")
+            value = read_box(text or "", f"a divisor of {n}", example=False)
         except DuelError as error:
             self._show_message(f"{error} {self.words.try_again}", error=True)
             return

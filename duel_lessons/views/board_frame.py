@@ -167,8 +167,9 @@ class BoardFrame(BoardNames):
             more += " P/N unknown here: no table or formula covers this number."
         if state.is_over:
             turn, turn_kind, instruction = words.game_over, "over", ""
-        elif thinking:
-            turn, turn_kind, instruction = words.thinking, "thinking", ""
+        elif thinking:  # an instruction line still, so nothing below it moves up while the computer thinks
+            waiting = words.fill("computer_choosing", n=grouped(state.number))
+            turn, turn_kind, instruction = words.thinking, "thinking", waiting
         else:
             turn = words.turn(state.to_move, vs)
             turn_kind = "you" if vs else f"p{state.to_move}"
@@ -178,6 +179,7 @@ class BoardFrame(BoardNames):
         text, error = self._message if last else (self._turn.words_until(state), False)
         score = words.fill("score", you=self._who(1), a=self.score[1], b=self.score[2], them=self._who(2))
         spoken = result["headline"] + " " + result["why"] if result else f"{turn}. {instruction}"
+        said = f"{words.problem} {prose(text)}" if error and text else prose(text)
         return {
             "title": rules.title, "number": grouped(state.number), "turn": turn, "turn_kind": turn_kind,
             "instruction": instruction, "result": result, "cards": cards, "more": more.strip(),
@@ -185,9 +187,11 @@ class BoardFrame(BoardNames):
             "show_pass": rules.when_stuck == "pass" and not state.is_over, "thinking": thinking,
             "over": state.is_over, "message": {"text": prose(text), "error": error},
             "pictures": bool(pictures), "picture": self._picture(state) if pictures and not cards else None,
-            "announce": f"{prose(text)} {spoken}".strip(), "score": score,
+            "announce": f"{said} {spoken}".strip(), "score": score,
+            "region": words.fill("region", title=rules.title, start=grouped(state.start)),
             "words": {"entry_label": words.entry_label, "play": words.play_label, "pass": words.pass_label,
-                      "play_again": words.play_again, "rematch": words.rematch, "problem": words.problem},
+                      "play_again": words.play_again, "rematch": words.rematch, "problem": words.problem,
+                      "kernel_lost": words.kernel_lost, "no_answer": words.no_answer},
         }  # fmt: skip
 
     @staticmethod

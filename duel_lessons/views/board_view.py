@@ -15,6 +15,7 @@ logic stays in Python: the browser only reports "card 15 clicked", "'15' typed",
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
@@ -23,7 +24,7 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-__all__ = ["BOARD_CSS", "BOARD_ESM", "BoardView", "Disclosure", "Fold", "Guard", "Styles"]
+__all__ = ["BOARD_CSS", "BOARD_ESM", "ONE_MOVE_MS", "BoardView", "Disclosure", "Fold", "Guard", "OneMove", "Styles"]
 
 
 def _front(name: str) -> str:
@@ -38,6 +39,50 @@ GUARD_ESM = _front("guard.js")
 DISCLOSURE_ESM = _front("disclosure.js")
 
 BOARD_CSS = _front("board.css")
+
+#: Two actions on one board closer than this (milliseconds, measured by the browser where the student clicks)
+#: are one intention, such as a double-click: the second is ignored.
+ONE_MOVE_MS = 400
+
+
+class OneMove:
+    """The kernel's half of "one move per intention": which actions arriving from the browser are played.
+
+    The browser ignores a second click while a move is answered and for ``gap_ms`` after it
+    (views/front/board.js, guard.js), but the kernel may still receive both clicks: the same board
+    shown twice (two views, each with its own guard), a view drawn again while it waited, or a
+    guard that gave up waiting.  So the kernel checks too, with two keys the browser sends:
+
+    - ``seq``, the number of the board's view the click was made on.  An action from a view the
+      board has already replaced (the second of two clicks on the same card) is not played.
+    - ``t``, the browser's clock (ms) at the click.  An action less than ``gap_ms`` after the last
+      action played is the same intention again.  Both times come from the student's browser, so
+      a busy kernel, which receives clicks late and bunched together, cannot mistake two
+      deliberate moves for one.
+
+    An action without ``t`` (a test, an old front end) is checked by ``seq`` only.
+
+    >>> gate = OneMove()
+    >>> gate.admits(seq=3, now=3, t=1000.0), gate.admits(seq=3, now=3, t=1150.0), gate.admits(seq=3, now=3, t=1400.0)
+    (True, False, True)
+    >>> gate.admits(seq=2, now=3, t=5000.0)   # sent from a view the board has left
+    False
+    """
+
+    def __init__(self, gap_ms: float = ONE_MOVE_MS) -> None:
+        self.gap_ms = gap_ms
+        self.last: float | None = None  # the browser time of the last action played
+
+    def admits(self, seq: object, now: int, t: object = None) -> bool:
+        """Whether an action sent from view ``seq`` at browser time ``t`` is played (the board shows view ``now``)."""
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq != now:
+            return False
+        if not isinstance(t, int | float) or isinstance(t, bool) or math.isnan(t):
+            return True
+        if self.last is not None and 0 <= t - self.last < self.gap_ms:
+            return False  # the same intention again (a clock set back, t < last, is a new page: played)
+        self.last = float(t)
+        return True
 
 
 class Guard(anywidget.AnyWidget):
@@ -60,17 +105,40 @@ class Guard(anywidget.AnyWidget):
     _css = traitlets.Unicode(BOARD_CSS).tag(sync=True)
     done = traitlets.Int(0).tag(sync=True)
     announce = traitlets.Unicode("").tag(sync=True)
+    live = traitlets.Bool(True).tag(sync=True)
+    gap = traitlets.Float(ONE_MOVE_MS).tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.gate = OneMove(self.gap)
+        self._stamp: object = None
+        self.on_msg(self._stamped)
+
+    def _stamped(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """The browser's time of the click whose button message comes next (same connection, so in order)."""
+        if isinstance(content, dict) and content.get("kind") == "click":
+            self._stamp = content.get("t")
 
     def guarded(self, action: Callable[[], object]) -> Callable[[Any], None]:
         """A button handler that runs ``action`` and then tells the browser it is done."""
 
         def handler(_button: Any) -> None:
+            stamp, self._stamp = self._stamp, None
             try:
-                action()
+                if self.gate.admits(None, 0, stamp):
+                    action()
             finally:
                 self.done += 1
 
         return handler
+
+    def answered(self, action: Callable[[], object]) -> None:
+        """Run ``action`` for a change the browser already made (a toggle button), then tell the browser it is done."""
+        self._stamp = None
+        try:
+            action()
+        finally:
+            self.done += 1
 
     def say(self, text: str) -> None:
         """Announce ``text`` to screen readers (again, even if it is the same as last time)."""
@@ -133,10 +201,12 @@ class BoardView(anywidget.AnyWidget):
     delay = traitlets.Float(0.6).tag(sync=True)
     large = traitlets.Bool(False).tag(sync=True)
     focus_request = traitlets.Int(0).tag(sync=True)
+    gap = traitlets.Float(ONE_MOVE_MS).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.seq = 0
+        self.gate = OneMove(self.gap)
         self.on_action: Callable[[dict[str, Any]], None] | None = None
         self.on_msg(self._received)
 
@@ -157,7 +227,9 @@ class BoardView(anywidget.AnyWidget):
     def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if not isinstance(content, dict) or self.on_action is None:
             return
-        seq = content.get("seq")
-        if isinstance(seq, int) and seq != self.seq:
-            return  # sent from a position the board has already left (a second click of a double-click)
+        if not self.gate.admits(content.get("seq"), self.seq, content.get("t")):
+            # The second click of one intention (OneMove).  The view that sent it waits for an answer: the
+            # position again (a new seq, so any other copy of that click is stale too).
+            self.show(self.frames[-1:])
+            return
         self.on_action(content)

@@ -108,21 +108,41 @@ def prose_html(text: str) -> str:
     return "".join(parts)
 
 
-def read_box(text: str, what: str) -> int:
-    """A number typed in a box (engine.numbers.read_number), refusing numbers above 10**18."""
-    n = read_number(text, what)
+def read_box(text: str, what: str, example: bool = True) -> int:
+    """A number typed in a box (engine.numbers.read_number), refusing numbers above 10**18.
+
+    ``example=False``: the message gives no example number (on a board, an example could be a move to play).
+
+    >>> read_box("x", "a divisor of 30", example=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    duel_lessons.engine.errors.NumberInputError: 'x' is not a whole number: type a divisor of 30 with ... 0-9 only.
+    """
+    try:
+        n = read_number(text, what)
+    except DuelError as error:
+        if example or not str(error).endswith(", such as 60."):
+            raise
+        raise type(error)(str(error).removesuffix(", such as 60.") + ".") from None
     if n > MAX_NUMBER:
         raise DuelError(f"{grouped(n)} is too big: the largest number is 10**18.")
     return n
 
 
-def html_message(text: str, error: bool = False, label: str = "Problem:") -> str:
-    """A message line; errors are marked by a word and a border, not by colour only."""
+def html_message(text: str, error: bool = False, label: str = "Problem:", live: bool = True) -> str:
+    """A message line; errors are marked by a word and a border, not by colour only.
+
+    ``live=False`` for a view whose Guard already reads its messages out (one live region per board).
+
+    >>> html_message("Hello", live=False)
+    '<div class="duel-info">Hello</div>'
+    """
     if not text:
         return ""
+    alert, status = (' role="alert"', ' role="status"') if live else ("", "")
     if error:  # colours from the theme (views.board_view.BOARD_CSS: .duel-error)
-        return f'<div class="duel-error" role="alert"><b>{escape(label)}</b> {escape(prose(text))}</div>'
-    return f'<div class="duel-info" role="status">{escape(prose(text))}</div>'
+        return f'<div class="duel-error"{alert}><b>{escape(label)}</b> {escape(prose(text))}</div>'
+    return f'<div class="duel-info"{status}>{escape(prose(text))}</div>'
 
 
 #: The smallest text a plot may show, in screen px: a figure is shrunk only as far as keeps its text this size.

@@ -81,7 +81,8 @@ EXPLORER_NEEDS_WIDGETS = "(This explorer is a widget: open the notebook in Jupyt
 
 
 def _container(children: list[w.Widget], css: str, large: bool, guard: Guard | None = None) -> w.VBox:
-    box = w.VBox([guard or Guard(), *children], layout=w.Layout(max_width="68em")).add_class(css)
+    # The explorers' messages are their live regions (common.html_message): their Guard has none, so one each.
+    box = w.VBox([guard or Guard(live=False), *children], layout=w.Layout(max_width="68em")).add_class(css)
     return box.add_class("duel-large-type") if large else box
 
 
@@ -184,7 +185,7 @@ class FollowGame:
         self.rules = get_rules(rules)
         self.states: list[GameState] = []
         self._busy = False
-        self.guard = Guard()
+        self.guard = Guard(live=False)  # its message line is its live region
         self.start_box = w.Text(
             value=str(self.rules.default_start if start is None else start), description="Start number",
             continuous_update=False, style=WIDE, tooltip="Type a start and press Enter", layout=w.Layout(width="16em"),
@@ -319,7 +320,7 @@ class VariantBuilder:
         self.large = large
         self.rules: Rules | None = None
         self.table: Table | None = None
-        self.guard = Guard()
+        self.guard = Guard(live=False)  # its message line is its live region
         self.base_box = w.Dropdown(
             options=[(r.title, name) for name, r in RULEBOOKS.items()], value=get_rules(base).name,
             description="Start from", style=WIDE, tooltip="The rule book to change",

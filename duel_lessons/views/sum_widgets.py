@@ -177,7 +177,7 @@ class SumBoard:
     # -- display ----------------------------------------------------------------
 
     def _show(self, text: str, error: bool = False) -> None:
-        self.message.value = html_message(text, error)
+        self.message.value = html_message(text, error, live=False)  # the guard's live region reads it out
         self.guard.say(" ".join(part for part in (("Problem: " if error else "") + text, self.status_text) if part))
 
     @property
@@ -213,8 +213,9 @@ class SumBoard:
             for d in moves[: self.max_buttons]:
                 button = (
                     w.Button(
-                        description=f"{d} → {rules.result(n, d)}",
-                        tooltip=f"Component {i + 1}: {move_words(rules, n, d)}",
+                        # The move names its number ("12 − 2 = 10"), as the game board's cards do.
+                        description=move_words(rules, n, d),
+                        tooltip=f"Number {i + 1}: {move_words(rules, n, d)}",
                         disabled=not human,
                         layout=w.Layout(width="auto"),
                     )

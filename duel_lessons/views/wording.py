@@ -30,6 +30,7 @@ class BoardWording:
     choose_component: str = "Choose one number and a divisor."
     must_pass: str = "{n} has no allowed divisor, so {player} must pass: press Pass."
     thinking: str = "Computer is thinking…"
+    computer_choosing: str = "The computer is choosing a divisor of {n}."
     you_win: str = "You win!"
     you_lose: str = "You lose – the computer wins this time."
     player_wins: str = "{player} wins!"
@@ -57,6 +58,10 @@ class BoardWording:
     history: str = "Game so far"
     coach: str = "Coach"
     problem: str = "Problem:"
+    region: str = "{title} from {start}: game board"
+    nothing_typed: str = "Nothing was typed: type an allowed divisor of {n} in the box, or click a card."
+    kernel_lost: str = "The kernel restarted: run this cell again."
+    no_answer: str = "No answer from the kernel. If it stopped or restarted, run this cell again."
 
     def fill(self, field: str, **values: object) -> str:
         """The phrase ``field`` with its placeholders filled in."""

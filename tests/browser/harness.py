@@ -78,9 +78,29 @@ SIZES_NOTEBOOK = notebook(
       for large in (False, True)),
 )  # fmt: skip
 
+#: One move per intention (test_one_move.py): a friend's board and the computer's (its usual pause), a friend's sum
+#: board and the computer's, each clicked twice 150 ms and 300 ms apart.
+CLICKS_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import GameBoard",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         'GameBoard("divisor-duel", 60, opponent="human", delay=0)'),
+    code('GameBoard("divisor-duel", 60, opponent="computer", level="perfect")'),
+    code("SumBoard([60, 48])"),
+    code('SumBoard([60, 48], opponent="computer", level="perfect")'),
+)  # fmt: skip
+
+#: Boards whose kernel is restarted under them (test_one_move.py): a click must say so.
+RESTART_NOTEBOOK = notebook(
+    code("from duel_lessons.views.widgets import GameBoard",
+         "from duel_lessons.views.sum_widgets import SumBoard", "",
+         'GameBoard("divisor-duel", 60, opponent="human", delay=0)'),
+    code("SumBoard([12, 18])"),
+)  # fmt: skip
+
 #: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
-LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK}
-LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb")
+LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK,
+                                 "clicks.ipynb": CLICKS_NOTEBOOK, "restart.ipynb": RESTART_NOTEBOOK}  # fmt: skip
+LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb", "restart.ipynb")
 #: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
 KEYBOARD_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard", "",
@@ -88,7 +108,7 @@ KEYBOARD_NOTEBOOK = notebook(
 )  # fmt: skip
 VOILA_NOTEBOOKS: dict[str, Any] = {
     "keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb",
-    "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK,
+    "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK, "clicks.ipynb": CLICKS_NOTEBOOK,
     # The app again, for a test of its own: a page opened a second time waits for a new kernel to run the app.
     "app.ipynb": NOTEBOOKS / "play.ipynb",
 }  # fmt: skip
@@ -138,14 +158,15 @@ def is_over(board: Any) -> bool:
 
 
 def wait_for_reply(board: Any, before: int, mine: int) -> None:
-    """After my move from ``before`` to ``mine``: wait for the computer's reply (after its pause), or the end."""
+    """After my move from ``before`` to ``mine``: wait for the computer's reply (after its pause), or the end, and
+    for the board to take clicks again (one move per intention: not before 400 ms after the last one)."""
     deadline = time.monotonic() + SAFETY_NET
     while time.monotonic() < deadline:
         n = shown_number(board)
-        if is_over(board) and n == mine:
+        ready = not board.locator(".dg-root.dg-busy, .dg-root.dg-cooling").count()
+        if ready and is_over(board) and n == mine:
             return
-        turn = board.locator(".dg-turn").inner_text()
-        if "Your turn" in turn and n not in (before, mine):
+        if ready and "Your turn" in board.locator(".dg-turn").inner_text() and n not in (before, mine):
             return
         board.page.wait_for_timeout(50)
     raise AssertionError(f"The board did not answer: {board.locator('.dg-root').inner_text()!r}")

@@ -132,7 +132,10 @@ def double_click_plays_one_move(page: Any, where: str) -> None:
     board.locator(".duel-move-3").wait_for()
     assert shown_number(board) == 60
     board.locator(".duel-move-3").dblclick()
-    # Then one more action; the kernel answers in order, so once its answer shows, a second move would have too.
+    # Then one more action (once the board takes clicks again: 400 ms after the move); the kernel answers in order,
+    # so once its answer shows, a second move would have too.
+    wait_until(board.page, lambda: not board.locator(".dg-root.dg-busy, .dg-root.dg-cooling").count(),
+               "the board to take clicks again")
     board.locator(".duel-hint").click()
     board.locator(".duel-coach", has_text="Hint").wait_for()
     wait_until(page, lambda: "dg-busy" not in (board.locator(".dg-root").get_attribute("class") or ""), "not busy")
@@ -150,13 +153,15 @@ def sum_board_keeps_focus(page: Any, scope: Any, where: str) -> int:
     count = lambda: len(re.findall(r"component \d", board.locator(".sum-history").text_content() or ""))  # noqa: E731
     board.locator(".sum-row-1 .sum-move").first.dblclick()
     # The board is busy until the move is answered (a click meanwhile is ignored, Hint's too): then ask for a hint.
-    wait_until(page, lambda: board.get_attribute("aria-busy") == "false", "the sum board to answer")
+    wait_until(page, lambda: board.get_attribute("aria-busy") == "false"
+               and "dg-cooling" not in (board.get_attribute("class") or ""), "the sum board to answer")
     board.locator(".sum-hint").click()
     board.locator(".sum-message", has_text="XOR").wait_for()
     assert count() == 1, f"{where}: a double-click played {count()} moves on the sum board"
     keys = Keys(page)
     board.locator(".sum-move").first.focus()
     for played in (2, 3):
+        wait_until(page, lambda: "dg-cooling" not in (board.get_attribute("class") or ""), "the board to take keys")
         keys.press("Enter")
         wait_until(page, lambda played=played: count() == played, f"move {played}")
         wait_until(page, lambda: bool(page.evaluate(ON_A_SUM_MOVE)),
@@ -230,6 +235,8 @@ def test_lab_safe_clicks_keyboard_and_themes(lab: Lab, lab_board: Any) -> None:
     follow = panel.locator(".duel-follow-game")
     follow.scroll_into_view_if_needed()
     follow.locator(".duel-next").dblclick()
+    wait_until(page, lambda: follow.get_attribute("aria-busy") == "false"
+               and "dg-cooling" not in (follow.get_attribute("class") or ""), "best play to take clicks again")
     follow.locator(".duel-next").click()
     follow.locator(".duel-follow-view", has_text="Position 2 of").wait_for()
     page.wait_for_timeout(300)

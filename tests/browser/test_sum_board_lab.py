@@ -68,10 +68,13 @@ def test_beat_the_perfect_computer_on_a_sum(lab_board: Any) -> None:
         assert wins, f"{' + '.join(map(str, numbers))} should be a winning position for me"
         index, d = wins[0]
         button = board.locator(f".sum-row-{index + 1} .sum-move-{index + 1}-{d}")
-        assert f"{d} → {numbers[index] - d}" in button.inner_text()
+        assert f"{numbers[index]} − {d} = {numbers[index] - d}" in button.inner_text()
         if played == 1:
             board.locator(".sum-message", has_text="The computer played").wait_for()
             screenshots(page, "sum-board-playing", board)
+        while board.get_attribute("aria-busy") == "true" or "dg-cooling" in (board.get_attribute("class") or ""):
+            # one move per intention: clicks wait for the answer, and 400 ms after the last click
+            page.wait_for_timeout(50)
         button.click()
         played += 1
         numbers = wait_for_reply(board, played)

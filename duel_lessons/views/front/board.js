@@ -72,24 +72,83 @@ function render({ model, el: host }) {
   let lastFocus = null;   // "entry", "card:<i>", "pass", "again", "rematch"
   let acted = false;      // the student acted on this board: focus comes back to it
   let pending = false;    // a move was sent and its answer has not been shown yet: clicks and keys wait
-  let pendingTimer = null;
+  let pendingTimer = null, releaseTimer = null;
+  let sentAt = -Infinity; // when the last action was sent (performance.now())
+  let cooling = false;    // answered, but within `gap` ms of the click: this board's own clicks still wait
+  let dead = false;       // the kernel restarted (or the widget lost its connection): nothing can be played
 
   function setPending(on) {
     pending = on;
     root.classList.toggle("dg-busy", on);
     root.setAttribute("aria-busy", on ? "true" : "false");
     clearTimeout(pendingTimer);
-    if (on) pendingTimer = setTimeout(() => setPending(false), 30000);  // a kernel that never answers
+    if (on) {
+      // Nothing under the pointer moves while the move is answered: the board keeps at least its size (where
+      // the page sizes it to its content, a shorter line would narrow every full-width control).
+      const whole = root.closest(".duel-board") || root;
+      root.style.minHeight = root.getBoundingClientRect().height + "px";  // border-box (board.css)
+      whole.style.minWidth = whole.getBoundingClientRect().width + "px";
+      pendingTimer = setTimeout(noAnswer, 30000);  // a kernel that never answers
+    } else {
+      root.style.minHeight = "";
+      (root.closest(".duel-board") || root).style.minWidth = "";
+    }
   }
 
-  // One action at a time: a second click (a double-click) before the answer is shown is ignored, and the
-  // kernel ignores an action sent from a position it has already left (the view's seq).
+  // One move per intention: a second click or key press while a move is answered (the computer's reply
+  // included) or within `gap` ms of it is ignored.  The kernel checks again (views.board_view.OneMove), with
+  // the view's seq and the click's time, since it may receive both clicks all the same.
+  function setCooling(on) {
+    cooling = on;
+    root.classList.toggle("dg-cooling", on);
+  }
+
+  function release() {
+    const wait = (model.get("gap") || 0) - (performance.now() - sentAt);
+    setPending(false);
+    clearTimeout(releaseTimer);
+    setCooling(wait > 0);
+    if (wait > 0) releaseTimer = setTimeout(() => setCooling(false), wait);
+  }
+
+  function words(key, fallback) { return (frame.words && frame.words[key]) || fallback; }
+
+  function problem(text) {
+    message.replaceChildren();
+    const m = el("div", "dg-error");
+    m.append(el("b", "", words("problem", "Problem:")), document.createTextNode(" " + text));
+    message.append(m);
+    live.textContent = words("problem", "Problem:") + " " + text;
+  }
+
+  // The kernel restarted or the connection was lost (JupyterLab marks the widget disconnected): say so at once.
+  function checkAlive() {
+    if (dead || !root.closest(".jupyter-widgets-disconnected")) return;
+    dead = true;
+    setPending(false);
+    root.classList.add("dg-dead");
+    cardButtons().forEach((c) => c.setAttribute("aria-disabled", "true"));
+    problem(words("kernel_lost", "The kernel restarted: run this cell again."));
+  }
+
+  function noAnswer() {
+    setPending(false);
+    problem(words("no_answer", "No answer from the kernel. If it stopped or restarted, run this cell again."));
+  }
+
   function send(msg) {
-    if (pending) return false;
+    checkAlive();
+    if (dead) { problem(words("kernel_lost", "The kernel restarted: run this cell again.")); return false; }
+    // Busy: this board's last action is answered or within `gap` ms, or a button of the board (Hint, Show P/N)
+    // waits for its answer (guard.js marks the board .dg-busy).
+    if (pending || cooling || root.closest(".dg-busy") || performance.now() - sentAt < (model.get("gap") || 0)) {
+      return false;
+    }
     acted = true;
     setPending(true);
+    sentAt = performance.now();
     const v = model.get("view") || {};
-    model.send(Object.assign({}, msg, { seq: v.seq }));
+    model.send(Object.assign({}, msg, { seq: v.seq, t: Date.now() }));
     return true;
   }
 
@@ -110,8 +169,8 @@ function render({ model, el: host }) {
     if (!kind) return;
     const cs = cardButtons();
     if (frame.over) { againBtn.focus(); return; }
-    if (frame.thinking) {
-      if (kind === "entry") entry.focus(); else root.focus();
+    if (frame.thinking) {  // the cards stay: the focus stays where it is
+      if (!root.contains(document.activeElement)) root.focus({ preventScroll: true });
       return;
     }
     if (kind === "entry" && frame.can_type) { entry.focus(); return; }
@@ -138,6 +197,7 @@ function render({ model, el: host }) {
 
   // The rectangle of dots for card i (or the board's own picture when there is no card).
   function showPicture(i) {
+    if (frame.thinking) return;  // the picture stays with the cards while the computer thinks
     const list = frame.cards || [];
     const p = list.length ? (list[i] || list[0]).picture : frame.picture;
     if (!p || !frame.pictures) { picture.hidden = true; return; }
@@ -155,6 +215,7 @@ function render({ model, el: host }) {
   function show(f) {
     frame = f;
     root.classList.toggle("dg-large", !!model.get("large"));
+    root.setAttribute("aria-label", f.region || "Game board");
     title.textContent = f.title || "";
     score.textContent = f.score || "";
     number.textContent = f.number || "";
@@ -176,9 +237,8 @@ function render({ model, el: host }) {
     }
     message.replaceChildren();
     if (f.message && f.message.text) {
-      const m = el("div", f.message.error ? "dg-error" : "dg-info");
+      const m = el("div", f.message.error ? "dg-error" : "dg-info");  // read out by the board's one live region
       if (f.message.error) {
-        m.setAttribute("role", "alert");
         m.append(el("b", "", (f.words && f.words.problem) || "Problem:"), document.createTextNode(" "));
       }
       // A move ("30 ÷ 6 = 5") never breaks across lines.
@@ -187,7 +247,18 @@ function render({ model, el: host }) {
         m.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
       });
       message.append(m);
+    } else {
+      message.append(el("div", "dg-info dg-no-message", "\u00a0"));  // an empty line keeps its room: nothing moves
     }
+    if (f.thinking) {
+      // The computer is thinking: the cards and the rest stay where they are, greyed and disabled (the busy
+      // board ignores clicks), so nothing moves under the pointer; the reply redraws them.
+      cardButtons().forEach((c) => c.setAttribute("aria-disabled", "true"));
+      cards.classList.add("dg-waiting");
+      if (f.announce) live.textContent = f.announce;
+      return;
+    }
+    cards.classList.remove("dg-waiting");
     const old = cardButtons();
     const list = f.cards || [];
     // Reuse the card buttons (same count keeps the same elements, so focus is not lost).
@@ -197,7 +268,7 @@ function render({ model, el: host }) {
         c = el("button", "dg-card");
         c.dataset.index = String(i);
         c.addEventListener("click", () => {
-          if (pending) return;
+          if ((pending || cooling) && !dead) return;
           lastFocus = "card:" + c.dataset.index;
           send({ kind: "card", d: Number(c.dataset.d) });
         });
@@ -213,6 +284,7 @@ function render({ model, el: host }) {
       if (card.tag) c.append(el("span", "dg-card-tag", card.tag_text));
       c.title = card.tip || "";
       c.setAttribute("aria-label", card.label || card.text);
+      c.removeAttribute("aria-disabled");
       if (f.pictures && card.picture) c.setAttribute("aria-describedby", caption.id);
       else c.removeAttribute("aria-describedby");
       c.tabIndex = i === 0 ? 0 : -1;
@@ -243,12 +315,13 @@ function render({ model, el: host }) {
     timers.forEach(clearTimeout);
     timers = [];
     const kind = focusKind() || (acted ? lastFocus : null);
-    if (!steps.length) setPending(false);
+    if (!steps.length) release();
     steps.forEach((f, i) => {
       const run = () => {
         show(f);
         restoreFocus(kind);
-        if (i === steps.length - 1) { acted = false; setPending(false); }
+        // The last frame ends the answer, unless the computer is still thinking (its reply is a new view).
+        if (i === steps.length - 1 && !f.thinking) { acted = false; release(); }
       };
       if (i === 0 || delay <= 0) run();
       else timers.push(setTimeout(run, i * delay * 1000));
@@ -257,7 +330,8 @@ function render({ model, el: host }) {
 
   function submitTyped() {
     const text = entry.value;
-    if (pending || !frame.can_type) return;  // the text stays in the box
+    if (dead) { send({}); return; }
+    if (pending || cooling || !frame.can_type) return;  // the text stays in the box
     lastFocus = "entry";
     if (send({ kind: "typed", text })) entry.value = "";
   }
@@ -274,7 +348,7 @@ function render({ model, el: host }) {
     const cs = cardButtons();
     const i = cs.indexOf(document.activeElement);
     if (i < 0) return;
-    if (pending) { if (e.key !== "Tab") e.preventDefault(); return; }
+    if (pending || cooling) { if (e.key !== "Tab") e.preventDefault(); return; }
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
     if (step) { e.preventDefault(); moveTo(i + step); return; }
     if (e.key === "Home") { e.preventDefault(); moveTo(0); return; }
@@ -293,6 +367,7 @@ function render({ model, el: host }) {
     play(v.steps || [], model.get("delay"));
   };
   model.on("change:view", update);
+  model.on("comm_live_update", checkAlive);
   model.on("change:large", () => root.classList.toggle("dg-large", !!model.get("large")));
   model.on("change:focus_request", () => {
     root.scrollIntoView({ block: "nearest" });
@@ -300,7 +375,8 @@ function render({ model, el: host }) {
     restoreFocus("card:0");
   });
   update();
-  return () => { timers.forEach(clearTimeout); clearTimeout(pendingTimer); };
+  checkAlive();
+  return () => { timers.forEach(clearTimeout); clearTimeout(pendingTimer); clearTimeout(releaseTimer); };
 }
 
 export default { render };

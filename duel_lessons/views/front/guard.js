@@ -2,14 +2,23 @@
 // The boards built from ipywidgets (sum board, follow best play, the builder, the game board's own buttons):
 // one action at a time, focus kept on the board after a move, and a live region for what happened.
 const BOXES = ".duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel-variant-builder";
+const LOST = "The kernel restarted: run this cell again.";
+const NO_ANSWER = "No answer from the kernel. If it stopped or restarted, run this cell again.";
 
 function render({ model, el }) {
+  // One live region per board: a board with its own (the game board's play surface) sets live=False.
   const live = document.createElement("div");
   live.className = "dg-live";
-  live.setAttribute("aria-live", "polite");
-  live.setAttribute("role", "status");
-  el.append(live);
-  let busy = false, timer = null, last = null, seen = model.get("done"), watching = 0;
+  if (model.get("live")) {
+    live.setAttribute("aria-live", "polite");
+    live.setAttribute("role", "status");
+  }
+  const note = document.createElement("div");  // "the kernel restarted", in words, where the student looks
+  note.className = "dg-error dg-guard-note";
+  note.hidden = true;
+  el.append(live, note);
+  let busy = false, timer = null, releaseTimer = null, last = null, seen = model.get("done"), watching = 0;
+  let clickedAt = -Infinity, dead = false, cooling = false;
   const box = () => el.closest(BOXES);
 
   function setBusy(on) {
@@ -17,7 +26,40 @@ function render({ model, el }) {
     const b = box();
     if (b) { b.classList.toggle("dg-busy", on); b.setAttribute("aria-busy", on ? "true" : "false"); }
     clearTimeout(timer);
-    if (on) timer = setTimeout(() => setBusy(false), 30000);  // a kernel that never answers
+    if (on) timer = setTimeout(() => { setBusy(false); say(NO_ANSWER); }, 30000);  // a kernel that never answers
+  }
+
+  // Answered; until `gap` ms after the click the view's guarded buttons still wait (.dg-cooling), so a second
+  // click of one intention (a double-click) is ignored.
+  function setCooling(on) {
+    cooling = on;
+    const b = box();
+    if (b) b.classList.toggle("dg-cooling", on);
+  }
+
+  function release() {
+    const wait = (model.get("gap") || 0) - (performance.now() - clickedAt);
+    setBusy(false);
+    clearTimeout(releaseTimer);
+    setCooling(wait > 0);
+    if (wait > 0) releaseTimer = setTimeout(() => setCooling(false), wait);
+  }
+
+  function say(text) {
+    note.textContent = "";
+    const b = document.createElement("b");
+    b.textContent = "Problem:";
+    note.append(b, document.createTextNode(" " + text));
+    note.hidden = false;
+    live.textContent = "Problem: " + text;
+  }
+
+  // The kernel restarted or the connection was lost (JupyterLab marks the widget disconnected): say so at once.
+  function checkAlive() {
+    if (dead || !el.closest(".jupyter-widgets-disconnected")) return;
+    dead = true;
+    setBusy(false);
+    say(LOST);
   }
 
   // Where the focus was: the row and place of a sum-board move, or the button's own class.
@@ -75,10 +117,16 @@ function render({ model, el }) {
     if (!b || !b.contains(e.target)) return;
     const btn = e.target.closest("button.dg-guarded");
     if (!btn || btn.closest(BOXES) !== b) return;
-    if (busy) { e.stopImmediatePropagation(); e.preventDefault(); return; }
+    checkAlive();
+    if (dead) { e.stopImmediatePropagation(); e.preventDefault(); say(LOST); return; }
+    // Busy: this view's last click is answered or within `gap` ms, or the game board's own surface is answering
+    // a move or is within `gap` ms of it (a stray second click must not reach Hint or Show P/N).
+    if (busy || cooling || b.querySelector(".dg-root.dg-busy, .dg-root.dg-cooling")) { e.stopImmediatePropagation(); e.preventDefault(); return; }
     if (btn.disabled) return;
     last = where(btn);
     setBusy(true);
+    clickedAt = performance.now();
+    model.send({ kind: "click", t: Date.now() });  // the kernel checks the time too (board_view.OneMove)
   }
   document.addEventListener("click", onClick, true);
   // Whether the last element that had the focus is in this view (focus that falls to <body> from a removed
@@ -90,11 +138,14 @@ function render({ model, el }) {
   model.on("change:done", () => {
     if (model.get("done") === seen) return;
     seen = model.get("done");
-    setBusy(false);
+    release();
     keepFocus();
   });
   model.on("change:announce", () => { live.textContent = model.get("announce"); });
+  model.on("comm_live_update", checkAlive);
+  checkAlive();
   return () => {
+    clearTimeout(releaseTimer);
     document.removeEventListener("click", onClick, true);
     document.removeEventListener("focusin", onFocus, true);
     clearTimeout(timer);
