@@ -19,8 +19,26 @@ _spec.loader.exec_module(mutation)
 
 def test_every_area_names_modules_and_tests_that_exist() -> None:
     assert mutation.problems() == []
-    areas = {"engine", "solving", "boxes", "feedback", "copies", "proofs", "sandbox", "isolation"}
+    areas = {"engine", "solving", "boxes", "feedback", "copies", "proofs", "sandbox", "isolation", "editions", "report",
+             "record", "plain"}
     assert set(mutation.areas()) == areas
+
+
+def test_the_teachers_tools_have_areas() -> None:
+    """Issue 30: the editions, the class report, the records and plain values are mutated, each by its own tests."""
+    known = mutation.areas()
+    assert known["editions"]["modules"] == ["duel_lessons/teaching/editions.py"]
+    assert set(known["report"]["modules"]) == {
+        "duel_lessons/teaching/class_report.py",
+        "duel_lessons/teaching/grade_worker.py",
+        "duel_lessons/cli/class_report.py",
+    }
+    assert known["record"]["modules"] == ["duel_lessons/teaching/record.py"]
+    assert known["plain"]["modules"] == ["duel_lessons/teaching/plain.py"]
+    assert "tests/test_editions.py" in known["editions"]["tests"]
+    assert "tests/test_class_report.py" in known["report"]["tests"]
+    assert "tests/test_record.py" in known["record"]["tests"]
+    assert "tests/test_feedback_exact.py" in known["plain"]["tests"]
 
 
 def test_a_renamed_file_leaves_a_stale_area_that_is_reported(tmp_path: Path) -> None:
