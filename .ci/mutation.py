@@ -1,6 +1,6 @@
 """Mutation testing of the critical modules, one area at a time (mutmut 3.8.1; not part of CI: slow).
 
-    pip install mutmut==3.8.1
+    pip install mutmut==3.8.1                 # or the dev extra, which pins it
     python .ci/mutation.py --list             # the areas, their modules and tests
     python .ci/mutation.py engine             # one area: prints the score per module and the survivors
     python .ci/mutation.py engine "duel_lessons.engine.game*"   # only the mutants whose names match
