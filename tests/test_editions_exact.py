@@ -56,6 +56,13 @@ def adapted(tmp_path: Path) -> Path:
     (root / "notebooks" / "play.ipynb").write_text(notebook(("markdown", "# Not a numbered lesson")))
     (root / "docs" / "rulebooks").mkdir(parents=True)
     (root / "docs" / "rulebooks" / "our-rules.md").write_text("Our rules.\n")
+    (root / "docs" / "rulebooks" / "more").mkdir()
+    (root / "docs" / "rulebooks" / "more" / "variants.md").write_text("More rules.\n")
+    (root / "notebooks" / ".ipynb_checkpoints").mkdir()
+    (root / "notebooks" / ".ipynb_checkpoints" / "00-start-here-checkpoint.ipynb").write_text(notebook())
+    (root / "docs" / "__pycache__").mkdir()
+    (root / "docs" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    (root / "docs" / ".notes.md").write_text("hidden\n")
     (root / "docs" / "teacher-guide.md").write_text("For the teacher only.\n")
     (root / "binder").mkdir()
     (root / "binder" / "requirements.txt").write_text("# our pins\nsympy==1.0\nnumba==0.1\n  # voila==9 kept\n")
@@ -143,16 +150,52 @@ def test_a_binder_link_in_full() -> None:
 def test_an_edition_of_adapted_lessons_is_made_of_them(adapted: Path, tmp_path: Path) -> None:
     assert edition_files(source=adapted) == [
         *(f"notebooks/{name}" for name in LESSONS),
+        "docs/rulebooks/more/variants.md",
         "docs/rulebooks/our-rules.md",
         "docs/teacher-guide.md",
     ]
     assert edition_files(student=True, source=adapted) == [
         *(f"notebooks/{name}" for name in LESSONS),
+        "docs/rulebooks/more/variants.md",
         "docs/rulebooks/our-rules.md",
     ]
-    written = write_edition(tmp_path / "teacher", source=adapted)
-    assert [p.relative_to(tmp_path / "teacher").as_posix() for p in written] == edition_files(source=adapted)
-    assert (tmp_path / "teacher" / "docs" / "teacher-guide.md").read_text() == "For the teacher only.\n"
+    dest = tmp_path / "new" / "deep" / "teacher"  # its parents are made too
+    written = write_edition(dest, source=adapted)
+    assert [p.relative_to(dest).as_posix() for p in written] == edition_files(source=adapted)
+    assert (dest / "docs" / "teacher-guide.md").read_text() == "For the teacher only.\n"
+    assert sorted(p.name for p in (tmp_path / "new" / "deep").iterdir()) == ["teacher"]  # no staging folder left
+
+
+def expected_readme(link: str | None, folder: str, made_by: str) -> str:
+    """The README of a student repository or branch of the adapted lessons, written out."""
+    badge = f"[![Open the lessons on Binder](https://mybinder.org/badge_logo.svg)]({link})\n\n" if link else ""
+    merges = (
+        "- When your teacher changes a lesson, opening the link again merges the change into your\n"
+        "  copy; your own edits are kept.\n"
+        if made_by == "student-repo"
+        else ""
+    )
+    return (
+        "# Divisor Duel and its cousins: lessons\n\n"
+        f"{badge}"
+        "Jupyter lessons on two-player number games: play, collect data, make a conjecture, prove it.\n\n"
+        "**Start here:** open the link above (or the link your teacher gave you), wait for the lessons\n"
+        f"to load, and open `{folder}00-start-here.ipynb`. Run a cell with Shift+Enter.\n\n"
+        "- Each lesson ends with exercises that check your answer when you run them.\n"
+        "- The rule books are in `docs/rulebooks/`.\n"
+        "- **Save your work.** A Binder session is deleted after about ten minutes without use:\n"
+        "  download your notebooks (File \u2192 Download) before you leave. Opening the link again\n"
+        "  brings back your files only on a school JupyterHub, not on mybinder.org.\n"
+        f"{merges}\n"
+        "| lesson | title |\n"
+        "|---|---|\n"
+        f"| [`00-start-here.ipynb`]({folder}00-start-here.ipynb) | Our own start |\n"
+        f"| [`01-untitled.ipynb`]({folder}01-untitled.ipynb) | 01-untitled |\n"
+        f"| [`03-last.ipynb`]({folder}03-last.ipynb) | The last one |\n\n"
+        f"Made by `duel-lessons {made_by}` from [duel-lessons](https://github.com/duel-lessons/duel-lessons): "
+        "student copies of the\n"
+        "lessons (no solutions or teacher notes) and the rule books. The software is MIT-licensed.\n"
+    )
 
 
 README_ROWS = [
@@ -168,10 +211,13 @@ MERGES = "- When your teacher changes a lesson, opening the link again merges th
 def test_a_student_repository_of_adapted_lessons(adapted: Path, tmp_path: Path) -> None:
     written, link = write_student_repo(tmp_path / "class", "https://github.com/a/b", source=adapted)
     assert link == binder_link("https://github.com/a/b", "main")  # its default branch
-    assert files(tmp_path / "class") == {"README.md", "docs/rulebooks/our-rules.md"} | {
-        f"notebooks/{name}" for name in LESSONS
-    }
-    assert len(written) == 6
+    assert files(tmp_path / "class") == {
+        "README.md",
+        "docs/rulebooks/our-rules.md",
+        "docs/rulebooks/more/variants.md",
+    } | {f"notebooks/{name}" for name in LESSONS}
+    assert len(written) == 7
+    assert (tmp_path / "class" / "README.md").read_text() == expected_readme(link, "notebooks/", "student-repo")
     readme = (tmp_path / "class" / "README.md").read_text().splitlines()
     assert [row.format(folder="notebooks/") for row in README_ROWS] == readme[readme.index("| lesson | title |") :][:5]
     assert f"[![Open the lessons on Binder](https://mybinder.org/badge_logo.svg)]({link})" in readme
@@ -185,9 +231,8 @@ def test_a_student_repository_of_adapted_lessons(adapted: Path, tmp_path: Path) 
 
 
 def test_the_readmes_defaults_are_a_student_repositorys(adapted: Path) -> None:
-    readme = student_readme(source=adapted).splitlines()
-    assert [row.format(folder="notebooks/") for row in README_ROWS] == readme[readme.index("| lesson | title |") :][:5]
-    assert MERGES in readme and "badge_logo" not in "".join(readme)
+    assert student_readme(source=adapted) == expected_readme(None, "notebooks/", "student-repo")
+    assert student_readme("L", adapted, "", "student-branch") == expected_readme("L", "", "student-branch")
 
 
 def test_a_student_branch_of_adapted_lessons(adapted: Path, tmp_path: Path) -> None:
@@ -196,7 +241,8 @@ def test_a_student_branch_of_adapted_lessons(adapted: Path, tmp_path: Path) -> N
         tmp_path / "b", package, repo="me/duel-lessons", branch="autumn", source=adapted
     )
     assert link == "https://mybinder.org/v2/gh/me/duel-lessons/autumn?urlpath=lab/tree/00-start-here.ipynb"
-    top = {"README.md", "docs/rulebooks/our-rules.md", "binder/requirements.txt", "binder/runtime.txt"}
+    top = {"README.md", "docs/rulebooks/our-rules.md", "docs/rulebooks/more/variants.md", "binder/requirements.txt"}
+    top |= {"binder/runtime.txt"}
     assert files(tmp_path / "b") == top | {"binder/postBuild"} | set(LESSONS)
     assert len(written) == len(files(tmp_path / "b"))
     assert (tmp_path / "b" / "binder" / "requirements.txt").read_text() == (
@@ -206,6 +252,7 @@ def test_a_student_branch_of_adapted_lessons(adapted: Path, tmp_path: Path) -> N
     )
     assert (tmp_path / "b" / "binder" / "runtime.txt").read_text() == "python-3.10\n"
     assert stat.S_IMODE((tmp_path / "b" / "binder" / "postBuild").stat().st_mode) == 0o755
+    assert (tmp_path / "b" / "README.md").read_text() == expected_readme(link, "", "student-branch")
     readme = (tmp_path / "b" / "README.md").read_text().splitlines()
     assert [row.format(folder="") for row in README_ROWS] == readme[readme.index("| lesson | title |") :][:5]
     assert f"[![Open the lessons on Binder](https://mybinder.org/badge_logo.svg)]({link})" in readme
@@ -224,3 +271,32 @@ def test_a_student_branch_needs_the_adapted_folders_pins(adapted: Path, tmp_path
     with pytest.raises(EditionError, match=r"has no binder/requirements\.txt"):
         write_student_branch(tmp_path / "b", "duel-lessons", source=adapted)
     assert not (tmp_path / "b").exists()
+
+
+def test_refusing_to_overwrite_names_five_files_and_counts_the_rest(adapted: Path, tmp_path: Path) -> None:
+    dest = tmp_path / "class"
+    for name in LESSONS:  # four lessons and a rule book: five, all named
+        (dest / "notebooks").mkdir(parents=True, exist_ok=True)
+        (dest / "notebooks" / name).write_text("mine")
+    (dest / "docs" / "rulebooks").mkdir(parents=True)
+    (dest / "docs" / "rulebooks" / "our-rules.md").write_text("mine")
+    five = ", ".join([*(f"notebooks/{name}" for name in LESSONS), "docs/rulebooks/our-rules.md"])
+    with pytest.raises(EditionError) as refused:
+        write_edition(dest, source=adapted)
+    assert str(refused.value) == (
+        f"Refusing to overwrite files in {dest}: {five} already exist. "
+        "Choose a new folder, or move those files away first."
+    )
+    (dest / "docs" / "rulebooks" / "more").mkdir()
+    (dest / "docs" / "rulebooks" / "more" / "variants.md").write_text("mine")
+    (dest / "docs" / "teacher-guide.md").write_text("mine")
+    with pytest.raises(EditionError) as refused:
+        write_edition(dest, source=adapted)
+    first = ", ".join([*(f"notebooks/{name}" for name in LESSONS), "docs/rulebooks/more/variants.md"])
+    assert f"in {dest}: {first} and 2 more already exist." in str(refused.value)
+    assert files(dest) == {
+        "docs/rulebooks/our-rules.md",
+        "docs/rulebooks/more/variants.md",
+        "docs/teacher-guide.md",
+    } | {f"notebooks/{name}" for name in LESSONS}
+    assert {p.read_text() for p in dest.rglob("*") if p.is_file()} == {"mine"}
