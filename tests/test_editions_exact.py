@@ -300,3 +300,43 @@ def test_refusing_to_overwrite_names_five_files_and_counts_the_rest(adapted: Pat
         "docs/teacher-guide.md",
     } | {f"notebooks/{name}" for name in LESSONS}
     assert {p.read_text() for p in dest.rglob("*") if p.is_file()} == {"mine"}
+
+
+def test_the_teacher_edition_is_the_clone_or_the_folder_the_command_runs_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clone installed with ``pip install -e`` finds itself; an installed wheel finds only the current folder."""
+    from duel_lessons.teaching import editions
+
+    def folder(path: Path, *names: str) -> Path:
+        for name in names:
+            (path / name).parent.mkdir(parents=True, exist_ok=True)
+            (path / name).write_text("{}" if name.endswith(".ipynb") else "")
+        return path
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    clone = folder(tmp_path / "clone", "notebooks/00-a.ipynb", "docs/rulebooks/r.md", "pyproject.toml")
+    monkeypatch.setattr(editions, "__file__", str(clone / "duel_lessons" / "teaching" / "editions.py"))
+    monkeypatch.chdir(elsewhere)
+    assert editions.lesson_files() == clone
+    assert editions.teacher_notebooks() == clone / "notebooks"
+
+    site = tmp_path / "site"  # a wheel's install: no lessons beside the package
+    monkeypatch.setattr(editions, "__file__", str(site / "duel_lessons" / "teaching" / "editions.py"))
+    adapted = folder(tmp_path / "adapted", "notebooks/00-a.ipynb", "docs/r.md")  # no pyproject.toml: not a clone
+    monkeypatch.chdir(adapted)
+    assert editions.lesson_files() == adapted
+    for half in (
+        folder(tmp_path / "no-docs", "notebooks/00-a.ipynb"),
+        folder(tmp_path / "no-lessons", "notebooks/a.txt", "docs/r.md"),
+        folder(tmp_path / "clone-no-lessons", "notebooks/a.txt", "docs/r.md", "pyproject.toml"),
+        elsewhere,
+    ):
+        monkeypatch.chdir(half)
+        with pytest.raises(EditionError) as refused:
+            editions.lesson_files()
+        assert str(refused.value) == f"{editions.NO_TEACHER_EDITION} with --from FOLDER."
+        with pytest.raises(EditionError) as refused:
+            editions.teacher_notebooks()
+        assert str(refused.value) == f"{editions.NO_TEACHER_EDITION} as SRC."
