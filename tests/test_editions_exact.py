@@ -82,7 +82,7 @@ LESSONS = ["00-start-here.ipynb", "01-untitled.ipynb", "03-last.ipynb", "play.ip
     [
         "https://github.com/a/b",
         "http://git.school.org/class",
-        "https://github.com/a/XX",
+        "https://git.school.org/XX",
         " https://x.org/a/b ",
         "HTTP://github.com/a/b",  # urlsplit reads the scheme in any case
     ],
@@ -289,10 +289,13 @@ def test_refusing_to_overwrite_names_five_files_and_counts_the_rest(adapted: Pat
     )
     (dest / "docs" / "rulebooks" / "more").mkdir()
     (dest / "docs" / "rulebooks" / "more" / "variants.md").write_text("mine")
+    first = ", ".join([*(f"notebooks/{name}" for name in LESSONS), "docs/rulebooks/more/variants.md"])
+    with pytest.raises(EditionError) as refused:
+        write_edition(dest, source=adapted)
+    assert f"in {dest}: {first} and 1 more already exist." in str(refused.value)
     (dest / "docs" / "teacher-guide.md").write_text("mine")
     with pytest.raises(EditionError) as refused:
         write_edition(dest, source=adapted)
-    first = ", ".join([*(f"notebooks/{name}" for name in LESSONS), "docs/rulebooks/more/variants.md"])
     assert f"in {dest}: {first} and 2 more already exist." in str(refused.value)
     assert files(dest) == {
         "docs/rulebooks/our-rules.md",
@@ -340,3 +343,43 @@ def test_the_teacher_edition_is_the_clone_or_the_folder_the_command_runs_in(
         with pytest.raises(EditionError) as refused:
             editions.teacher_notebooks()
         assert str(refused.value) == f"{editions.NO_TEACHER_EDITION} as SRC."
+
+
+def test_files_are_staged_beside_the_destination_then_renamed_into_it(
+    adapted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rename cannot cross file systems: the staging folder is a hidden sibling of the destination."""
+    import os
+
+    moved: list[tuple[Path, Path]] = []
+    replace = os.replace
+
+    def recorded(source: str | Path, target: str | Path) -> None:
+        moved.append((Path(source), Path(target)))
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", recorded)
+    dest = tmp_path / "class"
+    write_student_branch(dest, "duel-lessons", source=adapted)
+    placed = [(source, target) for source, target in moved if target.is_relative_to(dest)]
+    assert len(placed) == len(files(dest)) == 10  # four lessons, two rule books, the README, three binder/ files
+    for source, target in placed:
+        staging = source.relative_to(tmp_path).parts[0]
+        assert staging.startswith(".class-staging-"), source
+        assert source.relative_to(tmp_path / staging) == target.relative_to(dest)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adapted", "class"]
+
+
+def test_a_lesson_title_from_a_notebook_missing_its_cells_or_sources(tmp_path: Path) -> None:
+    """The README's table reads any notebook JSON: no ``cells``, or a cell without ``source``, keep the file name."""
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "notebooks" / "00-no-cells.ipynb").write_text("{}")
+    (tmp_path / "notebooks" / "01-no-source.ipynb").write_text(
+        json.dumps({"cells": [{"cell_type": "markdown"}, {"cell_type": "markdown", "source": "# Found"}]})
+    )
+    readme = student_readme(source=tmp_path).splitlines()
+    assert readme[readme.index("| lesson | title |") + 2 :][:2] == [
+        "| [`00-no-cells.ipynb`](notebooks/00-no-cells.ipynb) | 00-no-cells |",
+        "| [`01-no-source.ipynb`](notebooks/01-no-source.ipynb) | Found |",
+    ]
