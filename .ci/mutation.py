@@ -1,6 +1,6 @@
 """Mutation testing of the critical modules, one area at a time (mutmut 3.8.1; not part of CI: slow).
 
-    pip install mutmut==3.8.1
+    pip install mutmut==3.8.1                 # or the dev extra, which pins it
     python .ci/mutation.py --list             # the areas, their modules and tests
     python .ci/mutation.py engine             # one area: prints the score per module and the survivors
     python .ci/mutation.py engine "duel_lessons.engine.game*"   # only the mutants whose names match
@@ -11,13 +11,19 @@ copies the working tree to a temporary folder, writes the area's modules and tes
 copy's ``[tool.mutmut]``, and runs ``mutmut run`` there: the repository is never changed, and two
 areas can run side by side. docs/authoring.md ("Mutation testing") has the scores and times
 measured, and the survivors judged equivalent.
+
+The command cannot report a score it did not measure: it exits 1, with mutmut's own last lines,
+when mutmut fails (its first, clean run of the tests included), when it made no mutant to check,
+and when any mutant chosen was left unchecked (an interrupted run) or none got a verdict.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import fnmatch
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -77,6 +83,87 @@ def scores(results: str) -> dict[str, collections.Counter[str]]:
     return dict(by_module)
 
 
+#: mutmut's statuses that are a verdict on the mutant (the first three count as detected).
+DETECTED = ("killed", "timeout", "segfault")
+VERDICTS = (*DETECTED, "survived", "suspicious", "caught by type check")
+
+
+def statuses(results: str, patterns: list[str] | tuple[str, ...] = ()) -> dict[str, str]:
+    """Mutant -> status, from ``mutmut results --all true``, for the mutants ``patterns`` chose (all if none).
+
+    mutmut chooses as ``mutmut run`` does: a name equal to a pattern or matching it as a glob.
+
+    >>> statuses("    m.x_f__mutmut_1: killed\\n    m.x_g__mutmut_1: not checked\\n", ["m.x_f*"])
+    {'m.x_f__mutmut_1': 'killed'}
+    """
+    found = {}
+    for line in results.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if "__mutmut_" in name and (
+            not patterns or name in patterns or any(fnmatch.fnmatchcase(name, p) for p in patterns)
+        ):
+            found[name] = status
+    return found
+
+
+def what_is_wrong(found: dict[str, str]) -> str | None:
+    """Why these results are no score (nothing checked, mutants left unchecked), or None when they are one.
+
+    >>> what_is_wrong({"m.x_f__mutmut_1": "killed", "m.x_f__mutmut_2": "survived"}) is None
+    True
+    >>> what_is_wrong({"m.x_f__mutmut_1": "killed", "m.x_f__mutmut_2": "not checked"})
+    'mutmut left 1 of the 2 mutants unchecked (an interrupted run?): the score is incomplete'
+    """
+    if not found:
+        return "mutmut made no mutant to check (or none matches the names given)"
+    judged = sum(status in VERDICTS for status in found.values())
+    if judged == 0:
+        counts = dict(collections.Counter(found.values()))
+        return f"mutmut checked none of the {len(found)} mutants ({counts}): there is no score"
+    unchecked = sum(status in ("not checked", "check was interrupted by user") for status in found.values())
+    if unchecked:
+        return (
+            f"mutmut left {unchecked} of the {len(found)} mutants unchecked (an interrupted run?): "
+            "the score is incomplete"
+        )
+    return None
+
+
+def last_lines(output: str, count: int = 15) -> str:
+    """The last ``count`` lines a terminal would show of ``output`` (a spinner redraws one line with ``\\r``).
+
+    >>> last_lines("a\\r- working\\r- done\\n\\nFailed to run clean test\\n", 2)
+    '- done\\nFailed to run clean test'
+    """
+    shown = [line.rsplit("\r", 1)[-1].rstrip() for line in output.split("\n")]
+    return "\n".join([line for line in shown if line][-count:])
+
+
+def mutmut(args: list[str], cwd: Path, echo: bool) -> tuple[int, str]:
+    """Run ``python -m mutmut ARGS`` in ``cwd``: its exit status and output (echoed as it comes when ``echo``)."""
+    chunks = []
+    with subprocess.Popen([sys.executable, "-m", "mutmut", *args], cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT) as process:  # fmt: skip
+        assert process.stdout is not None
+        pipe = process.stdout.fileno()
+        for chunk in iter(lambda: os.read(pipe, 65536), b""):
+            chunks.append(chunk)
+            if echo:
+                sys.stdout.buffer.write(chunk)
+                sys.stdout.flush()
+    return process.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
+def failed(what: str, output: str = "") -> int:
+    """Say on stderr that the run measured nothing trustworthy, with mutmut's last lines; exit status 1."""
+    sys.stdout.flush()
+    message = f"\nMUTATION RUN FAILED: {what}."
+    if output.strip():
+        message += f"\nmutmut's last lines:\n{last_lines(output)}"
+    print(message, file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("area", nargs="?", help="an area of pyproject's [tool.duel-lessons.mutation]")
@@ -105,25 +192,34 @@ def main(argv: list[str] | None = None) -> int:
     pyproject.write_text(with_area(pyproject.read_text(encoding="utf-8"), known[args.area]), encoding="utf-8")
     began = time.monotonic()
     try:
-        subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children),
-                        *args.mutants], cwd=copy, check=False)  # fmt: skip
-        results = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=copy,
-                                 capture_output=True, text=True, check=False).stdout  # fmt: skip
+        code, output = mutmut(["run", "--max-children", str(args.max_children), *args.mutants], copy, echo=True)
+        if code != 0:
+            return failed(f"`mutmut run` exited with status {code}", output)
+        code, results = mutmut(["results", "--all", "true"], copy, echo=False)
+        if code != 0:
+            return failed(f"`mutmut results` exited with status {code}", results)
     finally:
         if not args.keep:
             shutil.rmtree(copy, ignore_errors=True)
+        else:
+            print(f"The copy is kept in {copy} (mutmut show NAME there).")
+    found = statuses(results, args.mutants)
     minutes = (time.monotonic() - began) / 60
-    print(f"\nArea {args.area}: {minutes:.1f} minutes")
-    for module, counts in sorted(scores(results).items()):
+    chosen = f" (the mutants matching {' '.join(args.mutants)})" if args.mutants else ""
+    print(f"\nArea {args.area}{chosen}: {minutes:.1f} minutes")
+    for module, counts in sorted(scores("\n".join(f"{k}: {v}" for k, v in found.items())).items()):
         total = sum(counts.values())
-        detected = counts["killed"] + counts["timeout"] + counts["segfault"]
+        detected = sum(counts[status] for status in DETECTED)
         print(f"  {module}: {detected} of {total} detected ({dict(counts)})")
-    survivors = [line.strip() for line in results.splitlines() if line.strip().endswith(": survived")]
+    survivors = [name for name, status in found.items() if status == "survived"]
     print("Survivors (each needs a test, or a line in docs/authoring.md saying why it is equivalent):")
     print("\n".join(f"  {s}" for s in survivors) or "  none")
-    if args.keep:
-        print(f"The copy is kept in {copy} (mutmut show NAME there).")
-    return 0
+    unjudged = [f"{name}: {status}" for name, status in found.items() if status not in (*VERDICTS, "not checked")]
+    if unjudged:
+        print("No verdict (no test ran them, or skipped):")
+        print("\n".join(f"  {s}" for s in unjudged))
+    wrong = what_is_wrong(found)
+    return failed(wrong, output) if wrong else 0
 
 
 if __name__ == "__main__":

@@ -190,18 +190,21 @@ def test_without_a_clone_the_teacher_commands_say_where_the_teacher_edition_is(t
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(path.read_bytes())
     env = {**os.environ, "PYTHONPATH": str(site)}
-    for args in (
-        ["answer-key"],
-        ["student-copies", "copies"],
-        ["lessons", "teacher"],
-        ["lessons", "student", "--student"],
-        ["student-repo", "class"],
-        ["student-branch", "branch", "--package", "duel-lessons"],
+    if env.get("MUTANT_UNDER_TEST") == "stats":  # mutmut's first run: a copy outside its folder cannot record calls
+        env["MUTANT_UNDER_TEST"] = ""
+    for args, how in (
+        (["answer-key"], "as SRC (its notebooks/ folder)"),
+        (["student-copies", "copies"], "as SRC (its notebooks/ folder)"),
+        (["lessons", "teacher"], "with --from FOLDER"),
+        (["lessons", "student", "--student"], "with --from FOLDER"),
+        (["student-repo", "class"], "with --from FOLDER"),
+        (["student-branch", "branch", "--package", "duel-lessons"], "with --from FOLDER"),
     ):
         run = subprocess.run([sys.executable, "-m", "duel_lessons", *args], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=300)  # fmt: skip
         assert run.returncode == 2 and run.stdout == "", (args, run.stdout, run.stderr)
         assert "teacher edition" in run.stderr and f"git clone {editions.PROJECT_URL}" in run.stderr
+        assert f"or name the folder {how}." in " ".join(run.stderr.split()), (args, run.stderr)  # the argument to use
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # nothing written
 
 
