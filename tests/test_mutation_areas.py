@@ -33,6 +33,7 @@ def test_every_area_names_modules_and_tests_that_exist() -> None:
         "boxes",
         "feedback",
         "copies",
+        "content",
         "proofs",
         "sandbox",
         "isolation",
@@ -52,6 +53,8 @@ def test_the_teachers_tools_have_areas() -> None:
         "duel_lessons/teaching/class_report.py",
         "duel_lessons/teaching/grade_worker.py",
         "duel_lessons/cli/class_report.py",
+        "duel_lessons/teaching/bounded_json.py",
+        "duel_lessons/teaching/judging.py",
     }
     assert known["record"]["modules"] == ["duel_lessons/teaching/record.py"]
     assert known["plain"]["modules"] == ["duel_lessons/teaching/plain.py"]
