@@ -125,7 +125,7 @@ def exact_name(name: object, what: str = "an attribute name") -> str:
     >>> exact_name(3)
     Traceback (most recent call last):
     ...
-    duel_lessons.play.bot_worker.RestrictedError: a bot must give an attribute name as a str, not int
+    duel_lessons.play.bot_namespace.RestrictedError: a bot must give an attribute name as a str, not int
     """
     if not isinstance(name, str):
         raise RestrictedError(f"a bot must give {what} as a str, not {type(name).__name__}")
