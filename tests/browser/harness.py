@@ -78,7 +78,7 @@ SIZES_NOTEBOOK = notebook(
       for large in (False, True)),
 )  # fmt: skip
 
-#: One move per intention (test_one_move.py): a friend's board and the computer's (its usual pause), a friend's sum
+#: One move per intention (test_one_move_in_browser.py): a friend's board and the computer's (its usual pause), a friend's sum
 #: board and the computer's, each clicked twice 150 ms and 300 ms apart.
 CLICKS_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard",
@@ -89,7 +89,7 @@ CLICKS_NOTEBOOK = notebook(
     code('SumBoard([60, 48], opponent="computer", level="perfect")'),
 )  # fmt: skip
 
-#: Boards whose kernel is restarted under them (test_one_move.py): a click must say so.
+#: Boards whose kernel is restarted under them (test_one_move_in_browser.py): a click must say so.
 RESTART_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard",
          "from duel_lessons.views.sum_widgets import SumBoard", "",
