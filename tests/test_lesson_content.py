@@ -339,12 +339,11 @@ def test_a_teachers_new_exercise_runs_in_the_notebook_the_student_copy_and_the_a
     """The teacher guide's steps, on a copy of lesson 04: four lines of TOML and three cells, nothing in the package."""
     import json
 
-    import nbclient
-    import nbformat
-
     from duel_lessons.teaching.answer_key import answer_key
     from duel_lessons.teaching.student_copies import write_student_copies
 
+    nbclient = pytest.importorskip("nbclient", reason="running the lesson needs nbclient (in the test extra)")
+    nbformat = pytest.importorskip("nbformat")
     teacher = tmp_path / "notebooks"
     teacher.mkdir()
     notebook = next((ROOT / "notebooks").glob("04-*.ipynb"))
