@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from duel_lessons.teaching.answer_key import answer_key
+from duel_lessons.teaching.keys import answer_key
 from duel_lessons.teaching.markers import CopyError
 
 HEAD = [

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duel_lessons.teaching.answer_key import answer_key
+from duel_lessons.teaching.keys import answer_key
 from duel_lessons.teaching.markers import CopyError
 from duel_lessons.teaching.student_copies import write_student_copies
 

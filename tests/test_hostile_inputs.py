@@ -20,7 +20,7 @@ from duel_lessons.cli import app
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.play.sandbox import MAX_BOT_FILE, BotFile, Forfeit, Sandbox
 from duel_lessons.play.tournament import round_robin
-from duel_lessons.teaching.answer_key import write_answer_key
+from duel_lessons.teaching.keys import write_answer_key
 from duel_lessons.teaching.markers import is_removed
 from duel_lessons.teaching.student_copies import write_student_copies
 

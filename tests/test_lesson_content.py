@@ -339,7 +339,7 @@ def test_a_teachers_new_exercise_runs_in_the_notebook_the_student_copy_and_the_a
     """The teacher guide's steps, on a copy of lesson 04: four lines of TOML and three cells, nothing in the package."""
     import json
 
-    from duel_lessons.teaching.answer_key import answer_key
+    from duel_lessons.teaching.keys import answer_key
     from duel_lessons.teaching.student_copies import write_student_copies
 
     nbclient = pytest.importorskip("nbclient", reason="running the lesson needs nbclient (in the test extra)")

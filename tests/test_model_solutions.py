@@ -324,7 +324,7 @@ def test_a_model_answer_that_fails_under_an_offered_parameter_is_caught(fake_les
 
 def test_the_answer_key_is_computed_from_the_notebooks_parameters(fake_lesson: LessonSpec, tmp_path: Path) -> None:
     """An adapted lesson's key is right for it: lesson.solution(name) shows SPEC.model at its parameters."""
-    from duel_lessons.teaching.answer_key import answer_key
+    from duel_lessons.teaching.keys import answer_key
 
     fake_lesson.models["1"] = lambda p: (2 * p["start"], f"twice {p['start']}")
     for start, shown in ((60, "`120`"), (48, "`96`")):
@@ -335,7 +335,7 @@ def test_the_answer_key_is_computed_from_the_notebooks_parameters(fake_lesson: L
 
 
 def test_a_lesson_without_a_model_answer_is_named(fake_lesson: LessonSpec, tmp_path: Path) -> None:
-    from duel_lessons.teaching.answer_key import answer_key
+    from duel_lessons.teaching.keys import answer_key
     from duel_lessons.teaching.markers import CopyError
 
     (tmp_path / "97-doubling.ipynb").write_text(json.dumps(fake_notebook(60)), encoding="utf-8")

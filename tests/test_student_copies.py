@@ -177,7 +177,7 @@ def test_student_copy_has_no_solutions_and_runs(lesson: Path, tmp_path: Path) ->
 
 def test_answer_key_is_up_to_date() -> None:
     """docs/answer-key.md is made from the lessons: regenerate it with `duel-lessons answer-key notebooks/`."""
-    from duel_lessons.teaching.answer_key import answer_key
+    from duel_lessons.teaching.keys import answer_key
 
     key = answer_key(ROOT / "notebooks")
     for lesson in LESSONS:
@@ -190,7 +190,7 @@ def test_answer_key_is_up_to_date() -> None:
 # -- losing nothing ------------------------------------------------------------------------
 
 # imported here, not at the top, to keep the import block as on main (helper cli edits it)
-from duel_lessons.teaching.answer_key import write_answer_key  # noqa: E402
+from duel_lessons.teaching.keys import write_answer_key  # noqa: E402
 from duel_lessons.teaching.markers import CopyError  # noqa: E402
 from duel_lessons.teaching.student_copies import COPY_KEY  # noqa: E402
 
@@ -415,7 +415,7 @@ def test_backup_names_carry_the_time_and_a_counter(tmp_path: Path, monkeypatch: 
 
 
 def test_only_the_commands_own_answer_key_is_replaced(tmp_path: Path) -> None:
-    from duel_lessons.teaching.answer_key import is_answer_key
+    from duel_lessons.teaching.keys import is_answer_key
     from duel_lessons.teaching.student_copies import KEY_INTRO, KEY_TITLE
 
     key = tmp_path / "key.md"

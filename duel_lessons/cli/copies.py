@@ -58,7 +58,7 @@ def run_student_copies(args: argparse.Namespace, io: Console) -> int:
 
 def run_answer_key(args: argparse.Namespace, io: Console) -> int:
     """Print every exercise with its solution, as markdown (or write it to ``--output``)."""
-    from duel_lessons.teaching.answer_key import answer_key, write_answer_key
+    from duel_lessons.teaching.keys import answer_key, write_answer_key
 
     src = _lessons(args.src)
     if not src.exists():

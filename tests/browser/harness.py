@@ -78,8 +78,8 @@ SIZES_NOTEBOOK = notebook(
       for large in (False, True)),
 )  # fmt: skip
 
-#: One move per intention (test_one_move_in_browser.py): a friend's board and the computer's (its usual pause), a friend's sum
-#: board and the computer's, each clicked twice 150 ms and 300 ms apart.
+#: One move per intention (test_one_move_in_browser.py): a friend's board and the computer's (its usual
+#: pause), a friend's sum board and the computer's, each clicked twice 150 ms and 300 ms apart.
 CLICKS_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard",
          "from duel_lessons.views.sum_widgets import SumBoard", "",
