@@ -241,6 +241,8 @@ def run_lessons(tree: Path, env_dir: Path, env: dict[str, str], limit_s: float) 
         for lesson in lessons:
             copies.append(Path(scratch) / lesson.name)
             shutil.copy2(lesson, copies[-1])
+        for declared in tree.glob("*.lesson.toml"):  # each lesson's exercises (sealed), beside it as in a session
+            shutil.copy2(declared, Path(scratch) / declared.name)
         shutil.copytree(tree / "docs", Path(scratch) / "docs")
         began = time.perf_counter()
         python = str(env_dir / "bin" / "python")

@@ -174,7 +174,7 @@ def test_expression_misconceptions_are_named() -> None:
         ("d(N/d - 1)", "Write * for every product: d*(...), not d(...)."),
         ("(N - d", "brackets"),
         ("N - x", "'x' is not a name here: use N, d."),
-        ("N - 0.5", "whole numbers only"),
+        ("N - 5e-1", "whole numbers only"),  # 0.5 is read exactly; scientific notation is not
         ("__import__('os').system('true')", "Could not read"),
         ("[N, d]", "Could not read"),
         ("N if d else 0", "Could not read"),

@@ -101,6 +101,7 @@ SANDBOXED = {
     "duel_lessons.play.sandbox",
     "duel_lessons.play.isolation",
     "duel_lessons.play.bot_worker",
+    "duel_lessons.play.bot_copies",
     "duel_lessons.play.tournament",
     "duel_lessons.cli.tournament",
     "duel_lessons.views.league",
