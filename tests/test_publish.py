@@ -81,7 +81,7 @@ def leaks(folder: Path) -> list[str]:
     for name in sorted(files(folder)):
         teachers = any(word in name for word in ("answer-key", "teacher-guide", "authoring"))
         path = folder / name
-        text = path.read_text(encoding="utf-8") if path.suffix in (".ipynb", ".md", ".txt") else ""
+        text = path.read_text(encoding="utf-8") if path.suffix in (".ipynb", ".md", ".txt", ".toml") else ""
         if teachers or LEAKS.search(text):
             found.append(name)
     return found
@@ -111,7 +111,10 @@ def test_the_workflow_publishes_a_student_branch_that_holds_no_answers(tmp_path:
     names = files(student)
     lessons = sorted(name for name in names if name.endswith(".ipynb"))
     assert lessons == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert {name.split("/")[0] for name in names} == {*lessons, "README.md", "binder", "docs"}
+    declared = sorted(name for name in names if name.endswith(".lesson.toml"))  # each lesson's exercises, sealed
+    assert declared == sorted(p.name for p in (ROOT / "notebooks").glob("*.lesson.toml"))
+    assert all((student / name).read_text(encoding="utf-8").startswith("# The student edition") for name in declared)
+    assert {name.split("/")[0] for name in names} == {*lessons, *declared, "README.md", "binder", "docs"}
     assert {name.split("/")[1] for name in names if name.startswith("docs/")} == {"rulebooks"}
     assert not leaks(student), f"the student branch gives answers away: {leaks(student)}"
 
