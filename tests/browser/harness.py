@@ -150,6 +150,7 @@ def shown_number(board: Any) -> int:
         if found:
             return int(found[-1])
         assert time.monotonic() < deadline, f"no number on the board: {board.locator('.dg-root').inner_text()!r}"
+        board.scroll_into_view_if_needed()  # Lab renders only the cells near the view: bring the board back
         board.page.wait_for_timeout(50)
 
 
