@@ -1,11 +1,12 @@
-"""Lesson 00: the biggest-divisor guess gates its record, model answers follow every offered rule book."""
+"""Lesson 00: the biggest-divisor guess gates its record, model answers follow every offered rule book, exercise 1
+is declared data."""
 
 from __future__ import annotations
 
 import pytest
 
 from duel_lessons.engine.game import new_game
-from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.checks import python_spec, spec
 from duel_lessons.teaching.lesson import Lesson, forget
 
 BASE = dict(rules="divisor-duel", start=60, small=12, candidates=[2, 9, 11, 15, 21, 23])
@@ -31,6 +32,39 @@ def test_models_are_computed_from_the_parameters() -> None:
     assert lesson(small=20).model(1)[0] == [2, 4, 5, 10]
     assert lesson(rules="factor-duel").model(1)[0] == [1, 2, 3, 4, 6]
     assert lesson(candidates=[4, 7, 25]).model(2) == ([7], "4 = 2 × 2; 25 = 5 × 5: not prime.")
+
+
+@pytest.mark.parametrize(
+    ("rules", "answer", "key"),
+    [
+        ("divisor-duel", [1, 2, 3, 4, 6, 12], "all-divisors"),  # every divisor of 12, by hand
+        ("divisor-duel", [2, 3, 4, 6, 12], "with-n"),
+        ("divisor-duel", [12, 2, 3], "with-n"),  # 12 itself is the mistake named, whatever else is missing
+        ("divisor-duel", [1, 2, 3, 4, 6], "with-1"),
+        ("factor-duel", [2, 3, 4, 6], "without-1"),  # Factor Duel allows 1 (1 ≤ d < N)
+        ("factor-duel", [1, 2, 3, 4, 6, 12], "all-divisors"),
+    ],
+)
+def test_exercise_1_names_each_misreading_of_the_rule(rules: str, answer: list[int], key: str) -> None:
+    verdict = lesson(rules=rules).verdict(1, answer)
+    assert (verdict.kind, verdict.key) == ("misconception", key)
+
+
+def test_exercise_1_is_declared_and_follows_the_rule_book() -> None:
+    """Exercise 1 is data in 00-start-here.lesson.toml (no Python check); its answer comes from SMALL and RULES."""
+    assert "1" not in python_spec("00").checks  # type: ignore[union-attr]
+    one = lesson()
+    assert one.verdict(1, [6, 4, 3, 2]).right  # any order
+    assert one.verdict(1, [2, 3]).kind == "partial"
+    assert one.verdict(1, [2, 3, 4, 5]).kind == "partial"
+    assert one.verdict(1, 12).kind == "format"
+    assert lesson(small=13).verdict(1, []).right  # 13 is prime: nothing between 1 and 13 goes into it
+    assert lesson(rules="factor-duel").verdict(1, [1, 2, 3, 4, 6]).right
+    stronger = lesson(rules="factor-duel").verdict(1, [2, 3, 4, 6]).stronger
+    assert "1 ≤ d < N" in stronger and "12" in stronger
+    assert "1 < d < N" in lesson().verdict(1, [1, 2, 3, 4, 6]).stronger
+    _, why = lesson().model(1)
+    assert "1 < d < N" in why and "1 and the number itself" in why
 
 
 def test_the_record_of_the_biggest_game_is_locked_until_a_real_guess(capsys: pytest.CaptureFixture[str]) -> None:
