@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.checks import python_spec, spec
 from duel_lessons.teaching.lesson import Lesson, forget
 
 BASE = dict(rules="divisor-duel", starts=[4, 6, 8, 9, 10, 12], reach_n=18, quick_win_n=14)
@@ -84,14 +84,60 @@ def test_parsons_right_wrong_and_malformed() -> None:
 
 
 def test_counterexample_right_wrong_and_malformed() -> None:
+    """Declared in the lesson's TOML: the claim's failures come from a formula, checked here by brute force."""
     one = lesson()
     assert one.verdict("proof-2", 12).right
-    assert one.verdict("proof-2", 24).kind == "partial"
-    for holds in (4, 8, 10):
+    assert one.verdict("proof-2", 24).kind == "partial"  # 24 wins (24 − 3 = 21), 24 − 12 = 12 wins for the other
+    assert brute_wins(24) and brute_wins(12) and not brute_wins(21)
+    for holds in (4, 6, 10):  # the biggest divisor wins: 4 − 2 = 2, 6 − 3 = 3, 10 − 5 = 5 (stuck)
         verdict = one.verdict("proof-2", holds)
         assert verdict.kind == "miss" and "12" not in verdict.message + verdict.hint + verdict.stronger
-    for malformed in ("12", [12], 10**5000, 0):
-        assert one.verdict("proof-2", malformed).kind == "format"
+    for lost in (8, 9):  # the first player cannot win at all: the claim says nothing there
+        verdict = one.verdict("proof-2", lost)
+        assert (verdict.kind, verdict.key) == ("misconception", "lost-start"), lost
+        assert "12" not in verdict.message + verdict.hint + verdict.stronger
+    for malformed in ("12", [12], 10**5000, 0, True):
+        assert one.verdict("proof-2", malformed).kind == "format", malformed
+
+
+def test_the_reveal_compares_the_guess_with_the_starts_by_hand() -> None:
+    one = lesson()
+    one.guess("first", [4, 9])
+    text = one.reveal_text("first")
+    assert text is not None
+    assert "can always win from 4, 6, 10 and 12, and always loses from 8 and 9." in text
+    # 4 and 8 agree with the truth; 9 is lost, 6, 10 and 12 are won
+    assert "You were right about 4 and 8; you chose 9, which is not one of them; you left out 6, 10 and 12." in text
+    other = lesson(starts=[14, 15, 16, 20])  # by brute force: 15 is lost, 14, 16 and 20 are won
+    assert [n for n in (14, 15, 16, 20) if not brute_wins(n)] == [15]
+    other.guess("first", [])
+    text = other.reveal_text("first")
+    assert text is not None and "win from 14, 16 and 20, and always loses from 15." in text
+
+
+def test_exercises_1_and_2_read_the_moves_of_the_rule_book() -> None:
+    one = lesson()
+    assert one.verdict(1, [9, 12, 15, 16]).right  # 18 − 9, 18 − 6, 18 − 3, 18 − 2
+    divisors = one.verdict(1, [2, 3, 6, 9])
+    assert (divisors.kind, divisors.key) == ("misconception", "divisors")
+    assert one.verdict(1, [16, 15]).kind == "partial"
+    assert one.verdict(2, 7).right  # 14 − 7 = 7: stuck
+    assert one.verdict(2, 2).kind == "miss"  # 14 − 2 = 12: not stuck
+    assert one.verdict(2, 5).key == "illegal"  # 5 does not divide 14
+    assert lesson(quick_win_n=10).verdict(2, 2).kind == "miss"  # 10 − 2 = 8 wins, but not at once
+    division = lesson(rules="division-duel", quick_win_n=12)  # 12 ÷ 4 = 3 and 12 ÷ 6 = 2 are stuck
+    assert division.verdict(2, 4).right and division.verdict(2, 6).right
+    assert division.verdict(2, 3).key == "result"  # 3 is where 12 ÷ 4 leaves you, not a move that wins
+    assert division.verdict(1, [9, 6, 3, 2]).right  # 18 ÷ 2, ÷ 3, ÷ 6, ÷ 9
+    assert division.verdict(1, [16, 15, 12, 9]).kind == "partial"  # subtracting is another game
+
+
+def test_only_the_unusual_checks_are_python() -> None:
+    """The guess, both proof questions and the parameters are declared; exercises 1-3 need moves mapped."""
+    python = python_spec("02")
+    assert python is not None and sorted(python.checks) == ["1", "2", "3"]
+    assert not python.reveals and not python.spoilers
+    assert {"proof-1", "proof-2", "1", "2", "3"} <= set(spec("02").checks) and "first" in spec("02").reveals
 
 
 def test_the_guess_must_be_a_list_of_offered_starts() -> None:
