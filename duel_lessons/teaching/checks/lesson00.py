@@ -46,7 +46,7 @@ def _primes(p: Params) -> tuple[list[int], list[int]]:
     return pool, [n for n in pool if sympy.isprime(n)]
 
 
-@SPEC.check(2, "Exercise 2 (the primes among CANDIDATES)")
+@SPEC.check(2)
 def primes(answer: object, p: Params) -> Verdict:
     """The primes among ``candidates``."""
     pool, right = _primes(p)
@@ -84,7 +84,7 @@ def model_2(p: Params) -> tuple[object, str]:
     return right, (f"{why}: not prime." if why else "Every candidate has exactly two divisors.")
 
 
-@SPEC.check(3, "Exercise 3 (the smallest-divisor game from SMALL)")
+@SPEC.check(3)
 def smallest_path(answer: object, p: Params) -> Verdict:
     """The numbers of the game from ``small`` in which both players always take the smallest allowed divisor."""
     n, answer = int(p["small"]), plain(answer)

@@ -35,7 +35,7 @@ def reached(p: Params, n: int) -> dict[int, int]:
     return {d: rules.result(n, d) for d in rules.divisors_of(n)}
 
 
-@SPEC.check(1, "Exercise 1 (the numbers one move reaches from REACH_N)")
+@SPEC.check(1)
 def reachable(answer: object, p: Params) -> Verdict:
     """The numbers reachable in one move from ``reach_n``."""
     n = int(p["reach_n"])
@@ -65,7 +65,7 @@ def _quick_wins(p: Params) -> dict[int, int]:
     return {d: m for d, m in moves.items() if stuck(rules, m) and rules.ends_on_reaching(m) != "loss"}
 
 
-@SPEC.check(2, "Exercise 2 (a move from QUICK_WIN_N that wins at once)")
+@SPEC.check(2)
 def quick_win(answer: object, p: Params) -> Verdict:
     """A divisor from ``quick_win_n`` after which the opponent is stuck at once."""
     n, right = int(p["quick_win_n"]), _quick_wins(p)
@@ -135,7 +135,7 @@ def _starts(keys: list[int], p: Params) -> Verdict:
     return expect_list(keys, right, what="starts", misconceptions=mistakes, hint=hint, stronger=stronger)
 
 
-@SPEC.check(3, "Exercise 3 (a winning first move from each winning start)")
+@SPEC.check(3)
 def always_wins(answer: object, p: Params) -> Verdict:
     """The starts in ``starts`` that the first player can always win, each with a winning first move: ``{n: d}``.
 
