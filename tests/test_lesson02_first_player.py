@@ -130,6 +130,8 @@ def test_exercises_1_and_2_read_the_moves_of_the_rule_book() -> None:
     assert division.verdict(2, 3).key == "result"  # 3 is where 12 ÷ 4 leaves you, not a move that wins
     assert division.verdict(1, [9, 6, 3, 2]).right  # 18 ÷ 2, ÷ 3, ÷ 6, ÷ 9
     assert division.verdict(1, [16, 15, 12, 9]).kind == "partial"  # subtracting is another game
+    assert division.model(1) == ([9, 6, 3, 2], "18 ÷ 2 = 9, 18 ÷ 3 = 6, 18 ÷ 6 = 3, 18 ÷ 9 = 2.")
+    assert "N ÷ d" in division.verdict(1, [7]).stronger  # the stronger hint says how the move is made
 
 
 def test_only_the_unusual_checks_are_python() -> None:

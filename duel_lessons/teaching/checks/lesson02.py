@@ -35,19 +35,28 @@ def reached(p: Params, n: int) -> dict[int, int]:
     return {d: rules.result(n, d) for d in rules.divisors_of(n)}
 
 
+def sign(p: Params) -> str:
+    """How the rule book writes a move: N − d, or N ÷ d (Division Duel, Number Factor).
+
+    >>> sign({"rules": "divisor-duel"}), sign({"rules": "division-duel"})
+    ('−', '÷')
+    """
+    return "÷" if rules_of(p).move == "divide" else "−"
+
+
 @SPEC.check(1)
 def reachable(answer: object, p: Params) -> Verdict:
     """The numbers reachable in one move from ``reach_n``."""
     n = int(p["reach_n"])
-    moves = reached(p, n)
+    moves, to = reached(p, n), f"N {sign(p)} d"
     divisors = Misconception(
         "divisors",
         list(moves),
-        "Those are the divisors you may take away. Where does each move leave the number?",
-        "A move goes from N to N − d. Work out N − d for each allowed divisor d: those are the numbers you can reach.",
+        "Those are the divisors you may use. Where does each move leave the number?",
+        f"A move goes from N to {to}. Work out {to} for each allowed divisor d: those are the numbers you can reach.",
     )
-    hint = f"List the divisors you may use from {n}, then take each one away from {n}."
-    stronger = "For each allowed divisor d, write down N − d. Check you used every allowed divisor once."
+    hint = f"List the divisors you may use from {n}, then work out where each one leaves {n}."
+    stronger = f"For each allowed divisor d, write down {to}. Check you used every allowed divisor once."
     return expect_list(answer, list(moves.values()), misconceptions=[divisors], hint=hint, stronger=stronger)
 
 
@@ -56,7 +65,7 @@ def model_1(p: Params) -> tuple[object, str]:
     """Exercise 1's model: every number one move away from ``reach_n``."""
     n = int(p["reach_n"])
     moves = reached(p, n)
-    return list(moves.values()), ", ".join(f"{n} − {d} = {m}" for d, m in moves.items()) + "."
+    return list(moves.values()), ", ".join(f"{n} {sign(p)} {d} = {m}" for d, m in moves.items()) + "."
 
 
 def _quick_wins(p: Params) -> dict[int, int]:
@@ -73,8 +82,8 @@ def quick_win(answer: object, p: Params) -> Verdict:
         Misconception(
             "result",
             lambda a: a in right.values() and a not in right,
-            "That is the number the move leaves. Which divisor do you take away to get there?",
-            "The answer is a divisor you take away, not the number left behind. Which divisor takes you there?",
+            "That is the number the move leaves. Which divisor do you use to get there?",
+            "The answer is the divisor you use, not the number left behind. Which divisor takes you there?",
         ),
         Misconception(
             "illegal",
@@ -92,7 +101,7 @@ def quick_win(answer: object, p: Params) -> Verdict:
 def model_2(p: Params) -> tuple[object, str]:
     """Exercise 2's model: a divisor that leaves the other player stuck at once."""
     n, (d, m) = int(p["quick_win_n"]), min(_quick_wins(p).items())
-    return d, f"{n} − {d} = {m}, and from {m} there is no allowed divisor."
+    return d, f"{n} {sign(p)} {d} = {m}, and from {m} there is no allowed divisor."
 
 
 def _starts(keys: list[int], p: Params) -> Verdict:
@@ -187,7 +196,7 @@ def model_3(p: Params) -> tuple[object, str]:
     table = table_of(p, max(starts))
     moves = {n: table.winning_moves(n)[0] for n in starts if not table.is_p(n)}
     lost = [n for n in starts if n not in moves]
-    why = ", ".join(f"{n} − {d} = {reached(p, n)[d]}" for n, d in moves.items())
+    why = ", ".join(f"{n} {sign(p)} {d} = {reached(p, n)[d]}" for n, d in moves.items())
     why += " leave a number the other player loses from"
     if lost:
         why += f"; {listing(lost)} {'is' if len(lost) == 1 else 'are'} lost: every move from there hands over a win"
