@@ -34,8 +34,10 @@ def test_an_order_clicked_in_the_widget_is_saved_in_the_notebook(lab: Lab, lab_b
         button["Leave out"].click()
         page.wait_for_timeout(150)  # a person's pace between clicks
     for label in ORDER:  # then put back the proof's lines, in order
-        texts = left_out.locator("option").all_inner_texts()
-        left_out.select_option(label=next(t for t in texts if t.startswith(f"{label}:")))
+        texts = left_out.evaluate("s => [...s.options].map(o => o.text)")
+        chosen = [t for t in texts if t.startswith(f"{label}:")]
+        assert chosen, f"no line {label} among the lines left out: {texts}"
+        left_out.select_option(label=chosen[0])
         button["Put back"].click()
         page.wait_for_timeout(150)
     button["Check"].click()
