@@ -5,6 +5,7 @@ Every expected value is worked out by hand in the comment beside it.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,11 @@ def test_formulas_compute_what_the_hand_computes() -> None:
     assert evaluate("prime_factors(12)", {}) == [2, 2, 3]
     assert evaluate("'big' if 5 > 3 else 'small'", {}) == "big"
     assert evaluate("[2, 3][1]", {}) == 3
+    # from 12 the moves 2, 3, 4, 6 leave 10, 9, 8, 6; 9 (odd) and 8 (2³) are P-positions: Grundy value 0
+    assert evaluate("reached(rules, 12)", DD) == [6, 8, 9, 10]
+    assert [g == 0 for g in evaluate("grundies(rules, reached(rules, 12))", DD)] == [False, True, True, False]
+    assert evaluate("outcomes(rules, [9, 10])", DD) == ["P", "N"]
+    assert evaluate("(1 - 9/20) / 2", {}) == Fraction(11, 40)  # exact, never 0.27499999
     test = predicate("n % 2 == 1 or is_power_of_two(n)", {})
     assert [m for m in range(1, 13) if not test(m)] == [6, 10, 12]
 
@@ -139,6 +145,11 @@ def test_an_explanation_is_collected_not_judged() -> None:
     assert check(said, "Every move from an odd number leaves an even one.", {}, "s").kind == "right"
     assert check(said, "odd", {}, "s").kind == "format"
     assert check(said, ..., {}, "s").kind == "unanswered"
+
+
+def test_a_fraction_answer_is_exact() -> None:
+    rate = Exercise("r", "number", {"value": "1 - 2*ex_rate", "tolerance": 0.001})
+    assert check(rate, 0.1, {"ex_rate": Fraction(9, 20)}, "s").kind == "right"  # 1 − 9/10 = 1/10
 
 
 def test_a_computed_answer_follows_the_parameters() -> None:

@@ -31,8 +31,6 @@ saying why, and the rest of the class is reported.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import queue
@@ -41,8 +39,7 @@ import stat
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
-from html import escape
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +47,7 @@ from duel_lessons.teaching import record as records_module
 from duel_lessons.teaching.bounded_json import Reply, Unreadable, loads, parse_reply
 from duel_lessons.teaching.judging import Judge
 from duel_lessons.teaching.notebook_plan import Plan, ReportError, code_cells, lesson_of, plan_of
+from duel_lessons.teaching.report_page import ClassReport, Row
 
 #: A handed-in notebook larger than this is not read, nor one whose JSON nests deeper than this.
 MAX_BYTES = 20 * 2**20
@@ -72,42 +70,7 @@ class Limits:
     judge: float = 5.0
 
 
-#: The verdict names of the report, in the order its tables and charts use.
-OUTCOMES = ("right", "partial", "wrong", "blank")
-#: Their colours (Okabe–Ito, safe for colour-blind readers) and hatches (readable in black and white).
-COLOURS = {"right": "#009E73", "partial": "#E69F00", "wrong": "#D55E00", "blank": "#BBBBBB"}
-#: The page's style: large type for a projector, plain tables.
-STYLE = (
-    "body{font:18px/1.5 system-ui,sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#111;background:#fff}"
-    "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #888;padding:.25em .6em;text-align:left}"
-    "th{background:#eee}img{max-width:100%}.note{color:#444}"
-)
-HATCHES = {"right": "", "partial": "//", "wrong": "xx", "blank": ".."}
-
-
 # -- one submission ---------------------------------------------------------------------------------
-
-
-@dataclass
-class Row:
-    """One handed-in notebook: who, whether it could be graded (and why not), and what it shows."""
-
-    student: str
-    file: str
-    status: str = "graded"
-    verdicts: dict[str, str] = field(default_factory=dict)  # check -> right / partial / wrong / blank
-    mistakes: dict[str, str] = field(default_factory=dict)  # check -> the named mistake of the final answer
-    tries: dict[str, int] = field(default_factory=dict)  # check -> saved tries before it was right
-    history: Counter[str] = field(default_factory=Counter)  # "check:key" -> times met while trying
-    guesses: dict[str, str] = field(default_factory=dict)  # guess -> what was guessed first
-    counterexamples: dict[str, str] = field(default_factory=dict)  # test -> first counterexample met
-    final_tests: dict[str, str] = field(default_factory=dict)  # test -> the re-run rule's result
-    not_borne_out: list[str] = field(default_factory=list)  # saved "right" that the re-run answer is not
-    note: str = ""
-
-    @property
-    def graded(self) -> bool:
-        return self.status == "graded"
 
 
 def _outcome(kind: str) -> str:
@@ -145,8 +108,9 @@ def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
         if action == "check":
             for key in keys:
                 row.history[f"{name}:{key}"] += 1
-            if r.get("kind") == "right":
-                row.tries[name] = len(keys) + 1
+            tries = r.get("tries")
+            right = r.get("kind") == "right"
+            row.tries[name] = tries if type(tries) is int and tries > 0 else len(keys) + int(right)
         elif action == "guess":
             first = r.get("first", r.get("shown", ""))
             row.guesses[name] = str(first)
@@ -156,16 +120,42 @@ def _history(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) -> None:
                 row.counterexamples[name] = str(first_n)
 
 
-def _judge(row: Row, plan: Plan, reply: Reply, judge: Judge) -> None:
-    """Judge the re-run's answers with the lesson's checks, each in the judging process under its CPU limit."""
+def clicked(saved: Sequence[Mapping[str, Any]], lesson: str) -> dict[str, list[str]]:
+    """The last order clicked in each Parsons widget, as saved in the notebook: check -> its labels.
+
+    >>> clicked([{"lesson": "04", "action": "check", "name": "order", "via": "widget", "answer": ["B", "A"]}], "04")
+    {'order': ['B', 'A']}
+    """
+    found: dict[str, list[str]] = {}
+    for r in saved:
+        answer = r.get("answer")
+        if r.get("lesson") == lesson and r.get("via") == "widget" and isinstance(answer, list):
+            labels = [x for x in answer if isinstance(x, str) and 0 < len(x) <= 8]
+            if len(labels) == len(answer) <= 40:
+                found[str(r.get("name"))] = labels
+    return found
+
+
+def _judge(row: Row, plan: Plan, reply: Reply, judge: Judge, clicks: Mapping[str, list[str]] | None = None) -> None:
+    """Judge the re-run's answers with the lesson's checks, each in the judging process under its CPU limit.
+
+    An order clicked in the widget (``clicks``, saved in the notebook) is judged as an answer variable is,
+    where the re-run gives no answer for that check (nobody clicks in a re-run).
+    """
     from duel_lessons.teaching.grade_worker import plain
 
     params = plain(plan.params)
+    explained = explanation_names(plan)
     for name in plan.checks:
         key = f"check:{name}"
         if reply.answers.get(key) in (None, ...) and f"call:{name}" in reply.answers:
             key = f"call:{name}"  # answered by lesson.check(name, ...): it counts as an answer variable does
+        if reply.answers.get(key) in (None, ...) and clicks and name in clicks:
+            key = f"click:{name}"
+            reply.answers[key] = reply.raw_answers[key] = clicks[name]
         value = reply.answers.get(key)
+        if name in explained and isinstance(value, str) and value.strip():
+            row.explanations[name] = " ".join(value.split())[:600]
         if isinstance(value, dict) and ("function" in value or "timeout" in value):
             row.verdicts[name] = "wrong"
             row.mistakes[name] = "no value (a function, or it ran out of time)"
@@ -178,8 +168,6 @@ def _judge(row: Row, plan: Plan, reply: Reply, judge: Judge) -> None:
             row.mistakes[name] = f"not judged: it {said['refused']}"
         elif kind in ("misconception", "format", "partial", "miss") and said.get("key"):
             row.mistakes[name] = in_words(kind, str(said.get("message", "")), str(said.get("hint", "")))
-        if kind != "right":
-            row.tries.pop(name, None)  # tries count only towards an answer that is right now
     for name in plan.guesses:
         guessed = reply.answers.get(f"guess:{name}")
         if name not in row.guesses and guessed is not None and guessed is not ...:
@@ -204,6 +192,10 @@ def _not_borne_out(row: Row, saved: Sequence[Mapping[str, Any]], lesson: str) ->
         if row.verdicts.get(name) != "right":
             row.not_borne_out.append(name)
             row.tries.pop(name, None)
+            now = {"wrong": "wrong", "partial": "only partly right", "blank": "not answered"}.get(
+                row.verdicts.get(name, "blank"), "not right"
+            )
+            row.disagreed[name] = f"the record saved in the file says right, but the answer re-run here is {now}"
 
 
 def _run(notebook: Mapping[str, Any], plan: Plan, limits: Limits) -> tuple[Reply | None, str | None]:
@@ -310,193 +302,8 @@ def _grade(row: Row, path: Path, plan: Plan, limits: Limits, judge: Judge) -> No
     if reply is None:
         row.status = stopped or "could not be re-run"
         return
-    _judge(row, plan, reply, judge)
+    _judge(row, plan, reply, judge, clicked(saved, plan.lesson))
     _not_borne_out(row, saved, plan.lesson)
-
-
-#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(cell: object) -> object:
-    """A CSV cell no spreadsheet runs as a formula: text starting with ``= + - @``, a tab or a carriage return
-    gets a ``'`` in front, as OWASP recommends; numbers are kept.
-
-    >>> print(spreadsheet_safe('=HYPERLINK("http://x", "y")'), spreadsheet_safe("ana"), spreadsheet_safe(-3))
-    '=HYPERLINK("http://x", "y") ana -3
-    """
-    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
-        return "'" + cell
-    return cell
-
-
-# -- the class -----------------------------------------------------------------------------------------
-
-
-@dataclass
-class ClassReport:
-    """Every submission's row, and the class's numbers per exercise, guess and conjecture test."""
-
-    plan: Plan
-    rows: list[Row]
-
-    @property
-    def checks(self) -> list[str]:
-        return sorted(self.plan.checks, key=lambda k: (not k.isdigit(), k.zfill(4)))
-
-    def counts(self, check: str) -> Counter[str]:
-        """How many graded students were right, partial, wrong or blank on one check."""
-        return Counter(row.verdicts.get(check, "blank") for row in self.rows if row.graded)
-
-    def mistakes(self, check: str) -> Counter[str]:
-        """The named mistakes of the final answers on one check, with how many students made each."""
-        return Counter(row.mistakes[check] for row in self.rows if row.graded and check in row.mistakes)
-
-    def met_while_trying(self, check: str) -> Counter[str]:
-        """The mistakes students met on the way (from the saved attempts), with how many students met each."""
-        found: Counter[str] = Counter()
-        for row in self.rows:
-            for key in {k for k in row.history if k.startswith(f"{check}:")}:
-                found[key.split(":", 1)[1]] += 1
-        return found
-
-    def guesses(self, name: str) -> Counter[str]:
-        return Counter(row.guesses[name] for row in self.rows if name in row.guesses)
-
-    def counterexamples(self, name: str) -> Counter[str]:
-        return Counter(row.counterexamples[name] for row in self.rows if name in row.counterexamples)
-
-    def stuck(self) -> dict[str, list[str]]:
-        """Check -> the graded students who are not right there yet."""
-        return {c: [r.student for r in self.rows if r.graded and r.verdicts.get(c) != "right"] for c in self.checks}
-
-    # -- outputs -------------------------------------------------------------------------------------
-
-    def csv_text(self) -> str:
-        """One row per submission, for a gradebook."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        header = ["student", "file", "status", "right"]
-        for check in self.checks:
-            header += [f"exercise {check}", f"exercise {check} mistake", f"exercise {check} tries"]
-        writer.writerow([spreadsheet_safe(cell) for cell in header])
-        for row in self.rows:
-            right = sum(v == "right" for v in row.verdicts.values()) if row.graded else ""
-            line: list[object] = [row.student, row.file, row.status, right]
-            for check in self.checks:
-                line += [
-                    row.verdicts.get(check, "") if row.graded else "",
-                    row.mistakes.get(check, ""),
-                    row.tries.get(check, ""),
-                ]
-            writer.writerow([spreadsheet_safe(cell) for cell in line])
-        return out.getvalue()
-
-    def _chart(self) -> str:
-        """A stacked bar chart of right / partial / wrong / blank per exercise, as an inline PNG."""
-        import base64
-
-        from matplotlib.figure import Figure
-        from matplotlib.ticker import MaxNLocator
-
-        colours = COLOURS
-        fig = Figure(figsize=(10, 4.5), layout="constrained")
-        ax = fig.subplots()
-        bottoms = [0] * len(self.checks)
-        for outcome in OUTCOMES:
-            heights = [self.counts(c)[outcome] for c in self.checks]
-            hatch = HATCHES[outcome]
-            ax.bar(
-                [f"Ex. {c}" if c.isdigit() else c for c in self.checks],
-                heights,
-                bottom=bottoms,
-                label=outcome,
-                color=colours[outcome],
-                hatch=hatch,
-                edgecolor="black",
-            )
-            bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
-        ax.set_title(f"Lesson {self.plan.lesson}: answers per exercise", fontsize=16)
-        ax.set_xlabel("exercise", fontsize=14)
-        ax.set_ylabel("students", fontsize=14)
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole students
-        ax.tick_params(labelsize=12)
-        ax.legend(fontsize=12, loc="upper left", bbox_to_anchor=(1.01, 1))
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=100)
-        return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-    def html(self) -> str:
-        """The whole report as one HTML page (charts inline, nothing from the internet)."""
-        graded = [r for r in self.rows if r.graded]
-        parts = [
-            "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-            f"<title>Class report: lesson {escape(self.plan.lesson)}</title>",
-            f"<style>{STYLE}</style></head><body>",
-            f"<h1>Class report: lesson {escape(self.plan.lesson)}</h1>",
-            f"<p>{len(self.rows)} notebooks handed in; {len(graded)} re-run and judged with the teacher's parameters "
-            f"({escape(', '.join(f'{k}={v!r}' for k, v in self.plan.params.items()))}).</p>",
-        ]
-        if graded and self.checks:
-            parts.append(
-                "<img alt='Answers per exercise: right, partial, wrong and blank' "
-                f"src='data:image/png;base64,{self._chart()}'>"
-            )
-        parts.append(
-            "<h2>Per exercise</h2><table><tr><th>exercise</th>"
-            + "".join(f"<th>{o}</th>" for o in OUTCOMES)
-            + "<th>mistakes in the final answers</th><th>mistakes met while trying</th><th>not right yet</th></tr>"
-        )
-        stuck = self.stuck()
-        for check in self.checks:
-            counts = self.counts(check)
-            named = ", ".join(f"{escape(k)} ({n})" for k, n in self.mistakes(check).most_common())
-            met = ", ".join(f"{escape(k)} ({n})" for k, n in self.met_while_trying(check).most_common())
-            parts.append(
-                f"<tr><td>{escape(check)}</td>"
-                + "".join(f"<td>{counts[o]}</td>" for o in OUTCOMES)
-                + f"<td>{named or '—'}</td><td>{met or '—'}</td><td>{escape(', '.join(stuck[check])) or '—'}</td></tr>"
-            )
-        parts.append("</table>")
-        if self.plan.guesses:
-            parts.append(
-                "<h2>What the class guessed first</h2><table><tr><th>guess</th><th>answers (students)</th></tr>"
-            )
-            for name in self.plan.guesses:
-                said = ", ".join(f"{escape(g)} ({n})" for g, n in self.guesses(name).most_common())
-                parts.append(f"<tr><td>{escape(name)}</td><td>{said or '—'}</td></tr>")
-            parts.append("</table>")
-        if self.plan.tests:
-            parts.append(
-                "<h2>Conjecture tests: the first counterexamples the class met</h2>"
-                "<table><tr><th>test</th><th>n (students)</th></tr>"
-            )
-            for name in self.plan.tests:
-                said = ", ".join(f"n = {escape(g)} ({n})" for g, n in self.counterexamples(name).most_common())
-                parts.append(f"<tr><td>{escape(name)}</td><td>{said or '—'}</td></tr>")
-            parts.append("</table>")
-        parts.append(
-            "<h2>Per student</h2><table><tr><th>student</th><th>status</th>"
-            + "".join(f"<th>{escape(c)}</th>" for c in self.checks)
-            + "<th>note</th></tr>"
-        )
-        for row in self.rows:
-            cells = "".join(f"<td>{escape(row.verdicts.get(c, '')) if row.graded else ''}</td>" for c in self.checks)
-            note = row.note
-            if row.not_borne_out:
-                note += f" saved ✅ not borne out by the re-run answer: {', '.join(row.not_borne_out)}"
-            parts.append(
-                f"<tr><td>{escape(row.student)}</td><td>{escape(row.status)}</td>{cells}<td>{escape(note)}</td></tr>"
-            )
-        parts.append(
-            "</table><p class='note'>Verdicts come from re-running each notebook in a sandbox and judging its "
-            "answers with the lesson's checks; the attempts saved in the files give only the history.</p></body></html>"
-        )
-        return "\n".join(parts)
-
-    def _repr_html_(self) -> str:
-        body = self.html()
-        return body[body.index("<h1>") : body.rindex("</body>")]
 
 
 def submissions(folder: Path) -> list[Path]:
@@ -596,4 +403,26 @@ def class_report(
         if names[row.student.casefold()] > 1:  # two files for one name: both kept, told apart by their path
             row.student = f"{row.student} ({path.relative_to(folder)})"
             row.note = "another file has the same student name"
-    return ClassReport(plan, [row for row in rows if row is not None])
+    return ClassReport(plan, [row for row in rows if row is not None], titles=titles_of(plan))
+
+
+def titles_of(plan: Plan) -> dict[str, str]:
+    """Each exercise's title in the notebook (its declared or registered label), where it has one."""
+    from duel_lessons.teaching.checks import LessonError, spec
+
+    try:
+        return dict(spec(plan.lesson, Path(plan.folder) if plan.folder else None).labels)
+    except LessonError:
+        return {}
+
+
+def explanation_names(plan: Plan) -> set[str]:
+    """The lesson's declared written explanations (collected for the teacher, never judged)."""
+    import duel_lessons.teaching.declared as declared
+
+    path = declared.find(plan.lesson, [Path(plan.folder)] if plan.folder else None)
+    try:
+        found = declared.load(path) if path is not None else None
+    except declared.DeclarationError:
+        return set()
+    return {name for name, e in found.exercises.items() if e.kind == "explanation"} if found else set()

@@ -12,11 +12,8 @@ The notebook makes one :class:`Lesson` from its parameters::
     lesson.parsons("order")            # a Parsons problem: the proof's lines, put in order by keyboard
 
 What decides is in the checks and in :meth:`Lesson.feedback`, :meth:`Lesson.test_lines` and
-:meth:`Lesson.reveal_text`, which return lines; the methods above only print them or show a
-button.  Every call that judges an answer (``check``, ``verdict``, ``judge``, the Parsons widget)
-counts as an attempt.  What a student tried is remembered for the life of the kernel
-(:func:`memory`), so re-running the set-up cell forgets nothing, and a repeated or cycled mistake
-gets a stronger hint.
+:meth:`Lesson.reveal_text`, which return lines.  Every judged answer counts as an attempt, remembered
+for the life of the kernel (:func:`memory`): a repeated or cycled mistake gets a stronger hint.
 
 >>> from duel_lessons.teaching.checks import LessonSpec, register
 >>> from duel_lessons.teaching.feedback import expect_list
@@ -393,23 +390,31 @@ class Lesson:
         """Print diagnostic feedback on an answer; return whether it is right (shows nothing itself)."""
         lines = self.feedback(name, answer)
         print("\n".join(lines))
-        key = str(name)
-        verdict = self.attempts.last.get(key)
-        if verdict is not None and not is_unanswered(answer):
-            answered(self.number, key, plain(answer))
-            emit(
-                attempt(
-                    self.number,
-                    "check",
-                    key,
-                    kind=verdict.kind,
-                    key=verdict.key,
-                    shown=show(answer),
-                    history=self.attempts.mistakes.get(key, []),
-                    said=[self.attempts.words.get(k, "") for k in self.attempts.mistakes.get(key, [])],
-                )
-            )
+        self._note(str(name), answer)
         return Result(lines[0].startswith(ICONS["right"]))
+
+    def _note(self, key: str, answer: object, display_id: str | None = None) -> None:
+        """Save the attempt in the notebook for the class report (a widget's order: its labels, in its own cell)."""
+        verdict = self.attempts.last.get(key)
+        if verdict is None or is_unanswered(answer):
+            return
+        answered(self.number, key, plain(answer))
+        mistakes = self.attempts.mistakes.get(key, [])
+        labels = [str(x) for x in answer] if isinstance(answer, (list, tuple)) else []
+        extra = {"via": "widget", "answer": labels} if display_id else {}
+        record = attempt(
+            self.number,
+            "check",
+            key,
+            kind=verdict.kind,
+            key=verdict.key,
+            shown=show(answer),
+            history=mistakes,
+            said=[self.attempts.words.get(k, "") for k in mistakes],
+            tries=self.attempts.judged.get(key, 0),
+            **extra,
+        )
+        emit(record, display_id=display_id, update=display_id is not None)
 
     def guess_problem(self, name: str, value: object) -> str | None:
         """Why ``value`` is not a guess of the asked form (the lesson's ``SPEC.guess_form``), or None."""
@@ -582,4 +587,12 @@ class Lesson:
         print(f'Put them in order below, or write lesson.check("{name}", ["A", ...]) with the labels in order.')
         from duel_lessons.teaching.widgets import parsons_widget
 
-        parsons_widget(problem.lines, lambda order: self.feedback(name, order), title=title)
+        display_id = f"duel-order-{self.number}-{name}-{id(problem)}-{len(self.attempts.judged)}"
+        emit({}, display_id=display_id)  # the place in this cell where the order clicked is saved
+
+        def judged(order: list[str]) -> list[str]:
+            lines = self.feedback(name, order)
+            self._note(name, order, display_id)
+            return lines
+
+        parsons_widget(problem.lines, judged, title=title)

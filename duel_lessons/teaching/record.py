@@ -95,16 +95,24 @@ def attempt(
     return record
 
 
-def emit(record: Mapping[str, Any]) -> None:
-    """Show the record as a display output (invisible in Lab and in nbconvert's HTML); no-op outside IPython."""
+def emit(record: Mapping[str, Any], display_id: str | None = None, update: bool = False) -> None:
+    """Show the record as a display output (invisible in Lab and in nbconvert's HTML); no-op outside IPython.
+
+    With ``display_id``, ``update=True`` replaces the output shown under that id, wherever its cell is:
+    a widget's answer (a proof ordered by clicks) is saved in the notebook so, in its own cell.
+    """
     try:
         from IPython import get_ipython
-        from IPython.display import display
+        from IPython.display import display, update_display
     except ImportError:  # pragma: no cover - the package's lessons always have IPython
         return
     if get_ipython() is None:
         return
-    display({MIME: dict(record), "text/plain": ""}, raw=True)
+    bundle = {MIME: dict(record), "text/plain": ""}
+    if update and display_id is not None:
+        update_display(bundle, display_id=display_id, raw=True)
+    else:
+        display(bundle, raw=True, display_id=display_id)
 
 
 def _outputs(notebook: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:

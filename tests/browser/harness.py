@@ -97,10 +97,19 @@ RESTART_NOTEBOOK = notebook(
     code("SumBoard([12, 18])"),
 )  # fmt: skip
 
+#: Lesson 04's proof, ordered in its widget (test_order_widget_lab.py): the class report reads the saved order.
+ORDER_NOTEBOOK = notebook(
+    code("from duel_lessons.teaching.lesson import Lesson",
+         'lesson = Lesson("04", rules="divisor-duel", upto=10_000, big=[999, 1000, 1024, 2048], win_from=96, '
+         "all_from=1024)"),
+    code('lesson.parsons("order")'),
+)  # fmt: skip
+
 #: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
 LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK,
-                                 "clicks.ipynb": CLICKS_NOTEBOOK, "restart.ipynb": RESTART_NOTEBOOK}  # fmt: skip
-LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb", "restart.ipynb")
+                                 "clicks.ipynb": CLICKS_NOTEBOOK, "restart.ipynb": RESTART_NOTEBOOK,
+                                 "order.ipynb": ORDER_NOTEBOOK}  # fmt: skip
+LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb", "restart.ipynb", "order.ipynb")
 #: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
 KEYBOARD_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard", "",

@@ -7,7 +7,8 @@ these parts of the tree are allowed:
 
 - whole numbers, texts in quotes, lists ``[2, 3]``, ``True``/``False``;
 - names of the lesson's parameters, and ``n`` where a formula is a test of one number;
-- ``+ - * // % **``, comparisons (``== != < <= > >= in``, ``not in``), ``and``, ``or``, ``not``,
+- ``+ - * / // % **`` (``/`` is exact: ``1/2`` is one half), comparisons (``== != < <= > >= in``,
+  ``not in``), ``and``, ``or``, ``not``,
   ``x if condition else y``, and ``list[i]``;
 - calls of the functions in :data:`FUNCTIONS` (the solver and sympy's number theory, by name).
 
@@ -33,6 +34,7 @@ import ast
 import functools
 import operator
 from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import sympy
@@ -111,6 +113,18 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str]] = {
     "n_among": (lambda r, ns: _positions(r, _items(ns), False), "the N-positions among a list of numbers"),
     "p_positions": (lambda r, upto: _positions(r, _range(1, _number(upto) + 1), True), "the P-positions 1 .. upto"),
     "first_p_above": (_first_p_above, "the smallest P-position above n"),
+    "reached": (
+        lambda r, n: sorted({_rules(r).result(_number(n), d) for d in _rules(r).divisors_of(_number(n))}),
+        "the numbers a move from n can leave",
+    ),
+    "grundies": (
+        lambda r, ns: [oracle(_rules(r)).grundy(_number(m)) for m in _items(ns)],
+        "the Grundy value of each number of a list",
+    ),
+    "outcomes": (
+        lambda r, ns: [oracle(_rules(r)).outcome(_number(m)) for m in _items(ns)],
+        '"P" or "N" for each number of a list',
+    ),
     "divisors": (lambda n: [int(d) for d in sympy.divisors(_number(n))], "the divisors of n, 1 and n included"),
     "proper_divisors": (lambda n: [int(d) for d in sympy.divisors(_number(n))[1:-1]], "the divisors of n but 1 and n"),
     "divisor_count": (lambda n: int(sympy.divisor_count(_number(n))), "how many divisors n has"),
@@ -138,6 +152,7 @@ _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
     ast.FloorDiv: operator.floordiv,
+    ast.Div: lambda a, b: Fraction(a) / Fraction(b),  # exact: 1/2 is one half, never 0.49999
     ast.Mod: operator.mod,
     ast.Pow: operator.pow,
 }

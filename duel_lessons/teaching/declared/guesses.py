@@ -55,7 +55,7 @@ def listing(items: Any) -> str:
         return items
     if not isinstance(items, (list, tuple)):
         return show(items)
-    words = [show(x) for x in items]
+    words = [x if isinstance(x, str) else show(x) for x in items]
     if not words:
         return "none"
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -181,11 +181,8 @@ class Guess:
             comparison = compare_sets(guess, answer, pool)
         elif f["form"] == "letters":
             chosen = sorted({str(x).strip().lower() for x in guess}) if isinstance(guess, (list, tuple, set)) else []
-            comparison = (
-                "You chose all of them."
-                if chosen == sorted(answer)
-                else f"You chose {listing(chosen) if chosen else 'none'}."
-            )
+            right = sorted(str(x).lower() for x in answer) if isinstance(answer, list) else None
+            comparison = f"You chose {listing(chosen) if chosen else 'none'}" + (": right." if chosen == right else ".")
         else:
             comparison = "Your guess was right." if guess == answer else f"You guessed {show(guess)}."
         names = _names(params, {"among": pool, "answer": answer, "guess": guess, "comparison": comparison})

@@ -22,6 +22,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from duel_lessons.engine.rules import DuelError
@@ -361,7 +362,7 @@ def _literal(exercise: Exercise, answer: object, params: Mapping[str, Any], salt
 
 def _number(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:
     correct = _literal(exercise, answer, params, salt)
-    number = float(correct) if isinstance(correct, (int, float)) else _NOTHING
+    number = float(correct) if isinstance(correct, (int, float, Fraction)) else _NOTHING
     return expect_number(
         answer, number, tolerance=float(exercise.fields.get("tolerance", 0)), **_texts(exercise, params)
     )
