@@ -118,8 +118,11 @@ def test_the_reveal_compares_the_guess_with_the_starts_by_hand() -> None:
 def test_exercises_1_and_2_read_the_moves_of_the_rule_book() -> None:
     one = lesson()
     assert one.verdict(1, [9, 12, 15, 16]).right  # 18 − 9, 18 − 6, 18 − 3, 18 − 2
-    divisors = one.verdict(1, [2, 3, 6, 9])
-    assert (divisors.kind, divisors.key) == ("misconception", "divisors")
+    for divisors in ([2, 3, 6, 9], [9, 6, 3, 2]):  # the allowed divisors of 18, in any order
+        verdict = one.verdict(1, divisors)
+        assert (verdict.kind, verdict.key) == ("misconception", "divisors")
+        assert "N − d" in verdict.stronger
+    assert one.verdict(1, [2, 3, 6, 10]).key != "divisors"  # 10 is no divisor of 18
     assert one.verdict(1, [16, 15]).kind == "partial"
     assert one.verdict(2, 7).right  # 14 − 7 = 7: stuck
     assert one.verdict(2, 2).kind == "miss"  # 14 − 2 = 12: not stuck
@@ -130,14 +133,18 @@ def test_exercises_1_and_2_read_the_moves_of_the_rule_book() -> None:
     assert division.verdict(2, 3).key == "result"  # 3 is where 12 ÷ 4 leaves you, not a move that wins
     assert division.verdict(1, [9, 6, 3, 2]).right  # 18 ÷ 2, ÷ 3, ÷ 6, ÷ 9
     assert division.verdict(1, [16, 15, 12, 9]).kind == "partial"  # subtracting is another game
-    assert division.model(1) == ([9, 6, 3, 2], "18 ÷ 2 = 9, 18 ÷ 3 = 6, 18 ÷ 6 = 3, 18 ÷ 9 = 2.")
-    assert "N ÷ d" in division.verdict(1, [7]).stronger  # the stronger hint says how the move is made
+    assert division.model(1) == (
+        [2, 3, 6, 9],
+        "The allowed divisors of 18 are [2, 3, 6, 9]; each move d leaves 18 ÷ d, so one move reaches [2, 3, 6, 9].",
+    )
+    assert "leaves 18 − d, so one move reaches [9, 12, 15, 16]" in one.model(1)[1]
+    assert "18 ÷ d" in division.verdict(1, [7]).stronger  # the stronger hint says how the move is made
 
 
 def test_only_the_unusual_checks_are_python() -> None:
-    """The guess, both proof questions and the parameters are declared; exercises 1-3 need moves mapped."""
+    """Exercise 1, the guess, both proof questions and the parameters are declared; exercises 2 and 3 are not."""
     python = python_spec("02")
-    assert python is not None and sorted(python.checks) == ["1", "2", "3"]
+    assert python is not None and sorted(python.checks) == ["2", "3"]
     assert not python.reveals and not python.spoilers
     assert {"proof-1", "proof-2", "1", "2", "3"} <= set(spec("02").checks) and "first" in spec("02").reveals
 

@@ -1,7 +1,7 @@
-"""Lesson 02's unusual checks: where each move from a number leads (exercises 1 and 2: no declared formula maps
-or filters a list), and a winning first move from each winning start (exercise 3, a dict).
+"""Lesson 02's unusual checks: a move that leaves the other player stuck (exercise 2: no declared formula keeps
+the items of a list that pass a test), and a winning first move from each winning start (exercise 3, a dict).
 
-The guess, the proof questions, the parameters and the discoveries are declared in
+Exercise 1, the guess, the proof questions, the parameters and the discoveries are declared in
 ``notebooks/02-play-divisor-duel.lesson.toml``.
 """
 
@@ -42,30 +42,6 @@ def sign(p: Params) -> str:
     ('−', '÷')
     """
     return "÷" if rules_of(p).move == "divide" else "−"
-
-
-@SPEC.check(1)
-def reachable(answer: object, p: Params) -> Verdict:
-    """The numbers reachable in one move from ``reach_n``."""
-    n = int(p["reach_n"])
-    moves, to = reached(p, n), f"N {sign(p)} d"
-    divisors = Misconception(
-        "divisors",
-        list(moves),
-        "Those are the divisors you may use. Where does each move leave the number?",
-        f"A move goes from N to {to}. Work out {to} for each allowed divisor d: those are the numbers you can reach.",
-    )
-    hint = f"List the divisors you may use from {n}, then work out where each one leaves {n}."
-    stronger = f"For each allowed divisor d, write down {to}. Check you used every allowed divisor once."
-    return expect_list(answer, list(moves.values()), misconceptions=[divisors], hint=hint, stronger=stronger)
-
-
-@SPEC.model(1)
-def model_1(p: Params) -> tuple[object, str]:
-    """Exercise 1's model: every number one move away from ``reach_n``."""
-    n = int(p["reach_n"])
-    moves = reached(p, n)
-    return list(moves.values()), ", ".join(f"{n} {sign(p)} {d} = {m}" for d, m in moves.items()) + "."
 
 
 def _quick_wins(p: Params) -> dict[int, int]:
