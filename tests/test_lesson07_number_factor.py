@@ -42,6 +42,8 @@ def test_proof_2_the_chance_in_the_games_the_careless_player_starts(answer: obje
     [
         ("(1 - q)/2", "right"),
         ("1/2 - q/2", "right"),
+        ("0.5*(1 - q)", "right"),  # issue 27: an exact decimal is read
+        ("0.5 - 0.5*q", "right"),
         ("1 - q", "misconception"),
         ("q/2", "misconception"),
         ("1/2 - q", "misconception"),
