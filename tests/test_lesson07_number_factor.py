@@ -124,3 +124,23 @@ def test_proof_1_is_not_read_off_the_cell_above() -> None:
     """The cell above proof question 1 lists the moves from 15 (smallest result 3), not a start whose minimum is 2."""
     assert min(15 // d for d in NUMBER_FACTOR.divisors_of(15)) == 3
     assert kind("proof-1", 3) == "misconception" and kind("proof-1", 2) == "right"
+
+
+def test_the_declared_reveals_compare_with_the_guess() -> None:
+    """The rules reveal (none of the three rules matters) and the careless one ((1 - 0.5)/2 = 0.25, by hand)."""
+    right, wrong = SPEC.reveals["rules"]([], BASE), SPEC.reveals["rules"](["a", "c"], BASE)
+    assert right.startswith("You picked none. You were right: none of the three rules")
+    assert wrong.startswith("You picked 'a' and 'c'. In fact, none of the three rules")
+    said = {g: SPEC.reveals["careless"](g, BASE) for g in (0.25, 0.3, 0.5)}
+    assert all("wins 0.25 of the games when q = 0.5" in text for text in said.values())
+    assert "(spot on)" in said[0.25] and "(close)" in said[0.3] and "(some way off)" in said[0.5]
+
+
+def test_exercise_1_names_each_misconception_under_every_offered_rate() -> None:
+    for rate, q in ((0.3, 0.4), (0.1, 0.8), (0.25, 0.5), (0.45, 0.1)):  # q = 1 - 2 * rate, by hand
+        p = {**BASE, "ex_rate": rate}
+        assert SPEC.checks["1"](q, p).right
+        mistakes = {"forward": (1 - rate) / 2, "no-halving": 1 - rate, "no-slip": 2 * rate}
+        for key, answer in mistakes.items():
+            if abs(answer - q) > 1e-9:  # at rate 0.25, 2 * rate is q itself: right
+                assert SPEC.checks["1"](answer, p).key == key, (rate, key)
