@@ -64,8 +64,9 @@ def test_the_wrong_expressions_are_refuted_by_a_value_of_q() -> None:
 def test_exercise_1_follows_ex_rate_and_exercise_2_follows_ex_games() -> None:
     assert kind("1", 0.4) == "right" and kind("1", 0.8, ex_rate=0.1) == "right"
     assert kind("1", 0.4, ex_rate=0.1) != "right"
-    assert kind("2", 3 / 7) == "right" and kind("2", 0.5, ex_games=4) == "right" and kind("2", 0.5) == "misconception"
-    assert kind("2", 4 / 7) == "misconception"  # the share if the careless player started game 1
+    assert kind("2", 3) == "right" and kind("2", 2, ex_games=4) == "right" and kind("2", 3.5) == "misconception"
+    assert kind("2", 4) == "misconception"  # the count if the careless player started game 1
+    assert kind("2", 3 / 7) == "misconception" and kind("2", 2, ex_games=5) == "right"  # a fraction, not a count
 
 
 def test_the_guess_forms() -> None:
@@ -106,18 +107,21 @@ def test_the_long_run_rate_is_half_of_one_minus_q() -> None:
     assert ask_again == [0.5] * 4  # an even number of games: exactly the half the careless player starts
 
 
-def test_exact_ask_again_fractions() -> None:
+def test_exact_ask_again_counts() -> None:
     for games in range(2, 21):
         started = len(range(2, games + 1, 2))  # the careful player starts game 1
-        assert SPEC.checks["2"](started / games, {**BASE, "ex_games": games}).right
+        assert SPEC.checks["2"](started, {**BASE, "ex_games": games}).right
+        assert not SPEC.checks["2"](games - started, {**BASE, "ex_games": games}).right or games % 2 == 0
 
 
 def test_the_imported_simulation_does_not_answer_exercise_2() -> None:
     """simulate lets the careless player start game 1; exercise 2 has the careful one start."""
     for games in (5, 7, 11):
         _, ask_again = simulate([0.5], games=games, start_range=(10, 99), seed=1)
-        verdict = SPEC.checks["2"](ask_again[0], {**BASE, "ex_games": games})
+        params = {**BASE, "ex_games": games}
+        verdict = SPEC.checks["2"](round(ask_again[0] * games), params)
         assert verdict.kind == "misconception" and verdict.key == "careless-first", (games, verdict)
+        assert SPEC.checks["2"](ask_again[0], params).key == "fraction"
 
 
 def test_proof_1_is_not_read_off_the_cell_above() -> None:
