@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import json
+import re
 from functools import cache, reduce
 from operator import xor
 
 import pytest
-from lesson_helpers import model_failures, source, spoilers_before_reveal, student_cells
+from lesson_helpers import ROOT, model_failures, source, spoilers_before_reveal, student_cells
 
 from duel_lessons import DIVISOR_DUEL
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.gating import gated_cell, gated_texts
+from duel_lessons.teaching.student_copies import student_notebook
 
 P = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [100, 360, 840], "small_box": 20}
 OTHER = {**P, "triple_upto": 6, "example": [4, 6, 12], "ex_sum": [120, 360, 960], "small_box": 12}
@@ -268,3 +272,18 @@ def test_the_a_to_e_reveal_keeps_the_rule_for_the_rule_reveal() -> None:
     after = SPEC.reveals["rule"](lambda values: sum(values) % 2 == 0, P)
     assert "XOR" in after and "First counterexample" in after
     assert "agrees" in SPEC.reveals["rule"](lambda values: reduce(xor, values, 0) == 0, P)
+
+
+def test_text_after_the_rule_is_gated_and_the_box_count_is_the_optional_part() -> None:
+    # Issue 27: the proof, exercise 1 and the box count name the XOR rule, so they open once the student's own rule
+    # is in; the box count is the gated "Going further" part, outside the 50 minutes.
+    notebook = json.loads(next((ROOT / "notebooks").glob("11-*.ipynb")).read_text(encoding="utf-8"))
+    parts = [text for gate, text in gated_texts(notebook).values() if gate == "rule"]
+    assert any(text.startswith("## 4. Build the proof") and "XOR" in text for text in parts)
+    assert any(text.startswith("**Exercise 1.**") and "XOR" in text for text in parts)
+    assert any(text.startswith("## Going further (optional)") and "box" in text for text in parts)
+    static = [source(c) for c in student_notebook(notebook)["cells"]]
+    assert not any(re.search(r"xor|⊕|\\oplus|balanced", t, re.IGNORECASE) for t in static)
+    box_guess = next(i for i, t in enumerate(static) if 'lesson.guess("box"' in t)
+    going_further = next(i for i, (gate, text) in enumerate(gated_texts(notebook).values()) if "Going further" in text)
+    assert static[box_guess - 1] == gated_cell(f"part-{going_further + 1}")["source"]
