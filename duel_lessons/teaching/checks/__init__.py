@@ -288,6 +288,7 @@ def _merge(base: LessonSpec, found: Any) -> LessonSpec:
     )
     for guess, patterns in found.discoveries.items():
         merged.spoilers[guess] = merged.spoilers.get(guess, ()) + patterns
+    _merge_sections(merged, found)
     for name, exercise in found.exercises.items():
         if name in merged.checks:
             raise LessonError(f"{found.source}: [exercise.{name}] is also a check in the lesson's Python module.")
@@ -314,6 +315,30 @@ def _merge(base: LessonSpec, found: Any) -> LessonSpec:
                 {},
             )
     return merged
+
+
+def _merge_sections(merged: LessonSpec, found: Any) -> None:
+    """The declared guesses (form and reveal), truths (and the reveal a test opens) and further reveals."""
+    sections = found.sections
+    for name in (*sections["guess"], *sections["truth"], *sections["reveal"]):
+        if name in merged.reveals or name in merged.truths or name in merged.guess_forms:
+            raise LessonError(f"{found.source}: {name!r} is declared and also in the lesson's Python module.")
+    for name, guess in sections["guess"].items():
+        merged.guess_forms[name] = guess.form
+        merged.reveals[name], merged.gates[name] = guess.reveal, name
+    for name, truth in sections["truth"].items():
+
+        def function(p: Params, truth: Any = truth) -> Callable[[int], bool]:
+            return truth.function(p)  # type: ignore[no-any-return]
+
+        merged.truths[name] = function
+        merged.truth_words[name] = (truth.fields["yes"], truth.fields["no"])
+        if truth.fields.get("reach"):
+            merged.reaches[name] = truth.fields["reach"]
+        if "reveal" in truth.fields:
+            merged.reveals[name], merged.gates[name] = truth.reveal, name
+    for name, reveal in sections["reveal"].items():
+        merged.reveals[name], merged.gates[name] = reveal.reveal, reveal.fields["after"]
 
 
 #: What the student edition says instead of a model answer.
