@@ -221,15 +221,18 @@ def register(lesson_spec: LessonSpec) -> LessonSpec:
 
 
 def available() -> list[str]:
-    """The lesson numbers that have a checks module, such as ``["00", "01", ...]``."""
-    return sorted(m.name[len("lesson") :] for m in pkgutil.iter_modules(__path__) if m.name.startswith("lesson"))
+    """The lesson numbers that have a checks module or a declarations file, such as ``["00", "01", ...]``."""
+    import duel_lessons.teaching.declared as declared
+
+    modules = {m.name[len("lesson") :] for m in pkgutil.iter_modules(__path__) if m.name.startswith("lesson")}
+    return sorted(modules | set(declared.lessons()))
 
 
 def python_spec(lesson: str) -> LessonSpec | None:
     """The spec a lesson's Python module registers (its unusual checks), or None if it has no module."""
     key = str(lesson).zfill(2)
     if key not in _SPECS:
-        if key not in available():
+        if not any(m.name == f"lesson{key}" for m in pkgutil.iter_modules(__path__)):
             return None
         importlib.import_module(f"{__name__}.lesson{key}")
     if key not in _SPECS:  # pragma: no cover - a module that forgot to register
@@ -271,14 +274,14 @@ def _merge(base: LessonSpec, found: Any) -> LessonSpec:
     """``base`` with the declared exercises and discoveries added (a name declared twice is an error)."""
     merged = LessonSpec(
         base.lesson,
-        needs=base.needs,
+        needs=tuple(dict.fromkeys((*base.needs, *found.needs))),
         checks=dict(base.checks),
         reveals=dict(base.reveals),
         truths=dict(base.truths),
         truth_words=dict(base.truth_words),
         gates=dict(base.gates),
         labels=dict(base.labels),
-        offers=base.offers,
+        offers={**base.offers, **found.offers},
         models={} if found.edition == "student" else dict(base.models),
         guess_forms=dict(base.guess_forms),
         spoilers=dict(base.spoilers),

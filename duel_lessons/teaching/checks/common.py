@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import Table, tabulate
 from duel_lessons.teaching.checks import Params
-from duel_lessons.teaching.feedback import plain
+from duel_lessons.teaching.feedback import Verdict, is_unanswered, plain
 
 
 def rules_of(p: Params) -> Rules:
@@ -81,3 +81,24 @@ def subset_form(value: object, pool: Iterable[int], name: str = "") -> str | Non
         return None
     where = f"{name} = {numbers}" if name else str(numbers)
     return f"Guess a list of numbers from {where}, such as [{numbers[0]}] (or [] for none)."
+
+
+def expression_form(answer: object, example: str) -> Verdict | None:
+    """A format verdict for an answer that is not typed text, with this step's own example; else None.
+
+    The framework's messages for text that is missing or blank show ``d*(N/d - 1)``, which is the
+    answer of proof step 1: this lesson must give its own example first.
+
+    >>> expression_form(5, "2*(N + d)").message
+    'Type the expression as text in quotes, such as "2*(N + d)".'
+    >>> expression_form("  ", "2*(N + d)").key, expression_form("N - d", "2*(N + d)")
+    ('format:blank', None)
+    """
+    value = plain(answer)
+    if is_unanswered(value):
+        return None
+    if not isinstance(value, str):
+        return Verdict("format", f'Type the expression as text in quotes, such as "{example}".', key="format:not-text")
+    if not value.strip():
+        return Verdict("format", f'That is empty: type an expression, such as "{example}".', key="format:blank")
+    return None

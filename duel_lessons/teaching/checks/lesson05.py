@@ -22,8 +22,7 @@ import sympy
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import compare_sets, listing
-from duel_lessons.teaching.checks.lesson04 import expression_form
+from duel_lessons.teaching.checks.common import compare_sets, expression_form, listing
 from duel_lessons.teaching.feedback import Misconception, Verdict, expect_list, expect_number, plain
 from duel_lessons.teaching.proofs import expect_counterexample, expect_expression, expect_step
 

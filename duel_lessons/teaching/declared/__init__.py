@@ -125,6 +125,9 @@ class Declarations:
     edition: str = "teacher"
     #: text that opens after a guess: name -> (the guess or conjecture test, markdown)
     texts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: the parameters the checks read (a Lesson without one is refused), and the values a notebook offers
+    needs: tuple[str, ...] = ()
+    offers: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     #: the guesses, truths and further reveals, by section ("guess", "truth", "reveal") and name
     sections: dict[str, dict[str, Any]] = field(default_factory=lambda: {k: {} for k in SECTIONS})
 
@@ -158,6 +161,7 @@ class Declarations:
             "# It holds no model answers; edit the teacher's file, not this one.",
             f"lesson = {json.dumps(self.lesson)}",
             'edition = "student"',
+            f"needs = {json.dumps(list(self.needs))}",
             "",
         ]
         for name, exercise in self.exercises.items():
@@ -204,13 +208,21 @@ def parse(text: str, source: str = "declarations") -> Declarations:
     edition = data.get("edition", "teacher")
     if edition not in ("teacher", "student"):
         raise DeclarationError(f'{source}: edition must be "teacher" or "student", not {edition!r}.')
-    unknown = set(data) - {"lesson", "edition", "exercise", "discoveries", "text", *SECTIONS}
+    unknown = set(data) - {"lesson", "edition", "needs", "offers", "exercise", "discoveries", "text", *SECTIONS}
     if unknown:
         raise DeclarationError(
             f"{source}: unknown section {sorted(unknown)[0]!r} (use [exercise.NAME], [guess.NAME], [truth.NAME], "
             "[reveal.NAME], [text.NAME] or [discoveries])."
         )
     result = Declarations(lesson.zfill(2), source, edition=edition)
+    needs, offers = data.get("needs", []), _table(data.get("offers", {}), source, "offers")
+    if not isinstance(needs, list) or not all(isinstance(x, str) and x.isidentifier() for x in needs):
+        raise DeclarationError(f'{source}: needs: give the parameters the checks read, such as ["rules", "upto"].')
+    if not all(isinstance(v, list) for v in offers.values()):
+        raise DeclarationError(
+            f'{source}: offers: give the other values of each parameter as a list, such as rules = ["factor-duel"].'
+        )
+    result.needs, result.offers = tuple(needs), {k: tuple(v) for k, v in offers.items()}
     for guess, patterns in _table(data.get("discoveries", {}), source, "[discoveries]").items():
         if not isinstance(patterns, list) or not all(isinstance(x, str) for x in patterns):
             raise DeclarationError(f"{source}: [discoveries] {guess}: give a list of patterns in quotes.")
@@ -290,12 +302,7 @@ def find(lesson: str, folders: list[Path] | None = None) -> Path | None:
     variable ``DUEL_LESSONS_FOLDER`` (the class report's judge: the teacher's copy's folder), the current folder,
     its ``notebooks/``, or the teacher edition's ``notebooks/`` beside an editable install; None if there is none."""
     key = str(lesson).zfill(2)
-    here = Path.cwd()
-    if folders is None:
-        package_root = Path(__file__).resolve().parents[2]
-        chosen = os.environ.get(FOLDER_VARIABLE)
-        folders = [*([Path(chosen)] if chosen else []), here, here / "notebooks", package_root / "notebooks"]
-    for folder in folders:
+    for folder in _folders() if folders is None else folders:
         try:
             found = sorted(folder.glob(f"{key}-*{SUFFIX}"))
         except OSError:
@@ -303,6 +310,12 @@ def find(lesson: str, folders: list[Path] | None = None) -> Path | None:
         if found:
             return found[0]
     return None
+
+
+def _folders() -> list[Path]:
+    here, package_root = Path.cwd(), Path(__file__).resolve().parents[3]
+    chosen = os.environ.get(FOLDER_VARIABLE)
+    return [*([Path(chosen)] if chosen else []), here, here / "notebooks", package_root / "notebooks"]
 
 
 _CACHE: dict[tuple[str, int, int], Declarations] = {}
@@ -322,6 +335,17 @@ def load(path: Path) -> Declarations:
         raise DeclarationError(f"{path}: cannot be read ({error.strerror or error}).") from None
     except UnicodeDecodeError:
         raise DeclarationError(f"{path.name}: not text in UTF-8.") from None
+
+
+def lessons(folders: list[Path] | None = None) -> list[str]:
+    """The numbers of the lessons with a declarations file in the folders :func:`find` looks in."""
+    found = set()
+    for folder in folders or _folders():
+        try:
+            found |= {p.name[:2] for p in folder.glob(f"[0-9][0-9]-*{SUFFIX}")}
+        except OSError:
+            continue
+    return sorted(found)
 
 
 def check_folder(folder: Path) -> list[str]:
