@@ -151,7 +151,8 @@ def test_model_answers_follow_the_parameters() -> None:
     ("name", "value", "ok"),
     [
         ("hand-over", ["B", "d"], True),
-        ("hand-over", [], False),
+        ("hand-over", [], True),  # "none of them" is a guess too (the declared letters form)
+        ("hand-over", ["b"], True),
         ("hand-over", "dunno", False),
         ("hand-over", ["F"], False),
         ("box", 0.4, True),
@@ -264,6 +265,22 @@ def test_the_rule_opens_only_after_a_real_conjecture_of_the_students_own() -> No
         assert form(rule, P) is not None, rule
     assert "no conjecture" in str(form(lambda values: False, P))
     assert "(stopped)" in str(form(loops, P))  # by its CPU limit, or under load by the wall-clock backstop
+
+
+def test_the_a_to_e_reveal_names_the_sums_that_lose_by_brute_force() -> None:
+    choices = {"A": (4, 4, 4), "B": (4, 6, 12), "C": (6, 6, 24), "D": (12, 18, 30), "E": (10, 16, 20)}
+    assert [k for k, parts in choices.items() if lost(parts)] == ["B", "E"]
+    text = SPEC.reveals["hand-over"](["B", "e"], P)
+    assert "**B and E**" in text and "You chose all of them." in text
+    wrong = SPEC.reveals["hand-over"](["A", "B"], P)
+    assert "You chose" in wrong and "all of them" not in wrong
+
+
+def test_the_box_reveal_counts_the_pairs_of_value_0_by_brute_force() -> None:
+    zeros = [n for n in range(1, 21) if lost((n,))]
+    assert len(zeros) == 12  # the 10 odd numbers, 2 and 8
+    text = SPEC.reveals["box"](0.3, P)
+    assert "You guessed 0.3" in text and "144 pair two numbers of value 0 (12 numbers up to 20" in text
 
 
 def test_the_a_to_e_reveal_keeps_the_rule_for_the_rule_reveal() -> None:

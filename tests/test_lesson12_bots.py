@@ -7,6 +7,7 @@ the package's perfect player handed in is named as such. No wall-clock limits.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 
 import pytest
@@ -136,11 +137,13 @@ def test_the_model_bot_halves_a_power_of_two() -> None:
     ("name", "value", "ok"),
     [
         ("game", "Smallest", True),
-        ("game", " largest odd", True),
+        ("game", "Largest odd", True),
+        ("game", "largest odd", False),  # the declared label form asks for the name as written
         ("game", "dunno", False),
         ("game", 3, False),
         ("league", "Perfect twin", True),
-        ("league", "perfect", True),
+        ("league", "Perfect", True),
+        ("league", "perfect", False),
         ("league", "Me", False),
     ],
 )
@@ -196,3 +199,27 @@ def test_the_class_tournament_is_the_gated_optional_part() -> None:
     assert any(text.startswith("## Going further (optional)") and "class tournament" in text for text in parts)
     static = [source(c) for c in student_notebook(notebook)["cells"]]
     assert not any("Going further" in t or "Why does the perfect player lose" in t for t in static)
+
+
+def played_out(rules_name: str, start: int) -> str:
+    """Smallest (first) against Largest odd, played out here move by move (a forced pass when there is no move)."""
+    state, bots = new_game(rules_name, start), {1: ("Smallest", smallest), 2: ("Largest odd", largest_odd)}
+    while not state.is_over:
+        state = state.pass_turn() if state.must_pass else state.play(bots[state.to_move][1](state))
+    assert state.winner is not None
+    return bots[state.winner][0]
+
+
+@pytest.mark.parametrize("rules_name", ["divisor-duel", *SPEC.offers["rules"]])
+def test_the_declared_game_answer_holds_in_every_offered_rule_book(rules_name: str) -> None:
+    assert played_out(rules_name, 60) == "Largest odd"
+    params = {**P, "rules": rules_name}
+    assert SPEC.reveals["game"]("Largest odd", params).startswith("**Largest odd won**")
+    assert "Your guess was right." in SPEC.reveals["game"]("Largest odd", params)
+    assert "Your guess was right." not in SPEC.reveals["game"]("Smallest", params)
+
+
+def test_the_league_reveal_points_to_the_table_and_names_no_winner() -> None:
+    text = SPEC.reveals["league"]("Greedy", P)
+    assert "Greedy" in text and "table above" in text
+    assert not any(re.search(pattern, text, re.IGNORECASE) for pattern in SPEC.spoilers["league"])

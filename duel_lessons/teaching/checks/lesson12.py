@@ -1,4 +1,4 @@
-"""Lesson 12, "Can your bot win the league?": the bot checks and the exercises.
+"""Lesson 12, "Can your bot win the league?": the bot checks and exercise 1 (the guesses are declared).
 
 The student's bot never runs in the kernel: every game of a check is refereed by
 :func:`duel_lessons.play.tournament.round_robin`, which runs the bot in one sandboxed worker
@@ -35,17 +35,10 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.feedback import Misconception, Verdict, expect_number, is_unanswered, unanswered
 
-SPEC = register(
-    LessonSpec(
-        "12",
-        needs=("rules", "starts", "seed", "start_range", "check_upto"),
-        offers={"rules": ("division-duel", "number-factor")},
-    )
-)
+SPEC = register(LessonSpec("12"))  # its needs, offers, guesses and discoveries: notebooks/12-bot-tournament.lesson.toml
 
 Bot = Callable[[GameState], int]
 ME = "Your bot"
-ENTRANTS = ("Smallest", "Largest odd", "Random", "Greedy", "Perfect", "Perfect twin")
 #: CPU seconds a bot may use for one move in a check (a looping bot is stopped, then disqualified).
 TIME_LIMIT = 1.0
 #: A bot that agrees with the package's perfect player on at least this many positions, and on all of them,
@@ -323,38 +316,7 @@ def twins_first_wins(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.reveal("league")
-def league(guess: object, p: Params) -> str:
-    """The top of the section-3 league against the guessed winner."""
-    rules = rules_of(p)
-    entrants: dict[str, Entrant] = {
-        "Smallest": smallest,
-        "Largest odd": largest_odd,
-        "Random": "random",
-        "Greedy": "greedy",
-        "Perfect": "perfect",
-        "Perfect twin": "perfect",
-    }
-    result = round_robin(
-        entrants,
-        rules,
-        starts=int(p["starts"]),
-        seed=int(p["seed"]),
-        start_range=(int(p["start_range"][0]), int(p["start_range"][1])),
-    )
-    table = result.table()
-    best = table[0].won
-    top = [s.name for s in table if s.won == best]
-    said = str(guess).strip()
-    names = ", ".join(top)
-    verdict = "Your guess is at the top." if said.lower() in {t.lower() for t in top} else f"You guessed {said!r}."
-    return (
-        f"**Top of the league: {names}, with {best} wins.** {verdict} Look at how close Largest odd "
-        "comes to Perfect: section 4 explains why nobody wins every game."
-    )
-
-
-# -- models, guess forms and discoveries ---------------------------------------------------------------------------
+# -- models ---------------------------------------------------------------------------
 
 
 @SPEC.model(1)
@@ -404,44 +366,3 @@ def model_3(p: Params) -> tuple[object, str]:
         "Hand your opponent a P-position whenever some move does (the largest such divisor), "
         "else play the largest divisor.",
     )
-
-
-def _one_of(value: object, options: tuple[str, ...], example: str) -> str | None:
-    if isinstance(value, str) and value.strip().lower() in {o.lower() for o in options}:
-        return None
-    return f"Give one of the names in quotes, such as {example}: {', '.join(map(repr, options))}."
-
-
-@SPEC.guess_form("game")
-def game_form(value: object, p: Params) -> str | None:
-    """One of the two bots' names."""
-    return _one_of(value, ("Smallest", "Largest odd"), '"Smallest"')
-
-
-@SPEC.guess_form("league")
-def league_form(value: object, p: Params) -> str | None:
-    """One of the six entrants' names."""
-    return _one_of(value, ENTRANTS, '"Greedy"')
-
-
-@SPEC.reveal("game")
-def game(guess: object, p: Params) -> str:
-    """Who won the section-2 game from 60, against the guess."""
-    rules = rules_of(p)
-    record = round_robin({"Smallest": smallest, "Largest odd": largest_odd}, rules, starts=[60]).games[0]
-    said = str(guess).strip().lower()
-    return f"**{record.winner} won** (moves {list(record.moves)}). " + (
-        "Your guess was right." if said == record.winner.lower() else f"You guessed {str(guess).strip()!r}."
-    )
-
-
-SPEC.discovers(
-    "game", r"winner:?\W*largest odd", r"largest odd (wins|won)", r"smallest (loses|lost)", r"almost perfect"
-)
-SPEC.discovers(
-    "league",
-    r"perfect(\s+and\s+perfect twin)?\s+(finish(es)?|come|comes|end|ends|is|are)\s+(at\s+the\s+)?"
-    r"(top|first)",
-    r"top of the league:\W*perfect",
-    r"nobody beats perfect",
-)
