@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -406,9 +407,7 @@ def _declarations(notebook: Path, teacher: Mapping[str, Any]) -> declared.Declar
         raise CopyError(f"{error} Nothing was written.") from None
     if found.edition != "teacher":
         raise CopyError(f"{path}: this is a student copy already; make copies from the teacher's lessons.")
-    return declared.Declarations(
-        found.lesson, found.source, dict(found.exercises), dict(found.discoveries), texts={**found.texts, **texts}
-    )
+    return dataclasses.replace(found, texts={**found.texts, **texts})
 
 
 def write_student_copies(src: Path | str, dest: Path | str, *, force: bool = False) -> list[Path]:

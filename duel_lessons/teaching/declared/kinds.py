@@ -353,7 +353,10 @@ def _literal(exercise: Exercise, answer: object, params: Mapping[str, Any], salt
         return f["answer"]
     if "value" in f:
         return _computed(exercise, params)
-    return answer if f.get("answer_digest") == digest(answer, salt) else _NOTHING
+    try:
+        return answer if f.get("answer_digest") == digest(answer, salt) else _NOTHING
+    except (TypeError, ValueError):  # an answer that is no plain value (``...``, a function): not the answer
+        return _NOTHING
 
 
 def _number(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:

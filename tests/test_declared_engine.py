@@ -1,0 +1,192 @@
+"""The declared format's engine: formulas (never eval, bounded), the new kinds, guesses, truths and reveals.
+
+Every expected value is worked out by hand in the comment beside it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import duel_lessons.teaching.declared as declared
+from duel_lessons.teaching.declared.formulas import FormulaError, evaluate, predicate
+from duel_lessons.teaching.declared.guesses import Guess, Truth
+from duel_lessons.teaching.declared.kinds import Exercise, check
+
+DD = {"rules": "divisor-duel"}
+
+
+# -- formulas ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "().__class__",  # an attribute
+        "__import__('os')",  # a function not in FUNCTIONS
+        "open('x')",
+        "(lambda: 1)()",
+        "[x for x in range(3)]",
+        "{1: 2}",
+        "divisors(n=3)",  # keywords
+        "_secret",
+        "f'{1}'",
+        "1.5",  # only whole numbers and texts
+    ],
+)
+def test_a_formula_allows_only_its_small_language(text: str) -> None:
+    with pytest.raises(FormulaError):
+        evaluate(text, {"n": 3})
+
+
+@pytest.mark.parametrize("text", ["9 ** 99999", "range(0, 10 ** 9)", "divisors(2) * 10 ** 6", "x" * 600])
+def test_a_formula_cannot_hang_or_fill_memory(text: str) -> None:
+    with pytest.raises(FormulaError):
+        evaluate(text, {})
+
+
+def test_formulas_compute_what_the_hand_computes() -> None:
+    # 84 = 2² × 3 × 7: moves 2, 3, 4, 6, 7, 12, 14, 21, 28, 42; 84 − d is odd (a P-position) for d = 3, 7, 21.
+    assert evaluate("winning_moves(rules, 84)", DD) == [3, 7, 21]
+    assert evaluate("moves(rules, 12)", DD) == [2, 3, 4, 6]
+    # P-positions of Divisor Duel: odd numbers and 2, 8, 32, ...: among 15, 16, 21, 32 -> 15, 21, 32.
+    assert evaluate("p_among(rules, [15, 16, 21, 32])", DD) == [15, 21, 32]
+    assert evaluate("odd_part(96) + divisor_count(72) + mex([0, 1, 3]) + xor([5, 3])", {}) == 3 + 12 + 2 + 6
+    assert evaluate("prime_factors(12)", {}) == [2, 2, 3]
+    assert evaluate("'big' if 5 > 3 else 'small'", {}) == "big"
+    assert evaluate("[2, 3][1]", {}) == 3
+    test = predicate("n % 2 == 1 or is_power_of_two(n)", {})
+    assert [m for m in range(1, 13) if not test(m)] == [6, 10, 12]
+
+
+def test_an_unknown_name_in_a_formula_says_which_names_are_known() -> None:
+    with pytest.raises(FormulaError, match=r"'start \+ 1'.*start is not a parameter .*known: rules"):
+        evaluate("start + 1", DD)
+
+
+# -- the kinds -----------------------------------------------------------------------------------------------
+
+EXPRESSION = Exercise(
+    "e",
+    "expression",
+    {
+        "target": "N - d",
+        "names": ["N", "d"],
+        "cases": [{"N": 45, "d": 3}, {"N": 21, "d": 7}],
+        "factor": "d",
+        "example": "2*(N + d)",
+        "misconceptions": [{"key": "plus-one", "value": "d*(N/d + 1)", "hint": "Both terms."}],
+    },
+)
+
+
+def test_an_expression_is_judged_by_sympy_with_its_shape_and_misconceptions() -> None:
+    assert check(EXPRESSION, "d*(N/d - 1)", {}, "s").kind == "right"
+    assert check(EXPRESSION, "(N/d - 1)*d", {}, "s").kind == "right"  # any order of the factors
+    assert check(EXPRESSION, "N - d", {}, "s").kind == "partial"  # equal, but not a product with d
+    assert check(EXPRESSION, "d*(N/d + 1)", {}, "s").key == "plus-one"
+    slip = check(EXPRESSION, 5, {}, "s")
+    assert slip.kind == "format" and "2*(N + d)" in slip.message and "N/d - 1" not in slip.message
+
+
+FLAW = {
+    "claim": "every even number bigger than 2 is an N-position",
+    "fails": "n > 2 and n % 2 == 0 and is_p(rules, n)",
+    "misconceptions": [{"key": "odd", "when": "answer % 2 == 1", "hint": "Even numbers."}],
+}
+
+
+@pytest.mark.parametrize("edition", ["teacher", "student"])
+def test_a_counterexample_in_either_edition(edition: str) -> None:
+    # Even P-positions above 2: 8, 32, 128, ...: 8 is the smallest.
+    text = '[exercise.flaw]\nkind = "counterexample"\nanswer = 8\n' + "\n".join(
+        f"{k} = {v!r}" for k, v in FLAW.items() if k != "misconceptions"
+    )
+    text += '\nmisconceptions = [{ key = "odd", when = "answer % 2 == 1", hint = "Even numbers." }]\n'
+    lesson = declared.parse('lesson = "99"\n' + text, "99-x.lesson.toml")
+    if edition == "student":
+        sealed = lesson.student_text()
+        assert "answer = 8" not in sealed and "is_p" not in sealed
+        lesson = declared.parse(sealed, "99-x.lesson.toml")
+    assert lesson.check("flaw", 8, DD).kind == "right"
+    assert lesson.check("flaw", 32, DD).kind == "partial"  # a counterexample, not the smallest
+    assert lesson.check("flaw", 6, DD).kind == "miss"  # 6 → 3 wins: an N-position
+    assert lesson.check("flaw", 9, DD).key == "odd"
+    assert lesson.check("flaw", "eight", DD).kind == "format"
+
+
+def test_a_step_names_the_failing_step_and_a_number_that_shows_it() -> None:
+    step = Exercise(
+        "s",
+        "step",
+        {
+            "steps": 3,
+            "answer": 2,
+            "shows": "n == odd_part(8)",
+            "what": "a number that shows it",
+            "misconceptions": [{"key": "step-3", "when": "answer[0] == 3", "hint": "Step 3 is algebra."}],
+        },
+    )
+    assert check(step, (2, 1), {}, "s").kind == "right"  # the odd part of 8 is 1
+    assert check(step, (2, 3), {}, "s").kind == "partial"
+    assert check(step, (3, 1), {}, "s").key == "step-3"
+    assert check(step, "2", {}, "s").kind == "format"
+
+
+def test_an_explanation_is_collected_not_judged() -> None:
+    said = Exercise("x", "explanation", {"words": 4})
+    assert check(said, "Every move from an odd number leaves an even one.", {}, "s").kind == "right"
+    assert check(said, "odd", {}, "s").kind == "format"
+    assert check(said, ..., {}, "s").kind == "unanswered"
+
+
+def test_a_computed_answer_follows_the_parameters() -> None:
+    count = Exercise("c", "number", {"value": "divisor_count(start)", "hint": "List the divisors of {start}."})
+    assert check(count, 12, {"start": 72}, "s").kind == "right"  # 72 = 2³ × 3²: 4 × 3 = 12 divisors
+    assert check(count, 6, {"start": 12}, "s").kind == "right"  # 1, 2, 3, 4, 6, 12
+    assert check(count, 12, {"start": 12}, "s").hint == "List the divisors of 12."
+
+
+# -- guesses, truths and reveals -------------------------------------------------------------------------------
+
+
+def test_a_guess_has_a_form_and_a_reveal_filled_from_formulas() -> None:
+    guess = Guess(
+        "big",
+        {"form": "subset", "among": "big", "answer": "p_among(rules, among)", "reveal": "P: {answer}. {comparison}"},
+    )
+    params = {**DD, "big": [999, 1000, 1024, 2048]}
+    assert guess.form([999, 5], params) is not None and guess.form([], params) is None
+    # 999 is odd (P); 1000 = 8 × 125 (N); 1024 = 2¹⁰ (even exponent: N); 2048 = 2¹¹ (P).
+    assert guess.reveal([999, 1000], params) == (
+        "P: 999 and 2048. You were right about 999 and 1024; you chose 1000, which is not one of them; "
+        "you left out 2048."
+    )
+
+
+def test_a_truth_reveal_names_where_the_last_rule_first_differs() -> None:
+    truth = Truth("loses", {"value": "is_p(rules, n)", "yes": "loses", "no": "wins", "reveal": "{comparison}"})
+    assert truth.function(DD)(8) and not truth.function(DD)(16)
+    assert truth.reveal(lambda n: n % 2 == 1, DD) == "Your last rule differs from it first at n = 2."
+    assert "Test a rule first" in truth.reveal(None, DD)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[guess.g]\nform = "subset"\namong = [1]\nanswer = "open(1)"\n', "[guess.g] answer: 'open(1)': open is not"),
+        ('[guess.g]\nform = "colour"\n', "[guess.g] form: 'colour' is not a form"),
+        ('[truth.t]\nvalue = "n.real"\nyes = "a"\nno = "b"\n', "[truth.t] value: 'n.real': an attribute"),
+        ('[reveal.r]\nafter = "g"\ntext = "x"\ncolour = 1\n', "[reveal.r] colour: not a field here"),
+        ('[exercise.e]\nkind = "number"\nvalue = "n +"\n', "[exercise.e] value: 'n +': not a formula"),
+        (
+            '[exercise.e]\nkind = "number"\nanswer = 1\nmisconceptions = [{ key = "k", when = "a.b", hint = "h" }]\n',
+            "[exercise.e] misconceptions[0] when: 'a.b': an attribute",
+        ),
+    ],
+)
+def test_a_malformed_section_is_named_by_file_section_and_field(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "99-x.lesson.toml").write_text('lesson = "99"\n' + text, encoding="utf-8")
+    problems = declared.check_folder(tmp_path)
+    assert len(problems) == 1 and problems[0].startswith("99-x.lesson.toml: " + message), problems
