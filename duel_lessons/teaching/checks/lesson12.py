@@ -23,8 +23,7 @@ worker.  The checks then judge the bot by its own play, read from the game recor
 from __future__ import annotations
 
 import types
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.engine.rules import Rules
@@ -37,7 +36,6 @@ from duel_lessons.teaching.feedback import Misconception, Verdict, expect_number
 
 SPEC = register(LessonSpec("12"))  # its needs, offers, guesses and discoveries: notebooks/12-bot-tournament.lesson.toml
 
-Bot = Callable[[GameState], int]
 ME = "Your bot"
 #: CPU seconds a bot may use for one move in a check (a looping bot is stopped, then disqualified).
 TIME_LIMIT = 1.0
@@ -90,51 +88,41 @@ def _empty_with_docstring(state: GameState) -> None:
 
 def _unwritten(bot: object) -> bool:
     """A bot whose body is still ``...`` (read from its code, never by calling it in the kernel)."""
-    if is_unanswered(bot):
-        return True
     if not isinstance(bot, types.FunctionType):
-        return False
+        return is_unanswered(bot)
     code = bot.__code__
-    return any(
-        code.co_code == e.__code__.co_code and code.co_consts == e.__code__.co_consts
-        for e in (_empty, _empty_with_docstring)
-    )
+    return any(code.co_code == e.__code__.co_code and code.co_consts == e.__code__.co_consts for e in EMPTY)
 
 
-@dataclass(frozen=True)
-class Position:
-    """A position the bot was asked about in a check, and the move it played."""
-
-    state: GameState
-    move: int
-    opponent: str
+EMPTY = (_empty, _empty_with_docstring)
 
 
-def positions(games: list[GameRecord], rules: Rules) -> Iterator[Position]:
+def positions(games: list[GameRecord], rules: Rules) -> Iterator[tuple[GameState, int]]:
     """Every position where the bot moved in these games, rebuilt from the records, with its move."""
     for game in games:
         state = new_game(rules, game.start)
-        opponent = next(name for name in game.players if name != ME)
         for move in game.moves:
             if move is None:
                 state = state.pass_turn()
                 continue
             if game.players[state.to_move - 1] == ME:
-                yield Position(state, move, opponent)
+                yield state, move
             state = state.play(move)
 
 
-def _first_forfeit(games: list[GameRecord]) -> GameRecord | None:
-    return next((g for g in games if g.loser == ME and g.forfeit is not None), None)
-
-
-def _forfeit_verdict(game: GameRecord) -> Verdict:
+def _played(answer: object, name: str, opponent: tuple[str, Entrant], p: Params) -> list[GameRecord] | Verdict:
+    """The bot's games against ``opponent`` from every start up to CHECK_UPTO; or the verdict if it forfeited one."""
+    if _unwritten(answer):
+        return unanswered()
+    if not callable(answer):
+        why = f"Give the bot itself, the function name without brackets: {name}."
+        return Verdict("format", why, key="format:not-a-function")
+    games = games_against(answer, dict([opponent]), rules_of(p), int(p["check_upto"]))
+    game = next((g for g in games if g.loser == ME and g.forfeit is not None), None)
+    if game is None:
+        return games
     reason = game.forfeit or ""
-    where = (
-        f"From the start {game.start}, after the moves {list(game.moves)}"
-        if game.moves
-        else f"From the start {game.start}"
-    )
+    where = f"From the start {game.start}" + (f", after the moves {list(game.moves)}" if game.moves else "")
     if reason.startswith(("returned None", "returned Ellipsis")):
         return Verdict(
             "format",
@@ -162,23 +150,6 @@ def _forfeit_verdict(game: GameRecord) -> Verdict:
     )
 
 
-def _not_a_bot(name: str) -> Verdict:
-    return Verdict(
-        "format", f"Give the bot itself, the function name without brackets: {name}.", key="format:not-a-function"
-    )
-
-
-def _plays_like_perfect(games: list[GameRecord], rules: Rules) -> int:
-    """How many positions the bot met, if it played the package's perfect move in every one of them (else 0)."""
-    perfect = make_player("perfect")
-    count = 0
-    for position in positions(games, rules):
-        if perfect(position.state) != position.move:
-            return 0
-        count += 1
-    return count
-
-
 def buggy_even(state: GameState) -> int:
     """Section 5's bot: the largest even divisor (it crashes where there is none)."""
     return max(d for d in state.legal_moves if d % 2 == 0)
@@ -191,34 +162,26 @@ def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
     Against Greedy (the package's player, so the student's bot is the check's only worker process), from every
     start up to CHECK_UPTO, both colours: the bot's own move is asked from every start it moves first from.
     """
-    rules = rules_of(p)
-    if _unwritten(answer):
-        return unanswered()
-    if not callable(answer):
-        return _not_a_bot("fixed_even")
-    upto = int(p["check_upto"])
-    games = games_against(answer, {"Greedy": "greedy"}, rules, upto)
-    bad = _first_forfeit(games)
-    if bad is not None:
-        return _forfeit_verdict(bad)
-    for position in positions(games, rules):
-        even = [d for d in position.state.legal_moves if d % 2 == 0]
-        if even and position.move != even[-1]:
-            n = position.state.number
+    games = _played(answer, "fixed_even", ("Greedy", "greedy"), p)
+    if isinstance(games, Verdict):
+        return games
+    for state, move in positions(games, rules_of(p)):
+        even = [d for d in state.legal_moves if d % 2 == 0]
+        if even and move != even[-1]:
+            n = state.number
             return Verdict(
                 "misconception",
                 f"Your bot never forfeits, but it does not play like Buggy even: from {n} it played "
-                f"{position.move}, and {n} has even divisors.",
+                f"{move}, and {n} has even divisors.",
                 "Fix only the crash: where Buggy even has an even divisor to play, play what it plays.",
                 "Keep Buggy even's line for the numbers that have an even divisor, and add a second case "
                 "for the numbers that have none.",
                 key="not-buggy-even",
             )
     won = sum(g.winner == ME for g in games)
-    played = len(games)
     return Verdict(
         "right",
-        f"No forfeit in {played} games against Greedy, and it plays Buggy even's move wherever Buggy even "
+        f"No forfeit in {len(games)} games against Greedy, and it plays Buggy even's move wherever Buggy even "
         f"has one. It won {won} of them.",
     )
 
@@ -226,20 +189,14 @@ def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
 @SPEC.check(3)
 def beats_largest_odd(answer: object, p: Params) -> Verdict:
     """More wins than losses against Largest odd, from every start up to CHECK_UPTO, both colours, no forfeit."""
-    rules = rules_of(p)
-    if _unwritten(answer):
-        return unanswered()
-    if not callable(answer):
-        return _not_a_bot("my_bot")
-    upto = int(p["check_upto"])
-    games = games_against(answer, {"Largest odd": largest_odd}, rules, upto)
-    bad = _first_forfeit(games)
-    if bad is not None:
-        return _forfeit_verdict(bad)
+    games = _played(answer, "my_bot", ("Largest odd", largest_odd), p)
+    if isinstance(games, Verdict):
+        return games
     won = sum(g.winner == ME for g in games)
     lost = len(games) - won
     score = f"Your bot won {won} and lost {lost} of {len(games)} games against Largest odd."
-    same = _plays_like_perfect(games, rules) if won > lost else 0
+    perfect, met = make_player("perfect"), list(positions(games, rules_of(p))) if won > lost else []
+    same = len(met) if all(perfect(state) == move for state, move in met) else 0
     if same >= SAME_AS_PERFECT:
         return Verdict(
             "misconception",
