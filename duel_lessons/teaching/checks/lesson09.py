@@ -152,7 +152,7 @@ def nim_rule(answer: object, p: Params) -> Verdict:
     )
 
 
-def _beyond(upto: int) -> list[Heaps]:
+def _beyond(upto: int) -> list[tuple[int, int, int]]:
     """Positions with a heap beyond the data (at most 2 × upto + 1): P-positions first, then their neighbours.
 
     They are built with the nim-sum only to be sure some are P; each is judged by brute force. A look-up
