@@ -8,9 +8,9 @@ import pytest
 
 from duel_lessons import DIVISOR_DUEL
 from duel_lessons.engine.game import GameState
+from duel_lessons.play.nim_solver import nim_outcome, nim_winning_moves, subtraction_outcome
 from duel_lessons.play.sums import new_sum, outcome
 from duel_lessons.teaching.checks import spec
-from duel_lessons.teaching.checks.lesson09 import nim_outcome, nim_winning_moves, subtraction_outcome
 from duel_lessons.teaching.checks.lesson10 import brute
 from duel_lessons.teaching.checks.lesson12 import largest_odd
 

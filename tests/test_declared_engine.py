@@ -201,3 +201,48 @@ def test_a_malformed_section_is_named_by_file_section_and_field(tmp_path: Path, 
     (tmp_path / "99-x.lesson.toml").write_text('lesson = "99"\n' + text, encoding="utf-8")
     problems = declared.check_folder(tmp_path)
     assert len(problems) == 1 and problems[0].startswith("99-x.lesson.toml: " + message), problems
+
+
+# -- round 2: tables, pairs, guesses over a formula, exact big numbers -----------------------------------------
+
+
+def test_a_table_is_judged_entry_by_entry_from_a_formula() -> None:
+    # Divisor Duel 1..6: 1 P (no move), 2 P, 3 P, 4 → 2 or 3 left... 4 − 2 = 2 (P): N; 5 P; 6 − 3 = 3 (P): N
+    table = Exercise("t", "table", {"numbers": "range(1, 7)", "value": "outcome(rules, n)"})
+    right = {1: "P", 2: "P", 3: "P", 4: "N", 5: "P", 6: "N"}
+    assert check(table, right, DD, "s").kind == "right"
+    assert check(table, {**right, 4: "P"}, DD, "s").message == "5 of 6 entries right. The first to look at again: 4."
+
+
+def test_a_pair_is_right_when_both_parts_are() -> None:
+    # 12 = 0b01100 and 20 = 0b10100 share the bit 4: their nim-sum is 0b11000 = 24, their sum 32
+    pair = Exercise(
+        "p",
+        "pair",
+        {
+            "first": {"answer": "N", "what": "P or N"},
+            "second": {"value": "xor([12, 20])", "what": "the nim-sum"},
+            "misconceptions": [{"key": "sum", "when": "answer[1] == 32", "hint": "Not the sum."}],
+        },
+    )
+    assert check(pair, ("N", 24), {}, "s").kind == "right" and check(pair, ("n", 24), {}, "s").kind == "right"
+    assert check(pair, ("N", 32), {}, "s").key == "sum"
+    half = check(pair, ("P", 24), {}, "s")
+    assert half.kind == "partial" and half.message == "The second part is right; look again at the first (P or N)."
+    assert check(pair, ("P", 5), {}, "s").kind == "miss" and check(pair, 5, {}, "s").kind == "format"
+
+
+def test_a_guess_may_offer_a_range_and_ask_for_at_least_one() -> None:
+    guess = Guess("stuck", {"form": "subset", "among": "range(1, upto + 1)", "picks": 1, "answer": "[1]"})
+    assert guess.form([], {"upto": 30}) is not None and guess.form([31], {"upto": 30}) is not None
+    assert guess.form([1, 30], {"upto": 30}) is None
+    label = Guess("who", {"form": "label", "options": ["Perfect", "Random"], "answer": "Perfect"})
+    assert label.form(" perfect", {}) is None and label.reveal("perfect", {}) == "Your guess was right."
+
+
+def test_a_whole_number_answer_is_exact_at_any_size_and_lists_compare_as_sets() -> None:
+    big = Exercise("b", "number", {"value": "2 * odd_part(ex_even)"})
+    assert check(big, 2 * 5**24, {"ex_even": 10**24}, "s").kind == "right"  # 10**24 = 2**24 * 5**24
+    assert check(big, 2 * 5**24 + 2, {"ex_even": 10**24}, "s").kind == "miss"  # a float would call it equal
+    assert evaluate("same([3, 2], [2, 3]) and not same([2], [2, 3])", {}) is True
+    assert evaluate("sorted(without([5, 1, 3], [3]))", {}) == [1, 5]

@@ -211,3 +211,49 @@ def test_wrong_line_bs_reason_is_a_case_of_the_claim() -> None:
     assert [k for k in range(2, n) if n % k == 0] == [d]  # the claim's hypothesis: d is n's only inner divisor
     assert not n // d < d  # and line B fails there
     assert [k for k in range(2, 12) if 12 % k == 0] == [2, 3, 4, 6]  # the old example was outside it
+
+
+# -- issue 27: the declared exercises (01-divisors-and-primes.lesson.toml), worked out by hand ------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "answer", "kind", "key"),
+    [
+        ("divisor-duel", [9, 6, 3, 2], "right", ""),  # 18 = 2 × 9 = 3 × 6; Divisor Duel leaves out 1 and 18
+        ("divisor-duel", [1, 2, 3, 6, 9, 18], "misconception", "all-divisors"),
+        ("divisor-duel", [18, 1, 2, 9, 3, 6], "misconception", "all-divisors"),  # by pairs, as section 3 writes
+        ("divisor-duel", [1, 2, 3, 6, 9], "misconception", "with-1"),
+        ("divisor-duel", [2, 3], "partial", "partial:[2, 3]"),
+        ("divisor-duel", [2, 3, 6, 9, 18], "partial", "partial:[2, 3, 6, 9, 18]"),
+        ("factor-duel", [1, 2, 3, 6, 9], "right", ""),  # Factor Duel allows 1, not 18
+        ("factor-duel", [1, 2, 3, 6, 9, 18], "misconception", "all-divisors"),
+        ("factor-duel", [2, 3, 6, 9], "misconception", "without-1"),
+    ],
+)
+def test_exercise_1_and_its_misconceptions(rules: str, answer: list[int], kind: str, key: str) -> None:
+    verdict = lesson(rules=rules).verdict(1, answer)
+    assert (verdict.kind, verdict.key) == (kind, key)
+    if kind == "misconception":
+        assert "1" in verdict.hint and "table" in verdict.hint
+
+
+def test_the_stuck_conjecture_test_by_hand() -> None:
+    """Stuck: no move (Divisor Duel: 1 and the primes), or the game is over (Factor Duel ends on a prime)."""
+    for rules in RULES:
+        one = lesson(rules=rules)
+        assert one.test(lambda n: n == 1 or is_prime_by_trial(n), 1000), rules
+        assert not one.test(lambda n: n == 1 or is_prime_by_trial(n) or n == 1001, 1000), rules  # 7 × 11 × 13
+        assert not one.test(lambda n: n == 1 or (is_prime_by_trial(n) and n < 5000), 1000), rules  # beyond the data
+
+
+def test_the_converse_fails_exactly_at_the_squares_with_more_than_one_inner_divisor() -> None:
+    from duel_lessons.teaching import declared
+    from duel_lessons.teaching.declared.formulas import predicate
+
+    one = lesson()
+    path = declared.find("01")
+    assert path is not None
+    fails = predicate(declared.load(path).exercises["proof-2"].fields["fails"], {})  # the declared claim
+    by_hand = [d * d for d in range(2, 40) if inner_count(d * d) != 1]
+    assert [n for n in range(1, 40 * 40) if fails(n)] == by_hand
+    assert one.verdict("proof-2", by_hand[0]).right and by_hand[0] == 16

@@ -230,3 +230,49 @@ def test_the_spoiler_scan_finds_the_old_remoteness_example() -> None:
     assert {"4 → 2", "8 is P", "10 is N"} <= set(found), found
     tiny = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "From 4 the only move is 4 − 2 = 2."}]}
     assert hand_table_spoilers(tiny, 12, 15) == ["4 − 2"]
+
+
+# -- issue 27: the declared guess, truth and exercises (03-winning-and-losing-positions.lesson.toml), by hand ------
+
+
+def test_the_guess_reveal_compares_with_the_candidates_worked_out_by_hand() -> None:
+    one = lesson()
+    assert [n for n in (15, 16, 21, 32) if loses(n)] == [15, 21, 32]
+    text = spec("03").reveals["hand"]([15, 16], one.params)
+    assert "Among 15, 16, 21 and 32, the P-positions are **15, 21 and 32**." in text
+    assert "you chose 16, which is not one of them; you left out 21 and 32." in text
+
+
+def test_the_conjecture_test_refutes_a_rule_wrong_only_beyond_the_data() -> None:
+    one = lesson()
+    truth = spec("03").truths["loses"](one.params)
+    assert [n for n in range(1, 200) if loses(n)] == [n for n in range(1, 200) if truth(n)]
+    assert not one.test(lambda n: loses(n) if n <= 100 else n % 2 == 1)  # 128 is even and loses (by hand: 2⁷)
+    assert loses(128)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_every_move_counterexample_is_6_under_each_offered_rule_book(rules: str) -> None:
+    """The declared smallest counterexample, against a brute force of each rule book's table."""
+    from duel_lessons.solving.tables import tabulate
+
+    book, table = get_rules(rules), tabulate(rules, 200)
+
+    def fails(n: int) -> bool:
+        over = book.ends_on_reaching(n) is not None
+        return not over and not table.is_p(n) and any(not table.is_p(book.result(n, d)) for d in book.divisors_of(n))
+
+    found = [n for n in range(1, 200) if fails(n)]
+    assert found[0] == 6
+    one = lesson(rules=rules)
+    assert one.verdict("proof-2", 6).right
+    assert all(one.verdict("proof-2", n).kind == "partial" for n in found[1:5])
+    assert all(one.verdict("proof-2", n).kind == "miss" for n in range(1, 40) if n not in found)
+
+
+def test_exercise_1_results_misconception_only_for_the_numbers_left() -> None:
+    one = lesson(move_from=12)  # winning moves 3 and 4 leave 9 and 8 (P)
+    assert one.verdict(1, [8, 9]).key == "results"
+    assert one.verdict(1, [9]).key == "results"
+    assert one.verdict(1, [3, 9]).kind == "partial"  # 3 is a winning move: not only numbers left
+    assert one.verdict(1, [10, 6]).kind == "miss"  # the numbers left by the losing moves 2 and 6 (N)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
 from lesson_helpers import model_failures
 
 from duel_lessons.teaching import Lesson
+from duel_lessons.teaching.checks import spec
 from duel_lessons.teaching.lesson import forget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +52,21 @@ CASES = {
         "miss": [(2, 6), (4, 10)],
         "format": [1, "1", (5, 4), (1, "4"), (1, 4, 9)],
     },
+    # From 36 the winning moves are 12 and 18 (36 ÷ 12 = 3, 36 ÷ 18 = 2); the legal moves 2, 3, 4, 6, 9, 12, 18.
+    "1": {
+        "right": [[12, 18], [18, 12]],
+        "misconception": [[2, 3], [3, 2], [3], [2, 3, 4, 6, 9, 12, 18], [18, 12, 9, 6, 4, 3, 2]],
+        "partial": [[12], [12, 18, 9]],
+        "miss": [[9], [4, 6]],
+        "format": [12, "12, 18", [12, "18"]],
+    },
+    # A 5-move game needs Ω = 6: 2^6 = 64; 2^5 = 32 lasts 4 moves; 96 = 2^5·3 and 30030 = 2·3·5·7·11·13 have Ω = 6.
+    "2": {
+        "right": [64],
+        "misconception": [32, 96, 30030],
+        "miss": [128, 63, 2310],
+        "format": ["64", [64]],
+    },
 }
 
 
@@ -80,6 +97,57 @@ def test_every_model_answer_passes_its_check_and_follows_the_parameters(changes:
     start = int(lesson.params["start"])
     assert str(start) in lesson.model("proof-1")[1] and str(start) in lesson.model("proof-3")[1]
     assert str(lesson.params["ex_start"]) in lesson.model(1)[1]
+
+
+@pytest.mark.parametrize(
+    ("changes", "results", "legal"),
+    [({"ex_start": 45}, [5, 3], [15, 9, 5, 3]), ({"ex_start": 60}, [5, 3, 2], [30, 20, 15, 12, 10, 6, 5, 4, 3, 2])],
+)
+def test_exercise_1_names_its_mistakes_in_any_order_under_other_starts(
+    changes: dict[str, int], results: list[int], legal: list[int]
+) -> None:
+    """By hand: from 45 the winning moves are 9 and 15 (leaving 5 and 3); from 60, 12, 20 and 30 (5, 3, 2)."""
+    forget("05")
+    lesson = Lesson("05", **{**PARAMS, **changes})
+    assert lesson.verdict(1, results).key == "results" and lesson.verdict(1, results[::-1]).key == "results"
+    assert lesson.verdict(1, legal).key == "all-divisors" and lesson.verdict(1, legal[::-1]).key == "all-divisors"
+
+
+def test_exercise_2_follows_the_length() -> None:
+    """By hand: a 3-move game needs Ω = 4, so 16; 8 lasts 2 moves; 24 = 2·2·2·3 also has Ω = 4."""
+    forget("05")
+    lesson = Lesson("05", **{**PARAMS, "ex_length": 3})
+    assert [lesson.verdict(2, n).kind for n in (16, 8, 24, 30)] == ["right", "misconception", "misconception", "miss"]
+
+
+def test_the_repair_guess_is_compared_with_a_brute_force_of_the_repaired_game() -> None:
+    """The repaired game (divide by a prime p < N that divides N; stuck loses), solved from its rules alone."""
+
+    @cache
+    def loses(n: int) -> bool:
+        return all(not loses(n // q) for q in range(2, n) if _prime(q) and n % q == 0)
+
+    losing = [n for n in (8, 12, 16, 30, 60) if loses(n)]
+    assert losing == [8, 12, 30]
+    text = spec_reveal("repair", [8, 16])
+    assert "loses from 8, 12 and 30" in text and "you left out 12 and 30" in text
+
+
+def spec_reveal(name: str, guess: object) -> str:
+    """The text of a declared reveal for a guess, under the notebook's parameters."""
+    return spec("05").reveals[name](guess, PARAMS)
+
+
+def test_the_first_reveal_says_no_composite_number_up_to_upto_loses() -> None:
+    """Division Duel up to 100 by brute force: the player to move loses exactly at 1 and the primes."""
+
+    @cache
+    def loses(n: int) -> bool:
+        return all(not loses(n // d) for d in range(2, n) if n % d == 0)
+
+    assert [n for n in range(1, 101) if loses(n)] == [1] + [n for n in range(2, 101) if _prime(n)]
+    text = spec_reveal("hand-over", [25, 49])
+    assert "loses from none" in text and "every composite number up to 100 the player to move wins" in text
 
 
 def test_the_guesses_need_lists_of_the_offered_numbers(lesson: Lesson) -> None:

@@ -31,6 +31,18 @@ CASES = {
         "miss": [4, 6, 8, 12],
         "format": ["10", [10], "ten", 0],
     },
+    # By the rule, the sixth move (Player 2's, 10 → 5) reaches a prime; the book says Player 1.
+    "1": {"right": [2], "misconception": [1], "miss": [3], "format": ["2"]},
+    # 10**9 + 1 = 7 × 11 × 13 × 19 × 52579 is odd (and composite): P.
+    "2": {"right": ["P"], "misconception": ["N"], "format": ["p", "P-position", 1]},
+    # From 100 the winning moves are the odd divisors 1, 5, 25 (leaving 99, 95, 75); the even ones: 2, 4, 10, 20, 50.
+    "3": {
+        "right": [[1, 5, 25], [25, 5, 1]],
+        "misconception": [[1], [99, 95, 75], [75, 99], [5, 25], [25, 5], [2, 4, 10, 20, 50], [50, 2]],
+        "partial": [[1, 5], [1, 5, 25, 2]],
+        "miss": [[3, 7]],
+        "format": [1, "1, 5, 25"],
+    },
     "4": {
         "right": [8],
         "partial": [16, 32],
@@ -77,6 +89,39 @@ def test_every_model_answer_passes_its_check_and_follows_the_parameters(
     assert lesson.model(2)[0] == ex and str(lesson.params["ex_number"]) in lesson.model(2)[1]
     if lesson.params["ex_number"] == 97:
         assert "prime" in lesson.model(2)[1] and "composite" not in lesson.model(2)[1]
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [(97, "97 is prime"), (91, "91 is odd and composite"), (10**12, "1000000000000 is even"), (2, "2 is prime")],
+)
+def test_exercise_2_gives_the_reason_for_its_number(number: int, words: str) -> None:
+    """By hand: 97 and 2 are prime, 91 = 7 × 13, and 10**12 is even."""
+    forget("06")
+    lesson = Lesson("06", **{**PARAMS, "ex_number": number})
+    assert lesson.model(2)[1].startswith(words)
+
+
+def test_exercise_3_names_the_forgotten_1_and_the_results_under_another_start() -> None:
+    """By hand: from 60 the winning moves are 1, 3, 5 and 15; they leave 59, 57, 55 and 45."""
+    forget("06")
+    lesson = Lesson("06", **{**PARAMS, "start": 60})
+    assert lesson.verdict(3, [15, 5, 3]).key == "forgot-one"
+    assert lesson.verdict(3, [59, 57, 55, 45]).key == "results"
+    assert lesson.verdict(3, [2, 4, 6, 10, 12, 20, 30]).key == "even"
+    assert lesson.verdict(3, [1, 3, 5]).kind == "partial"
+
+
+def test_the_book_reveal_quotes_the_engines_ending_of_example_1() -> None:
+    from duel_lessons import get_rules, new_game
+    from duel_lessons.teaching.checks import spec
+
+    state = new_game(get_rules("factor-duel"), 100)
+    for d in (25, 25, 25, 5, 10, 5):
+        state = state.play(d)
+    assert state.winner == 2
+    last = state.transcript().strip().splitlines()[-1]
+    assert f'"{last}"' in spec("06").reveals["book"](1, PARAMS)
 
 
 def test_the_guesses_need_the_asked_form(lesson: Lesson) -> None:

@@ -42,6 +42,8 @@ def test_proof_2_the_chance_in_the_games_the_careless_player_starts(answer: obje
     [
         ("(1 - q)/2", "right"),
         ("1/2 - q/2", "right"),
+        ("0.5*(1 - q)", "right"),  # issue 27: an exact decimal is read
+        ("0.5 - 0.5*q", "right"),
         ("1 - q", "misconception"),
         ("q/2", "misconception"),
         ("1/2 - q", "misconception"),
@@ -62,8 +64,9 @@ def test_the_wrong_expressions_are_refuted_by_a_value_of_q() -> None:
 def test_exercise_1_follows_ex_rate_and_exercise_2_follows_ex_games() -> None:
     assert kind("1", 0.4) == "right" and kind("1", 0.8, ex_rate=0.1) == "right"
     assert kind("1", 0.4, ex_rate=0.1) != "right"
-    assert kind("2", 3 / 7) == "right" and kind("2", 0.5, ex_games=4) == "right" and kind("2", 0.5) == "misconception"
-    assert kind("2", 4 / 7) == "misconception"  # the share if the careless player started game 1
+    assert kind("2", 3) == "right" and kind("2", 2, ex_games=4) == "right" and kind("2", 3.5) == "misconception"
+    assert kind("2", 4) == "misconception"  # the count if the careless player started game 1
+    assert kind("2", 3 / 7) == "misconception" and kind("2", 2, ex_games=5) == "right"  # a fraction, not a count
 
 
 def test_the_guess_forms() -> None:
@@ -104,21 +107,44 @@ def test_the_long_run_rate_is_half_of_one_minus_q() -> None:
     assert ask_again == [0.5] * 4  # an even number of games: exactly the half the careless player starts
 
 
-def test_exact_ask_again_fractions() -> None:
+def test_exact_ask_again_counts() -> None:
     for games in range(2, 21):
         started = len(range(2, games + 1, 2))  # the careful player starts game 1
-        assert SPEC.checks["2"](started / games, {**BASE, "ex_games": games}).right
+        assert SPEC.checks["2"](started, {**BASE, "ex_games": games}).right
+        assert not SPEC.checks["2"](games - started, {**BASE, "ex_games": games}).right or games % 2 == 0
 
 
 def test_the_imported_simulation_does_not_answer_exercise_2() -> None:
     """simulate lets the careless player start game 1; exercise 2 has the careful one start."""
     for games in (5, 7, 11):
         _, ask_again = simulate([0.5], games=games, start_range=(10, 99), seed=1)
-        verdict = SPEC.checks["2"](ask_again[0], {**BASE, "ex_games": games})
+        params = {**BASE, "ex_games": games}
+        verdict = SPEC.checks["2"](round(ask_again[0] * games), params)
         assert verdict.kind == "misconception" and verdict.key == "careless-first", (games, verdict)
+        assert SPEC.checks["2"](ask_again[0], params).key == "fraction"
 
 
 def test_proof_1_is_not_read_off_the_cell_above() -> None:
     """The cell above proof question 1 lists the moves from 15 (smallest result 3), not a start whose minimum is 2."""
     assert min(15 // d for d in NUMBER_FACTOR.divisors_of(15)) == 3
     assert kind("proof-1", 3) == "misconception" and kind("proof-1", 2) == "right"
+
+
+def test_the_declared_reveals_compare_with_the_guess() -> None:
+    """The rules reveal (none of the three rules matters) and the careless one ((1 - 0.5)/2 = 0.25, by hand)."""
+    right, wrong = SPEC.reveals["rules"]([], BASE), SPEC.reveals["rules"](["a", "c"], BASE)
+    assert right.startswith("You picked none. You were right: none of the three rules")
+    assert wrong.startswith("You picked 'a' and 'c'. In fact, none of the three rules")
+    said = {g: SPEC.reveals["careless"](g, BASE) for g in (0.25, 0.3, 0.5)}
+    assert all("wins 0.25 of the games when q = 0.5" in text for text in said.values())
+    assert "(spot on)" in said[0.25] and "(close)" in said[0.3] and "(some way off)" in said[0.5]
+
+
+def test_exercise_1_names_each_misconception_under_every_offered_rate() -> None:
+    for rate, q in ((0.3, 0.4), (0.1, 0.8), (0.25, 0.5), (0.45, 0.1)):  # q = 1 - 2 * rate, by hand
+        p = {**BASE, "ex_rate": rate}
+        assert SPEC.checks["1"](q, p).right
+        mistakes = {"forward": (1 - rate) / 2, "no-halving": 1 - rate, "no-slip": 2 * rate}
+        for key, answer in mistakes.items():
+            if abs(answer - q) > 1e-9:  # at rate 0.25, 2 * rate is q itself: right
+                assert SPEC.checks["1"](answer, p).key == key, (rate, key)

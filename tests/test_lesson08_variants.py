@@ -87,26 +87,46 @@ def test_a_wrong_line_is_named_with_why_it_is_wrong() -> None:
     assert "12 − 2 = 10" in v.message + v.hint + v.stronger
 
 
+def key(name: str, answer: object, **changed: object) -> str:
+    """The verdict's kind and, for a named mistake, its key: "misconception:losing-move"."""
+    v = verdict(name, answer, **changed)
+    return f"{v.kind}:{v.key}" if v.kind == "misconception" else v.kind
+
+
 def test_exercise_1_big_numbers_and_its_misconceptions() -> None:
+    """EX_EVEN = 10**12 = 2**12 × 5**12 (by hand): the winning moves are 2 × the odd divisors of 2**11 × 5**12, the
+    largest 2 × 5**12; 2 and 2 × 5**7 win but are smaller; 4 leaves a multiple of 4; 5 is odd; 3 × 10**12 divides
+    nothing below it."""
     assert verdict("1", 2 * 5**12).kind == "right"
-    assert verdict("1", 2).kind == "partial" and verdict("1", 2 * 5**7).kind == "partial"  # winning, not the largest
-    assert verdict("1", 4).kind == "misconception" and verdict("1", 5).kind == "misconception"
-    assert verdict("1", 3 * 10**12).kind == "misconception" and verdict("1", 0).kind == "miss"
+    assert key("1", 2) == key("1", 2 * 5**7) == "misconception:not-the-largest"
+    assert key("1", 4) == "misconception:losing-move" and key("1", 5) == "misconception:odd-divisor"
+    assert key("1", 1) == "misconception:odd-divisor"  # 1 is an odd divisor, and not a move either
+    assert key("1", 3 * 10**12) == key("1", 10**12) == key("1", 0.5) == "misconception:not-a-move"
+    assert key("1", 0) == "misconception:zero" and key("1", 6) == "misconception:not-a-move"  # 3 does not divide it
     assert verdict("1", "2").kind == "format" and verdict("1", 2 * 5**20, ex_even=10**20).kind == "right"
-    odd_half = 2 * 10**12 + 2
-    assert verdict("1", 0, ex_even=odd_half).kind == "right" and verdict("1", 2, ex_even=odd_half).kind != "right"
+    odd_half = 2 * 10**12 + 2  # 2 × an odd number: a P-position, so the answer is 0
+    assert verdict("1", 0, ex_even=odd_half).kind == "right"
+    assert key("1", 2, ex_even=odd_half) == "misconception:no-winning-move"
 
 
-def test_exercise_1_reads_numbers_beyond_10_18_that_the_question_allows() -> None:
-    """Issue 27, point 7: numbers of any size the question allows. EX_EVEN = 10**40: the largest winning move is
-    2 × 5**40 (by hand: 10**40 = 2**40 × 5**40, a winning move is twice an odd divisor of the half, 2**39 × 5**40,
-    and the largest odd one is 5**40); EX_EVEN itself is not a move, and says so."""
-    big = 10**40
-    assert verdict("1", 2 * 5**40, ex_even=big).right
-    assert verdict("1", 2 * 5**39, ex_even=big).kind == "partial"  # winning (2 × an odd divisor), not the largest
-    assert verdict("1", big, ex_even=big).key == "not-a-move"
-    assert verdict("1", 4 * 5**40, ex_even=big).key == "losing-move"  # leaves 4 × 5**40 × (2**38 − 1)
-    assert verdict("1", 10**90, ex_even=big).kind == "format"
+def test_exercise_1_with_an_offered_ex_even_beyond_the_board() -> None:
+    """EX_EVEN = 10**24 (offered): the largest winning move is 2 × 5**24 (by hand: 10**24 = 2**24 × 5**24, a winning
+    move is twice an odd divisor of the half, 2**23 × 5**24, and the largest odd one is 5**24); EX_EVEN itself is
+    beyond 10**18, where a lesson reads no number, and says so."""
+    big = 10**24
+    assert verdict("1", 2 * 5**24, ex_even=big).right
+    assert key("1", 2 * 5**23, ex_even=big) == "misconception:not-the-largest"  # winning, not the largest
+    assert key("1", 4 * 5**24, ex_even=big) == "misconception:losing-move"  # leaves 4 × 5**24 × (2**22 − 1)
+    assert key("1", 5**24, ex_even=big) == "misconception:odd-divisor"
+    assert verdict("1", big, ex_even=big).kind == verdict("1", 10**90, ex_even=big).kind == "format"
+
+
+def test_exercise_1_model_answer_and_its_reason_follow_ex_even() -> None:
+    assert SPEC.models["1"](BASE)[0] == 2 * 5**12 and "is a multiple of 4" in SPEC.models["1"](BASE)[1]
+    answer, why = SPEC.models["1"]({**BASE, "ex_even": 3 * 2**70})
+    assert answer == 6 and "twice the odd part" in why  # 3 × 2**70: odd part 3
+    answer, why = SPEC.models["1"]({**BASE, "ex_even": 2 * 10**20 + 2})
+    assert answer == 0 and "not a multiple of 4" in why
 
 
 def test_exercise_1_largest_move_against_the_solver() -> None:
@@ -140,6 +160,33 @@ def test_the_guess_form() -> None:
     form = SPEC.guess_forms["hand-over"]
     assert form([], BASE) is None and form([6, 18], BASE) is None
     assert form("dunno", BASE) and form([7], BASE) and form(["6"], BASE)
+
+
+def test_the_guess_reveal_compares_with_the_even_only_losers() -> None:
+    told = SPEC.reveals["hand-over"]([6, 8], BASE)
+    assert "the player to move loses from 6 and 18" in told and "you chose 8" in told and "you left out 18" in told
+    assert "not a multiple of 4" in told and "up to 100000" in told
+
+
+def test_the_declared_truths_are_the_solvers_tables_and_reach_beyond_them() -> None:
+    """The conjectures are tested against the proved rules (as far as 10**12): they agree with the solver."""
+    even, odd = tabulate(EVEN, 3000), tabulate(DIVISOR_DUEL.variant(divisors="odd"), 3000)
+    even_truth, odd_truth = SPEC.truths["even"](BASE), SPEC.truths["odd"](BASE)
+    assert all(even_truth(n) == even.is_p(n) and odd_truth(n) == odd.is_p(n) for n in range(1, 3001))
+    assert SPEC.reaches["even"] == SPEC.reaches["odd"] == 10**12
+    misere = tabulate(DIVISOR_DUEL.variant(last_mover_wins=False), 1000)
+    assert all(SPEC.truths["misere"](BASE)(n) == misere.is_p(n) for n in range(1, 1001))
+
+
+def test_a_rule_with_an_exception_beyond_the_data_is_refuted(capsys: pytest.CaptureFixture[str]) -> None:
+    from duel_lessons.teaching import Lesson
+
+    lesson = Lesson("08", **BASE)
+    assert not lesson.test(lambda n: n % 4 != 0 or n == 2**20, upto=1000, name="even")
+    assert "n = 1048576" in capsys.readouterr().out
+    assert lesson.test(lambda n: n % 2 == 1 or n & (n - 1) == 0, upto=1000, name="odd")
+    told = str(lesson.reveal_text("odd"))
+    assert "**odd or a power of 2**" in told and "agrees with it for every n from 1 to 1,000" in told
 
 
 # -- the lesson's statements, by brute force -------------------------------------------------------------

@@ -165,9 +165,18 @@ def test_the_nim_guess_takes_any_rule_that_tells_positions_apart_and_nothing_els
 
 def test_the_first_guess_opens_the_two_heap_rule_but_not_the_three_heap_one() -> None:
     early = SPEC.reveals["hand-over"](["A", "C"], BASE)
-    assert "A, C, D" in early and "heaps are equal" in early
+    assert "**A, C and D**" in early and "heaps are equal" in early
     assert not [w for w in NIM_WORDS if w.lower() in early.lower()], early
     assert SPEC.gates["nim"] == "nim" and SPEC.gates["hand-over"] == "hand-over"
+
+
+@pytest.mark.parametrize(
+    ("guess", "right"),
+    # by hand: A (1, 1), C (2, 2) and D (1, 2, 3) lose for the player to move; B and E do not
+    [(["A", "E"], 2), (["a", "c", "d"], 5), ([], 2), (["B", "E"], 0), (("C", "d"), 4)],
+)
+def test_the_first_reveal_counts_the_letters_on_the_right_side(guess: list[str], right: int) -> None:
+    assert f"were right about {right} of the 5" in SPEC.reveals["hand-over"](guess, BASE)
 
 
 def test_the_rule_reveal_compares_the_students_rule_found_by_brute_force() -> None:

@@ -165,11 +165,12 @@ def test_model_answers_follow_the_parameters() -> None:
 @pytest.mark.parametrize(
     ("name", "value", "ok"),
     [
-        ("sums", ["N", "P"], True),
-        ("sums", ("p", "n"), True),
+        ("sums", "NP", True),
+        ("sums", "PP", True),
         ("sums", "dunno", False),
-        ("sums", ["N"], False),
-        ("sums", ["N", "X"], False),
+        ("sums", "N", False),
+        ("sums", "NX", False),
+        ("sums", ["N", "P"], False),
         ("partner", [20], True),
         ("partner", [14, 27], True),
         ("partner", [5], False),
@@ -190,7 +191,7 @@ def test_outputs_that_answer_a_guess_are_locked_until_it_is_made(capsys: pytest.
     lesson.guess("sums", "dunno")
     lesson.locked("sums", lambda: print("4 + 4 is P"))
     assert "🔒" in capsys.readouterr().out
-    lesson.guess("sums", ["N", "N"])
+    lesson.guess("sums", "NN")
     lesson.locked("sums", lambda: print("opened"))
     assert "opened" in capsys.readouterr().out
     forget("10")
@@ -233,6 +234,23 @@ def test_exercise_3_a_case_slip_is_named_and_confirms_nothing(answer: str) -> No
     for params in (P, {**P, "ex_pair": [6, 16]}):  # N, then P
         verdict = check("3", answer, params)
         assert verdict.kind == "format" and "capital" in verdict.message, (answer, params)
+
+
+def brute_sum(parts: tuple[int, ...]) -> str:
+    """P or N for a sum of Divisor Duels, by trying every move (written here, independently of the package)."""
+    for i, n in enumerate(parts):
+        for m in moves(n):
+            if brute_sum(parts[:i] + (m,) + parts[i + 1 :]) == "P":
+                return "N"
+    return "P"
+
+
+def test_the_declared_sums_guess_is_right_by_brute_force_and_its_reveal_compares() -> None:
+    # 4 and 6 are each N; 4 + 4 is P (copy the move), 4 + 6 is N (6 - 2 leaves 4 + 4)
+    assert (brute_sum((4,)), brute_sum((6,)), brute_sum((4, 4)), brute_sum((4, 6))) == ("N", "N", "P", "N")
+    right, wrong = SPEC.reveals["sums"]("PN", P), SPEC.reveals["sums"]("NN", P)
+    assert "**4 + 4 is P, and 4 + 6 is N**" in right and "Your guess was right." in right
+    assert "You guessed 'NN'." in wrong and "right" not in wrong
 
 
 def test_guessing_every_partner_is_no_prediction() -> None:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import json
+import re
 from functools import cache, reduce
 from operator import xor
 
 import pytest
-from lesson_helpers import model_failures, source, spoilers_before_reveal, student_cells
+from lesson_helpers import ROOT, model_failures, source, spoilers_before_reveal, student_cells
 
 from duel_lessons import DIVISOR_DUEL
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import spec
+from duel_lessons.teaching.gating import gated_cell, gated_texts
+from duel_lessons.teaching.student_copies import student_notebook
 
 P = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [100, 360, 840], "small_box": 20}
 OTHER = {**P, "triple_upto": 6, "example": [4, 6, 12], "ex_sum": [120, 360, 960], "small_box": 12}
@@ -147,7 +151,8 @@ def test_model_answers_follow_the_parameters() -> None:
     ("name", "value", "ok"),
     [
         ("hand-over", ["B", "d"], True),
-        ("hand-over", [], False),
+        ("hand-over", [], True),  # "none of them" is a guess too (the declared letters form)
+        ("hand-over", ["b"], True),
         ("hand-over", "dunno", False),
         ("hand-over", ["F"], False),
         ("box", 0.4, True),
@@ -262,9 +267,40 @@ def test_the_rule_opens_only_after_a_real_conjecture_of_the_students_own() -> No
     assert "(stopped)" in str(form(loops, P))  # by its CPU limit, or under load by the wall-clock backstop
 
 
+def test_the_a_to_e_reveal_names_the_sums_that_lose_by_brute_force() -> None:
+    choices = {"A": (4, 4, 4), "B": (4, 6, 12), "C": (6, 6, 24), "D": (12, 18, 30), "E": (10, 16, 20)}
+    assert [k for k, parts in choices.items() if lost(parts)] == ["B", "E"]
+    text = SPEC.reveals["hand-over"](["B", "e"], P)
+    assert "**B and E**" in text and "You chose all of them." in text
+    wrong = SPEC.reveals["hand-over"](["A", "B"], P)
+    assert "You chose" in wrong and "all of them" not in wrong
+
+
+def test_the_box_reveal_counts_the_pairs_of_value_0_by_brute_force() -> None:
+    zeros = [n for n in range(1, 21) if lost((n,))]
+    assert len(zeros) == 12  # the 10 odd numbers, 2 and 8
+    text = SPEC.reveals["box"](0.3, P)
+    assert "You guessed 0.3" in text and "144 pair two numbers of value 0 (12 numbers up to 20" in text
+
+
 def test_the_a_to_e_reveal_keeps_the_rule_for_the_rule_reveal() -> None:
     before = SPEC.reveals["hand-over"](["A"], P)
     assert "XOR" not in before and "Sprague" not in before
     after = SPEC.reveals["rule"](lambda values: sum(values) % 2 == 0, P)
     assert "XOR" in after and "First counterexample" in after
     assert "agrees" in SPEC.reveals["rule"](lambda values: reduce(xor, values, 0) == 0, P)
+
+
+def test_text_after_the_rule_is_gated_and_the_box_count_is_the_optional_part() -> None:
+    # Issue 27: the proof, exercise 1 and the box count name the XOR rule, so they open once the student's own rule
+    # is in; the box count is the gated "Going further" part, outside the 50 minutes.
+    notebook = json.loads(next((ROOT / "notebooks").glob("11-*.ipynb")).read_text(encoding="utf-8"))
+    parts = [text for gate, text in gated_texts(notebook).values() if gate == "rule"]
+    assert any(text.startswith("## 4. Build the proof") and "XOR" in text for text in parts)
+    assert any(text.startswith("**Exercise 1.**") and "XOR" in text for text in parts)
+    assert any(text.startswith("## Going further (optional)") and "box" in text for text in parts)
+    static = [source(c) for c in student_notebook(notebook)["cells"]]
+    assert not any(re.search(r"xor|⊕|\\oplus|balanced", t, re.IGNORECASE) for t in static)
+    box_guess = next(i for i, t in enumerate(static) if 'lesson.guess("box"' in t)
+    going_further = next(i for i, (gate, text) in enumerate(gated_texts(notebook).values()) if "Going further" in text)
+    assert static[box_guess - 1] == gated_cell(f"part-{going_further + 1}")["source"]

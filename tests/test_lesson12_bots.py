@@ -6,16 +6,23 @@ the package's perfect player handed in is named as such. No wall-clock limits.
 
 from __future__ import annotations
 
+import json
+import re
+from functools import cache
+
 import pytest
-from lesson_helpers import source, spoilers_before_reveal, student_cells
+from lesson_helpers import ROOT, source, spoilers_before_reveal, student_cells
 
 from duel_lessons import DIVISOR_DUEL, new_game
 from duel_lessons.engine.game import GameState
 from duel_lessons.play.players import make_player
 from duel_lessons.play.sandbox import Sandbox
+from duel_lessons.play.tournament import round_robin
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import spec
 from duel_lessons.teaching.checks.lesson12 import buggy_even, largest_odd, smallest
+from duel_lessons.teaching.gating import gated_texts
+from duel_lessons.teaching.student_copies import student_notebook
 
 P = {"rules": "divisor-duel", "starts": 10, "seed": 2026, "start_range": (10, 200), "check_upto": 40}
 SPEC = spec("12")
@@ -130,11 +137,13 @@ def test_the_model_bot_halves_a_power_of_two() -> None:
     ("name", "value", "ok"),
     [
         ("game", "Smallest", True),
-        ("game", " largest odd", True),
+        ("game", "Largest odd", True),
+        ("game", "largest odd", False),  # the declared label form asks for the name as written
         ("game", "dunno", False),
         ("game", 3, False),
         ("league", "Perfect twin", True),
-        ("league", "perfect", True),
+        ("league", "Perfect", True),
+        ("league", "perfect", False),
         ("league", "Me", False),
     ],
 )
@@ -154,3 +163,63 @@ def test_the_exit_ticket_answer_passes_exercise_2() -> None:
         return even[-1] if even else state.legal_moves[0]
 
     assert check("2", bot).kind == "right"
+
+
+@cache
+def mover_loses(n: int) -> bool:
+    """Brute force written here: the player to move from n loses Divisor Duel (a move subtracts a divisor 1 < d < n)."""
+    return all(not mover_loses(n - d) for d in range(2, n) if n % d == 0)
+
+
+def test_in_the_notebooks_league_the_twins_first_player_wins_exactly_from_the_n_starts() -> None:
+    # Section 4 shows the twin games as data (issue 27: no line of code states the fact); the fact, checked here.
+    result = round_robin({"Perfect": "perfect", "Perfect twin": "perfect"}, DIVISOR_DUEL, 10, 2026, (10, 200))
+    twins = result.games
+    assert len(twins) == 20
+    assert all((g.winner == g.first) == (not mover_loses(g.start)) for g in twins)
+    assert sorted({g.start for g in twins if not mover_loses(g.start)}) == [36, 40, 138, 152]
+    assert sum(g.winner == g.first for g in twins) == 8  # exercise 1's answer, counted by hand from the starts
+
+
+def test_exercise_1_is_answered_before_the_league_is_guessed_and_the_twin_fact_is_not_in_code() -> None:
+    # The league's outputs open with the league guess, and they show the twins' results: so the guess comes after
+    # exercise 1 in reading order, and the twin games are shown as data for the student to explain.
+    text = [source(c) for c in student_cells("12-")]
+
+    def first(needle: str) -> int:
+        return next(i for i, t in enumerate(text) if needle in t)
+
+    assert first("lesson.check(1,") < first('lesson.guess("league"') < first('lesson.locked("league"')
+    assert not any("outcome_of(g.start) ==" in t for t in text)
+
+
+def test_the_class_tournament_is_the_gated_optional_part() -> None:
+    notebook = json.loads(next((ROOT / "notebooks").glob("12-*.ipynb")).read_text(encoding="utf-8"))
+    parts = [text for gate, text in gated_texts(notebook).values() if gate == "league"]
+    assert any(text.startswith("## Going further (optional)") and "class tournament" in text for text in parts)
+    static = [source(c) for c in student_notebook(notebook)["cells"]]
+    assert not any("Going further" in t or "Why does the perfect player lose" in t for t in static)
+
+
+def played_out(rules_name: str, start: int) -> str:
+    """Smallest (first) against Largest odd, played out here move by move (a forced pass when there is no move)."""
+    state, bots = new_game(rules_name, start), {1: ("Smallest", smallest), 2: ("Largest odd", largest_odd)}
+    while not state.is_over:
+        state = state.pass_turn() if state.must_pass else state.play(bots[state.to_move][1](state))
+    assert state.winner is not None
+    return bots[state.winner][0]
+
+
+@pytest.mark.parametrize("rules_name", ["divisor-duel", *SPEC.offers["rules"]])
+def test_the_declared_game_answer_holds_in_every_offered_rule_book(rules_name: str) -> None:
+    assert played_out(rules_name, 60) == "Largest odd"
+    params = {**P, "rules": rules_name}
+    assert SPEC.reveals["game"]("Largest odd", params).startswith("**Largest odd won**")
+    assert "Your guess was right." in SPEC.reveals["game"]("Largest odd", params)
+    assert "Your guess was right." not in SPEC.reveals["game"]("Smallest", params)
+
+
+def test_the_league_reveal_points_to_the_table_and_names_no_winner() -> None:
+    text = SPEC.reveals["league"]("Greedy", P)
+    assert "Greedy" in text and "table above" in text
+    assert not any(re.search(pattern, text, re.IGNORECASE) for pattern in SPEC.spoilers["league"])

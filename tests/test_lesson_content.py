@@ -306,7 +306,8 @@ def test_check_lessons_names_each_problem_and_exits_2(tmp_path: Path) -> None:
     assert main(["check-lessons", str(tmp_path)], stdout=out, stderr=err) == 2
     assert err.getvalue() == (
         "duel-lessons: error: 04-x.lesson.toml: [exercise.5] kind: 'numbr' is not a kind; use one of number, "
-        "numbers, label, winning-move, winning-moves, order, expression, counterexample, step, explanation.\n"
+        "numbers, label, winning-move, winning-moves, order, expression, counterexample, step, explanation, table, "
+        "pair.\n"
         "05-y.lesson.toml: it declares lesson 04, but its name starts otherwise.\n"
     )
 

@@ -55,6 +55,7 @@ def test_the_teachers_tools_have_areas() -> None:
         "duel_lessons/cli/class_report.py",
         "duel_lessons/teaching/bounded_json.py",
         "duel_lessons/teaching/judging.py",
+        "duel_lessons/teaching/report_page.py",
     }
     assert known["record"]["modules"] == ["duel_lessons/teaching/record.py"]
     assert known["plain"]["modules"] == ["duel_lessons/teaching/plain.py"]

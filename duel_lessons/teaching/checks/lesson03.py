@@ -1,83 +1,23 @@
-"""Lesson 03, "Which numbers would you like to hand your opponent?": P, N, backward induction, remoteness.
+"""Lesson 03, "Which numbers would you like to hand your opponent?": the checks its declarations
+(``03-winning-and-losing-positions.lesson.toml``) cannot express.
 
-Parameters: ``rules``, ``hand_limit`` (the table by hand), ``upto`` (the computer's table and conjectures),
-``candidates`` (the guess), ``move_from`` (exercise 1), ``remote_n`` (exercise 2), ``defend_from`` (exercise 3:
-a P-position from here up, defended move by move).
+- ``table``: the P/N table by hand for n = 1 .. ``hand_limit``, a dict (the first wrong entry named);
+- exercise 2: a pair (d, r), the best move from ``remote_n`` (the winner hurries, the loser delays) and its
+  remoteness, told apart from the move alone, the remoteness alone and the rule the other way round;
+- exercise 3: a P-position n ≥ ``defend_from`` with two or more moves, defended by a reply to each: ``(n, {d: e})``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from duel_lessons.engine.rules import Rules
-from duel_lessons.solving.tables import Table
 from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of, table_of
-from duel_lessons.teaching.feedback import (
-    Misconception,
-    Verdict,
-    as_whole,
-    expect_list,
-    expect_table,
-    is_unanswered,
-    plain,
-    right,
-    unanswered,
-)
-from duel_lessons.teaching.proofs import expect_counterexample
+from duel_lessons.teaching.checks.common import listing, rules_of, table_of
+from duel_lessons.teaching.feedback import Verdict, as_whole, expect_table, is_unanswered, plain, right, unanswered
 
-SPEC = register(
-    LessonSpec(
-        "03",
-        needs=("rules", "hand_limit", "upto", "candidates", "move_from", "remote_n", "defend_from"),
-        offers={"rules": ("factor-duel",)},
-    )
-)
-
-# What the guess "hand" discovers: which candidates are P-positions, and the pattern behind them.
-SPEC.discovers(
-    "hand",
-    r"\bodd\b",
-    r"n\s*%\s*2\s*==\s*1",
-    r"\b(15|21|32)\s+(is|are)\s+(an?\s+)?P\b",
-    r"\b(15|21|32)\s*\(P\)",
-    r"\b(15|21|32):\s*P\b",
-)
-
-#: The largest number exercise 4 and the counterexample hunt read.
+SPEC = register(LessonSpec("03"))
+#: The largest number exercise 3 reads.
 LIMIT = 10**4
-
-
-@SPEC.truth("loses", yes="loses (P)", no="wins (N)", reach=10**4)
-def loses(p: Params) -> Callable[[int], bool]:
-    """Whether the player to move from n loses (the solver's table)."""
-    table = table_of(p, max(int(p["upto"]), 10**4))
-    return table.is_p
-
-
-@SPEC.guess_form("hand")
-def hand_form(value: object, p: Params) -> str | None:
-    """The guess is a list of numbers from ``candidates`` (an empty list says "none of them")."""
-    pool = [int(n) for n in p["candidates"]]
-    value = plain(value)
-    if isinstance(value, (list, tuple, set)) and all(type(n) is int and n in pool for n in value):
-        return None
-    return f"Guess a list of numbers from CANDIDATES = {pool}, such as [{pool[0]}] (or [] for none)."
-
-
-@SPEC.reveal("hand")
-def hand_reveal(guess: object, p: Params) -> str:
-    """Which candidates are P-positions, compared with the guess."""
-    pool = [int(n) for n in p["candidates"]]
-    table = table_of(p, max(pool))
-    truth = [n for n in pool if table.is_p(n)]
-    guess = plain(guess)
-    listed = [n for n in guess if type(n) is int] if isinstance(guess, (list, tuple, set)) else []
-    return (
-        f"You want to hand your opponent a P-position. Among {listing(pool)}, the P-positions are "
-        f"**{listing(truth)}**.\n\n{compare_sets(listed, truth, pool)}\n\n"
-        "Does that fit the pattern you see in the hundred square?"
-    )
 
 
 def _hand_table(p: Params) -> dict[int, str]:
@@ -109,46 +49,6 @@ def model_table(p: Params) -> tuple[object, str]:
         return outcome, "Every number here is a P-position."
     d = table.winning_moves(first_n)[0]
     return outcome, f"For example {first_n} is N: {first_n} − {d} = {rules.result(first_n, d)} is P."
-
-
-@SPEC.check(1)
-def winning_moves(answer: object, p: Params) -> Verdict:
-    """The winning moves from ``move_from``."""
-    rules, n = rules_of(p), int(p["move_from"])
-    table = table_of(p, n)
-    right_moves = list(table.winning_moves(n))
-    reached = [rules.result(n, d) for d in right_moves]
-    return expect_list(
-        answer,
-        right_moves,
-        what="winning moves",
-        misconceptions=[
-            Misconception(
-                "results",
-                lambda a: isinstance(a, list) and bool(a) and set(a) <= set(reached) and not set(a) & set(right_moves),
-                "That is where a move leaves the number. Give the divisors you take away.",
-                "The answer is the divisor d you subtract, not the number left. For each "
-                "P-position you listed, which d gets you there?",
-            )
-        ],
-        hint=f"List {n} - d for every divisor d you may use, and keep the moves whose result is a P-position.",
-        stronger=f"Write a line for each allowed divisor d: d, then {n} − d, then P or N from your "
-        f"table. Keep the d whose result is P.",
-    )
-
-
-@SPEC.model(1)
-def model_1(p: Params) -> tuple[object, str]:
-    """Exercise 1's model: the winning moves from ``move_from``, and where the others lead."""
-    rules, n = rules_of(p), int(p["move_from"])
-    table = table_of(p, n)
-    good = list(table.winning_moves(n))
-    others = [rules.result(n, d) for d in rules.divisors_of(n) if d not in good]
-    wins = ", ".join(f"{n} − {d} = {rules.result(n, d)}" for d in good)
-    return (
-        good,
-        f"{wins} {'is' if len(good) == 1 else 'are'} P; {listing(others)} {'is' if len(others) == 1 else 'are'} N.",
-    )
 
 
 def _best(p: Params) -> tuple[int, list[int], int, int]:
@@ -194,7 +94,7 @@ def remoteness(answer: object, p: Params) -> Verdict:
     if d is None or d not in rules.divisors_of(n):
         return Verdict(
             "misconception",
-            f"{show_whole(answer[0])} is not a move you may make from {n}.",
+            f"{'That' if d is None else d} is not a move you may make from {n}.",
             f"The first number is the divisor you take away from {n}. Which divisors are allowed?",
             f"List the allowed divisors of {n}; your move is one of them.",
             key="not-a-move",
@@ -237,12 +137,6 @@ def remoteness(answer: object, p: Params) -> Verdict:
     )
 
 
-def show_whole(value: object) -> str:
-    """A short way to name an answer part in a message."""
-    number = as_whole(value)
-    return str(number) if number is not None else "That"
-
-
 @SPEC.model(2)
 def model_2(p: Params) -> tuple[object, str]:
     """Exercise 2's model: the best move from ``remote_n`` and its remoteness, by the hurry/delay rule."""
@@ -261,19 +155,6 @@ def model_2(p: Params) -> tuple[object, str]:
 
 
 # -- exercise 3: defend a P-position, move by move --------------------------------------------------------------
-
-
-def _defensible(table: Table, rules: Rules, n: int) -> bool:
-    """Whether n is a P-position with at least two moves (so defending it takes some work)."""
-    return table.is_p(n) and len(rules.divisors_of(n)) >= 2 and rules.ends_on_reaching(n) is None
-
-
-def _reply(table: Table, rules: Rules, m: int, e: object) -> int | None:
-    """The number left after the reply e from m, or None if e is not an allowed divisor there."""
-    e = as_whole(e)
-    if e is None or e not in rules.divisors_of(m) or rules.ends_on_reaching(m) is not None:
-        return None
-    return rules.result(m, e)
 
 
 @SPEC.check(3)
@@ -319,9 +200,8 @@ def defend(answer: object, p: Params) -> Verdict:
     for d in moves:
         if d not in keys:
             continue
-        m = rules.result(n, d)
-        left = _reply(table, rules, m, replies[d])
-        if left is None:
+        m, e = rules.result(n, d), as_whole(replies[d])
+        if e is None or e not in rules.divisors_of(m) or rules.ends_on_reaching(m) is not None:
             return Verdict(
                 "misconception",
                 f"After {n} − {d} = {m}, your reply {plain(replies[d])!r} is not an allowed move from {m}.",
@@ -329,6 +209,7 @@ def defend(answer: object, p: Params) -> Verdict:
                 f"From {m}, which allowed divisors are there? Try each, and look up where it leaves your opponent.",
                 key=f"illegal:{d}",
             )
+        left = rules.result(m, e)
         if not table.is_p(left):
             return Verdict(
                 "misconception",
@@ -350,12 +231,12 @@ def defend(answer: object, p: Params) -> Verdict:
 
 
 def _smallest_defence(p: Params) -> int:
+    """The smallest P-position from ``defend_from`` up with at least two moves (so defending it takes some work)."""
     rules, start = rules_of(p), int(p["defend_from"])
-    for top in (max(start, 2) * 4, LIMIT):
-        table = table_of(p, top)
-        found = next((n for n in range(start, top + 1) if _defensible(table, rules, n)), None)
-        if found is not None:
-            return found
+    table = table_of(p, LIMIT)
+    for n in range(start, LIMIT + 1):
+        if table.is_p(n) and len(rules.divisors_of(n)) >= 2 and rules.ends_on_reaching(n) is None:
+            return n
     raise LessonError(f"No P-position with two or more moves from {start} to {LIMIT:,} under these rules.")
 
 
@@ -371,49 +252,3 @@ def model_3(p: Params) -> tuple[object, str]:
         for d, e in replies.items()
     )
     return (n, replies), steps + "."
-
-
-# -- the proof: P-positions have even remoteness ----------------------------------------------------------------
-
-
-def _every_move_to_p_fails(p: Params) -> Callable[[int], bool]:
-    """Whether n is an N-position with a move to another N-position (so not EVERY move reaches P)."""
-    rules = rules_of(p)
-
-    def fails(n: int) -> bool:
-        if not 1 <= n <= LIMIT or rules.ends_on_reaching(n) is not None:
-            return False
-        table = table_of(p, max(n, 64))
-        return not table.is_p(n) and any(not table.is_p(rules.result(n, d)) for d in rules.divisors_of(n))
-
-    return fails
-
-
-def _smallest_every_move(p: Params) -> int:
-    fails = _every_move_to_p_fails(p)
-    return next(n for n in range(1, LIMIT + 1) if fails(n))
-
-
-@SPEC.check("proof-2")
-def every_move(answer: object, p: Params) -> Verdict:
-    """The smallest N-position with a move to an N-position: the false lemma "every move from N reaches P"."""
-    return expect_counterexample(
-        answer,
-        fails=_every_move_to_p_fails(p),
-        smallest=_smallest_every_move(p),
-        claim="it is a P-position, or every move from it reaches a P-position",
-        limit=LIMIT,
-        hint="Go through the N-positions in your table, smallest first. Where does each of their moves lead?",
-        stronger="For each N-position, write every move and the letter of the number it reaches. "
-        "Stop at the first one with an N among them.",
-    )
-
-
-@SPEC.model("proof-2")
-def model_proof_2(p: Params) -> tuple[object, str]:
-    """The smallest N-position with a move to an N-position."""
-    rules = rules_of(p)
-    n = _smallest_every_move(p)
-    table = table_of(p, n)
-    d = next(d for d in rules.divisors_of(n) if not table.is_p(rules.result(n, d)))
-    return n, f"{n} is N, but {n} − {d} = {rules.result(n, d)} is N too: only SOME move from an N-position reaches P."

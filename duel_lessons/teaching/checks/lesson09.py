@@ -1,24 +1,24 @@
-"""Lesson 09, "How do you win at Nim?": the checks (Nim and subtraction games by brute force live in play.nim_solver).
+"""Lesson 09's unusual checks (the rest is declared in notebooks/09-nim-and-subtraction-games.lesson.toml).
 
->>> from duel_lessons.play.nim_solver import nim_outcome, subtraction_outcome
->>> nim_outcome((1, 2, 3)), subtraction_outcome(8, (1, 2, 3))
-('P', 'P')
+Python stays for what no declared kind or formula says: a Nim position is a list of heaps (a rule of three
+heaps and the guess that notes it, the heaps left by a reply, three heaps that refute a claim, moves as
+(heap, count) pairs), and the subtraction game SUB_SET is no rule book a formula can name.  Nim and
+subtraction games by brute force live in :mod:`duel_lessons.play.nim_solver`.
+
+>>> p = {"sub_set": [1, 2, 3], "ex_sub": 1001, "heap_upto": 7}
+>>> SPEC.checks["proof-1"]([3, 3], p).kind, SPEC.checks["2"](1, p).kind, SPEC.checks["2"](5, p).kind
+('right', 'right', 'misconception')
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Iterable
 
 from duel_lessons.play.nim import losing_piles
-from duel_lessons.play.nim_solver import (
-    after,
-    nim_moves,
-    nim_outcome,
-    nim_p_positions,
-    nim_winning_moves,
-    subtraction_outcome,
-)
+from duel_lessons.play.nim_solver import after, nim_moves, nim_outcome, nim_winning_moves, subtraction_outcome
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.feedback import (
     Misconception,
@@ -31,158 +31,14 @@ from duel_lessons.teaching.feedback import (
     unanswered,
 )
 
-__all__ = ["SPEC", "nim_outcome", "nim_p_positions", "nim_winning_moves", "subtraction_outcome"]
-
-SPEC = register(
-    LessonSpec(
-        "09",
-        needs=("heaps", "heap_upto", "sub_set", "sub_upto", "ex_moves", "ex_sub"),
-        offers={
-            "heap_upto": (5, 15),
-            "sub_set": ((1, 2), (1, 2, 3, 4), (1, 3, 4)),
-            "ex_moves": ((12, 21, 26), (13, 22, 27), (3, 5, 7)),
-            "ex_sub": (1000, 997),
-        },
-    )
-)
-
+SPEC = register(LessonSpec("09"))
 Heaps = tuple[int, ...]
-
-# -- what the students discover (nothing before its reveal may say it) ----------------------------------
-
-SPEC.discovers(
-    "hand-over",
-    r"copy (your|the) opponent",
-    r"\bequal heaps\b",
-    r"heaps are equal",
-)
-SPEC.discovers(
-    "nim",
-    r"\bxor\b",
-    r"nim-?sum",
-    r"even number of 1s",
-    r"every column (has )?(an )?even",
-    r"\bbalanced\b",
-    r"a\s*\^\s*b\s*\^\s*c",
-)
-SPEC.discovers(
-    "subtract",
-    r"multiples? of (4|four)",
-    r"\b4\s*[-−]\s*k\b",
-    r"whatever your opponent takes",
-)
-
-# -- guesses, truths and reveals -------------------------------------------------------------------
-
-CHOICES: dict[str, Heaps] = {"A": (1, 1), "B": (1, 2), "C": (2, 2), "D": (1, 2, 3), "E": (1, 2, 4)}
-
-
-@SPEC.guess_form("hand-over")
-def hand_over_form(value: object, p: Params) -> str | None:
-    """A list of some of the letters A-E (or [] for none)."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set)):
-        return 'Give a list of letters, like ["A", "E"], or [] for none.'
-    if any(not isinstance(x, str) or x.strip().upper() not in CHOICES for x in value):
-        return 'Each item is one of the letters "A" to "E", in quotes.'
-    return None
-
-
-@SPEC.guess_form("pile")
-def pile_form(value: object, p: Params) -> str | None:
-    """ "first" or "second"."""
-    if not isinstance(value, str) or value.strip().lower() not in ("first", "second"):
-        return 'Answer "first" or "second", in quotes.'
-    return None
-
-
-@SPEC.guess_form("nim")
-def nim_form(value: object, p: Params) -> str | None:
-    """Your rule for three heaps, committed: a function that tells some positions apart (right or not)."""
-    if not callable(value):
-        return "Give your rule, my_nim_rule (the def above, without brackets)."
-    upto = min(int(p["heap_upto"]), 7)
-    seen = set()
-    for heaps in itertools.product(range(upto + 1), repeat=3):
-        try:
-            said = value(*heaps)
-        except Exception as error:  # the student's function
-            return f"Your rule stopped with {type(error).__name__} at heaps {list(heaps)}: fix it first."
-        if is_unanswered(said):
-            return "Your rule still answers ...: write it first."
-        told = as_truth(said)
-        if told is None:
-            return f"Your rule should give True or False; at heaps {list(heaps)} it gave {show(said)}."
-        seen.add(told)
-    if len(seen) < 2:
-        return "Your rule says the same for every position: write one that tells some positions apart."
-    return None
-
-
-@SPEC.reveal("hand-over")
-def hand_over(guess: object, p: Params) -> str:
-    """Which of the positions A-E lose for the player to move, against the guess, and the two-heap rule."""
-    losing = [k for k, heaps in CHOICES.items() if nim_outcome(heaps) == "P"]
-    items = list(guess) if isinstance(guess, (list, tuple, set)) else [guess]
-    chosen = sorted({str(x).strip().upper() for x in items})
-    right = [k for k in CHOICES if (k in chosen) == (k in losing)]
-    return (
-        f"The player to move loses from **{', '.join(losing)}**; you picked {chosen or 'none'} and were right about "
-        f"{len(right)} of the 5.\n\n**Two heaps:** the player to move loses exactly when the heaps are equal. "
-        "From equal heaps, whatever your opponent takes from one heap, you take the same from the other: you copy "
-        "your opponent, so you never face an empty board first. Three heaps are harder: next."
-    )
-
-
-@SPEC.reveal("nim")
-def nim_reveal(rule: object, p: Params) -> str:
-    """Nim's rule, compared with the rule the student committed."""
-    upto = int(p["heap_upto"])
-    mine = ""
-    if callable(rule):
-        for heaps in itertools.product(range(upto + 1), repeat=3):
-            try:
-                said = as_truth(rule(*heaps))
-            except Exception:  # the student's function
-                said = None
-            if said != (nim_outcome(heaps) == "P"):
-                mine = f"Your rule first differs from it at heaps {list(heaps)}."
-                break
-        else:
-            mine = f"Your rule agrees with it for every position with heaps up to {upto}."
-    return (
-        "**The rule:** write the heaps in binary. A Nim position is P exactly when every column has an even "
-        "number of 1s. Adding in binary *without carrying* is called **XOR** or the **nim-sum** (in Python "
-        f"`a ^ b ^ c`): the position is P exactly when the nim-sum is 0. Call such a position **balanced**. {mine} "
-        "The proof is next."
-    )
-
-
-@SPEC.truth("subtract", yes="loses", no="wins", reach=20_000)
-def subtract(p: Params) -> Callable[[int], bool]:
-    """One pile, take one of SUB_SET counters: True where the player to move loses."""
-    moves = tuple(int(m) for m in p["sub_set"])
-    return lambda n: subtraction_outcome(n, moves) == "P"
-
-
-@SPEC.reveal("subtract")
-def subtract_reveal(rule: object, p: Params) -> str:
-    """The subtraction game's rule, after a first test."""
-    moves = tuple(sorted(int(m) for m in p["sub_set"]))
-    period = max(moves) + 1
-    upto = int(p["sub_upto"])
-    losing = losing_piles(moves, min(upto, 100))
-    text = f"Up to {min(upto, 100)}, the player to move loses from {losing}."
-    if moves == tuple(range(1, period)):
-        text += (
-            f" These are the multiples of {period}: whatever your opponent takes (k), take {period} − k, "
-            f"and the pile stays a multiple of {period}."
-        )
-    else:
-        text += " The pattern repeats: look for its period in the list."
-    return text
-
-
-# -- checks ----------------------------------------------------------------------------------------
+Rule = Callable[..., object]
+NOT_A_RULE = "Give a function of three heaps, such as my_nim_rule."
+TWO_HEAPS = "Give both heaps you leave, as a list like [4, 1]."
+THREE_HEAPS = "Give three heaps of at most 20 as a list, like [1, 2, 4] (at most 20 keeps the check quick)."
+PILE = 'Answer "first" or "second", in quotes.'
+MOVES = "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)], or [] for none."
 
 
 def _heaps(answer: object) -> Heaps | None:
@@ -192,92 +48,108 @@ def _heaps(answer: object) -> Heaps | None:
     return None if any(v is None or v < 0 for v in values) else tuple(v for v in values if v is not None)
 
 
-@SPEC.check("proof-1")
-def mirror(answer: object, p: Params) -> Verdict:
-    """From [5, 5] the opponent takes 2 from heap 1; the safe reply leaves [3, 3]."""
-    heaps = _heaps(answer)
-    if is_unanswered(answer):
-        return unanswered()
-    if heaps is None:
-        return Verdict("format", "Give the heaps you leave as a list, like [4, 1].", key="format:not-heaps")
-    if len(heaps) != 2:
-        return Verdict("format", "There are two heaps: give both, like [4, 1].", key="format:two")
-    if sorted(heaps) == [3, 3]:
-        return Verdict("right")
-    if heaps not in {after((3, 5), m) for m in nim_moves((3, 5))}:
-        return Verdict("format", f"From [3, 5] one move cannot leave {list(heaps)}.", key="format:not-a-move")
-    return Verdict(
-        "miss",
-        f"Your answer was {list(heaps)}: your opponent can win from there.",
-        "After your opponent's move the heaps are [3, 5]. Look at the table: which positions are P? "
-        "Leave one of those.",
-        "The P-positions of two heaps lie on one line of the table. Which of them can you reach from "
-        "[3, 5] in one move?",
-        key=f"miss:{heaps}",
+def _cube(upto: int) -> Iterable[Heaps]:
+    return itertools.product(range(upto + 1), repeat=3)
+
+
+def _wrong(rule: Rule, positions: Iterable[Heaps]) -> tuple[Heaps, bool, object] | None:
+    """The first position where ``rule`` (of three heaps) is not True exactly at the P-positions:
+    (heaps, whether the player to move loses there, what the rule said: True/False, another value, or its error)."""
+    for heaps in positions:
+        really = nim_outcome(heaps) == "P"
+        try:
+            said: object = rule(*heaps)
+        except Exception as error:  # the student's function: reported, never raised
+            return heaps, really, error
+        if as_truth(said) != really:
+            return heaps, really, said if as_truth(said) is None else as_truth(said)
+    return None
+
+
+@SPEC.guess_form("pile")
+def pile_form(value: object, p: Params) -> str | None:
+    """ "first" or "second" (its answer shows in a locked output: a declared guess would need a reveal)."""
+    return None if isinstance(value, str) and value.strip().lower() in ("first", "second") else PILE
+
+
+# -- the three-heap rule: noted as a guess, checked, revealed ------------------------------------------
+
+
+@SPEC.guess_form("nim")
+def nim_form(value: object, p: Params) -> str | None:
+    """Your rule for three heaps, committed: a function that tells some positions apart (right or not)."""
+    if not callable(value):
+        return "Give your rule, my_nim_rule (the def above, without brackets)."
+    seen = set()
+    for heaps in _cube(min(int(p["heap_upto"]), 7)):
+        try:
+            said = value(*heaps)
+        except Exception as error:  # the student's function
+            return f"Your rule stopped with {type(error).__name__} at heaps {list(heaps)}: fix it first."
+        if is_unanswered(said):
+            return "Your rule still answers ...: write it first."
+        if as_truth(said) is None:
+            return f"Your rule should give True or False; at heaps {list(heaps)} it gave {show(said)}."
+        seen.add(as_truth(said))
+    return None if len(seen) == 2 else "Your rule says the same for every position: write one that tells some apart."
+
+
+@SPEC.reveal("nim")
+def nim_reveal(rule: object, p: Params) -> str:
+    """Nim's rule, compared with the rule the student committed."""
+    upto = int(p["heap_upto"])
+    found = _wrong(rule, _cube(upto)) if callable(rule) else None
+    mine = (
+        f"Your rule first differs from it at heaps {list(found[0])}."
+        if found
+        else f"Your rule agrees with it for every position with heaps up to {upto}."
     )
-
-
-@SPEC.model("proof-1")
-def model_proof_1(p: Params) -> tuple[object, str]:
-    """The safe reply from [3, 5]."""
-    return [3, 3], "copy your opponent: take 2 from the other heap, and the heaps are equal again"
+    return (
+        "**The rule:** write the heaps in binary. A Nim position is P exactly when every column has an even "
+        "number of 1s. Adding in binary *without carrying* is called **XOR** or the **nim-sum** (in Python "
+        f"`a ^ b ^ c`): the position is P exactly when the nim-sum is 0. Call such a position **balanced**. {mine} "
+        "The proof is next."
+    )
 
 
 @SPEC.check("nim-rule", label="Your Nim rule")
 def nim_rule(answer: object, p: Params) -> Verdict:
-    """A function of three heaps, True exactly at the P-positions (heaps 0 .. HEAP_UPTO)."""
-    if is_unanswered(answer):
-        return unanswered()
+    """A function of three heaps, True exactly at the P-positions (heaps 0 .. HEAP_UPTO), and beyond the data."""
     if not callable(answer):
-        return Verdict("format", "Give a function of three heaps, such as my_nim_rule.", key="format:function")
+        return unanswered() if is_unanswered(answer) else Verdict("format", NOT_A_RULE, key="format:function")
     upto = int(p["heap_upto"])
-    positions = [(a, b, c) for a in range(upto + 1) for b in range(upto + 1) for c in range(upto + 1)]
-    for a, b, c in positions:
-        try:
-            said = answer(a, b, c)
-        except Exception as error:  # the student's function
-            return Verdict(
-                "format", f"Your rule stopped with {type(error).__name__} at heaps {[a, b, c]}.", key="format:error"
-            )
+    found = _wrong(answer, _cube(upto))
+    if found is not None:
+        heaps, really, said = found
         if said is ...:
             return unanswered()
-        really = nim_outcome((a, b, c)) == "P"
-        if bool(said) != really:
-            word = "loses" if really else "wins"
-            return Verdict(
-                "miss",
-                f"First counterexample: heaps {[a, b, c]}. The player to move {word} there, but "
-                f"your rule says {'loses' if said else 'wins'}.",
-                "Look at the binary digits of each P-position above, one column at a time.",
-                "How many 1s are in the fours column of each P-position? In the twos? In the ones? "
-                "(a & 4, a & 2 and a & 1 test a column.)",
-                key=f"miss:{a},{b},{c}",
-            )
-    for a, b, c in _beyond(upto):  # a rule, not a look-up of the data shown
-        try:
-            said = answer(a, b, c)
-        except Exception as error:  # the student's function
-            return Verdict(
-                "partial",
-                f"Right for every position with heaps up to {upto}, but at heaps {[a, b, c]} "
-                f"it stopped with {type(error).__name__}.",
-                "A rule, not a look-up of the table: it must work for heaps of any size.",
-                "Say in words what every P-position in the binary list has in common, then write that.",
-                key="partial:lookup",
-            )
-        really = nim_outcome((a, b, c)) == "P"
-        if bool(said) != really:
-            return Verdict(
-                "partial",
-                f"Right for every position with heaps up to {upto}, but not at heaps "
-                f"{[a, b, c]}, beyond the data: there the player to move "
-                f"{'loses' if really else 'wins'}.",
-                "Does your rule say what the P-positions have in common, or only list them?",
-                "Look at the binary digits of each P-position, one column at a time, and write that as "
-                "a rule for any heaps.",
-                key=f"partial:{a},{b},{c}",
-            )
-    return Verdict("right", f"Your rule is right for every position with heaps up to {upto}, and beyond. Now: why?")
+        if not isinstance(said, bool):
+            what = f"stopped with {type(said).__name__}" if isinstance(said, Exception) else f"gave {show(said)}"
+            return Verdict("format", f"Your rule {what} at heaps {list(heaps)}.", key="format:error")
+        return Verdict(
+            "miss",
+            f"First counterexample: heaps {list(heaps)}. The player to move {'loses' if really else 'wins'} there, "
+            f"but your rule says {'loses' if said else 'wins'}.",
+            "Look at the binary digits of each P-position above, one column at a time.",
+            "How many 1s are in the fours column of each P-position? In the twos? In the ones? "
+            "(a & 4, a & 2 and a & 1 test a column.)",
+            key=f"miss:{','.join(map(str, heaps))}",
+        )
+    found = _wrong(answer, _beyond(upto))  # a rule, not a look-up of the data shown
+    if found is None:
+        return Verdict("right", f"Your rule is right for every position with heaps up to {upto}, and beyond. Now: why?")
+    heaps, really, said = found
+    error = "" if isinstance(said, bool) else f" it stopped with {type(said).__name__}"
+    error = f" it gave {show(said)}" if error and not isinstance(said, Exception) else error
+    return Verdict(
+        "partial",
+        f"Right for every position with heaps up to {upto}, but {'' if error else 'not '}at heaps {list(heaps)}"
+        f"{error}, beyond the data: there the player to move {'loses' if really else 'wins'}.",
+        "A rule, not a look-up of the table: does it say what the P-positions have in common, or only list them?",
+        "Say in words what every P-position in the binary list has in common (one column at a time), then write that "
+        "as a rule for heaps of any size.",
+        key=f"partial:{','.join(map(str, heaps))}",
+    )
 
 
 def _beyond(upto: int) -> list[tuple[int, int, int]]:
@@ -300,16 +172,42 @@ def model_nim_rule(p: Params) -> tuple[object, str]:
     return (lambda a, b, c: a ^ b ^ c == 0), "every binary column has an even number of 1s: a ^ b ^ c == 0"
 
 
+# -- two heaps: the copying reply; the largest-heap claim refuted ---------------------------------------
+
+
+@SPEC.check("proof-1")
+def mirror(answer: object, p: Params) -> Verdict:
+    """From [5, 5] the opponent takes 2 from heap 1; the safe reply leaves [3, 3]."""
+    heaps = _heaps(answer)
+    if is_unanswered(answer) or heaps is None or len(heaps) != 2:
+        return unanswered() if is_unanswered(answer) else Verdict("format", TWO_HEAPS, key="format:two")
+    if sorted(heaps) == [3, 3]:
+        return Verdict("right")
+    if heaps not in {after((3, 5), m) for m in nim_moves((3, 5))}:
+        return Verdict("format", f"From [3, 5] one move cannot leave {list(heaps)}.", key="format:not-a-move")
+    return Verdict(
+        "miss",
+        f"Your answer was {list(heaps)}: your opponent can win from there.",
+        "After your opponent's move the heaps are [3, 5]. Look at the table: which positions are P? Leave one of "
+        "those.",
+        "The P-positions of two heaps lie on one line of the table. Which of them can you reach from [3, 5] in one "
+        "move?",
+        key=f"miss:{heaps}",
+    )
+
+
+@SPEC.model("proof-1")
+def model_proof_1(p: Params) -> tuple[object, str]:
+    """The safe reply from [3, 5]."""
+    return [3, 3], "copy your opponent: take 2 from the other heap, and the heaps are equal again"
+
+
 @SPEC.check("proof-2")
 def largest_heap_flaw(answer: object, p: Params) -> Verdict:
     """Three heaps, an N-position, where no winning move takes from a largest heap."""
-    if is_unanswered(answer):
-        return unanswered()
     heaps = _heaps(answer)
-    if heaps is None or len(heaps) != 3:
-        return Verdict("format", "Give three heaps as a list, like [1, 2, 4].", key="format:heaps")
-    if max(heaps) > 20:
-        return Verdict("format", "Keep the heaps at most 20, so the check stays quick.", key="format:big")
+    if is_unanswered(answer) or heaps is None or len(heaps) != 3 or max(heaps) > 20:
+        return unanswered() if is_unanswered(answer) else Verdict("format", THREE_HEAPS, key="format:heaps")
     good = nim_winning_moves(heaps)
     if not good:
         return Verdict(
@@ -318,8 +216,7 @@ def largest_heap_flaw(answer: object, p: Params) -> Verdict:
             "The claim is about positions where you can win. Find one where the winning move is not in a largest heap.",
             key="p-position",
         )
-    top = max(heaps)
-    if all(heaps[h - 1] != top for h, _ in good):
+    if all(heaps[h - 1] != max(heaps) for h, _ in good):
         return Verdict("right", f"From {list(heaps)} the only winning moves are in a smaller heap.")
     return Verdict(
         "miss",
@@ -337,25 +234,17 @@ def model_proof_2(p: Params) -> tuple[object, str]:
     return [3, 4, 6], "nim-sum 1: only heap 1 (3 → 2) balances; the largest heap, 6, has a 0 in the ones column"
 
 
-def _move(item: object) -> tuple[int, int] | None:
-    pair = _heaps(item)
-    return (pair[0], pair[1]) if pair is not None and len(pair) == 2 else None
+# -- exercise 1: every winning move from EX_MOVES -------------------------------------------------------
 
 
 @SPEC.check(1)
 def all_winning_moves(answer: object, p: Params) -> Verdict:
     """Every winning move from EX_MOVES, as a list of (heap, count) pairs, heaps counted from 1."""
-    heaps = tuple(int(h) for h in p["ex_moves"])
-    good = set(nim_winning_moves(heaps))
-    if is_unanswered(answer):
-        return unanswered()
-    if not isinstance(answer, (list, tuple, set)) or any(_move(m) is None for m in answer):
-        return Verdict(
-            "format",
-            "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)], or [] for none.",
-            key="format:moves",
-        )
-    moves = {m for m in (_move(x) for x in answer) if m is not None}
+    good = set(nim_winning_moves(tuple(int(h) for h in p["ex_moves"])))
+    pairs = [_heaps(x) for x in answer] if isinstance(answer, (list, tuple, set)) else [None]
+    if is_unanswered(answer) or any(x is None or len(x) != 2 for x in pairs):
+        return unanswered() if is_unanswered(answer) else Verdict("format", MOVES, key="format:moves")
+    moves = {(x[0], x[1]) for x in pairs if x is not None}
     if moves == good:
         return Verdict("right")
     if moves and {(h + 1, c) for h, c in moves} == good:
@@ -367,24 +256,23 @@ def all_winning_moves(answer: object, p: Params) -> Verdict:
             "Every column already has an even number of 1s: whatever you do, you spoil it. Answer [].",
             key="p-position",
         )
-    right = moves & good
-    if right:
+    if moves & good:
         extra = sorted(moves - good)
         return Verdict(
             "partial",
-            f"{len(right)} of the {len(good)} winning moves"
+            f"{len(moves & good)} of the {len(good)} winning moves"
             + (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."),
             "Check every heap: can changing it make every binary column even?",
-            "Compute the nim-sum s. Every heap h with h ^ s smaller than h gives a winning move: "
-            "take h - (h ^ s) from it.",
+            "Compute the nim-sum s. Every heap h with h ^ s smaller than h gives a winning move: take h - (h ^ s) "
+            "from it.",
             key=f"partial:{sorted(moves)}",
         )
     return Verdict(
         "miss",
         "None of those moves wins.",
         "Find the nim-sum s of the heaps. A heap h can be changed to h ^ s if that is smaller than h.",
-        "Write the heaps in binary. After a winning move every column has an even number of 1s: check "
-        "each of your moves that way.",
+        "Write the heaps in binary. After a winning move every column has an even number of 1s: check each of your "
+        "moves that way.",
         key=f"miss:{sorted(moves)}",
     )
 
@@ -393,9 +281,7 @@ def all_winning_moves(answer: object, p: Params) -> Verdict:
 def model_1(p: Params) -> tuple[object, str]:
     """Every winning move from EX_MOVES."""
     heaps = tuple(int(h) for h in p["ex_moves"])
-    s = 0
-    for h in heaps:
-        s ^= h
+    s = functools.reduce(operator.xor, heaps, 0)
     good = nim_winning_moves(heaps)
     if not good:
         return [], f"the nim-sum of {list(heaps)} is 0: a P-position, no move wins"
@@ -403,22 +289,43 @@ def model_1(p: Params) -> tuple[object, str]:
     return good, f"the nim-sum is {s}; each heap h with h ^ {s} < h can be lowered to h ^ {s}: {steps}"
 
 
-def _sub_moves(p: Params) -> tuple[int, ...]:
+# -- the subtraction game SUB_SET: its truth, its reveal, exercise 2 ------------------------------------
+
+
+def _sub(p: Params) -> tuple[int, ...]:
     return tuple(sorted(int(m) for m in p["sub_set"]))
 
 
+@SPEC.truth("subtract", yes="loses", no="wins", reach=20_000)
+def subtract(p: Params) -> Callable[[int], bool]:
+    """One pile, take one of SUB_SET counters: True where the player to move loses."""
+    moves = _sub(p)
+    return lambda n: subtraction_outcome(n, moves) == "P"
+
+
+@SPEC.reveal("subtract")
+def subtract_reveal(rule: object, p: Params) -> str:
+    """The subtraction game's rule, after a first test."""
+    moves, upto = _sub(p), min(int(p["sub_upto"]), 100)
+    text = f"Up to {upto}, the player to move loses from {losing_piles(moves, upto)}."
+    if moves != tuple(range(1, max(moves) + 1)):
+        return text + " The pattern repeats: look for its period in the list."
+    k = max(moves) + 1
+    return f"{text} These are the multiples of {k}: whatever your opponent takes (k), take {k} − k, and the pile " + (
+        f"stays a multiple of {k}."
+    )
+
+
 def _sub_good(p: Params) -> list[int]:
-    moves, n = _sub_moves(p), int(p["ex_sub"])
+    moves, n = _sub(p), int(p["ex_sub"])
     return [m for m in moves if m <= n and subtraction_outcome(n - m, moves) == "P"] or [0]
 
 
 @SPEC.check(2)
 def subtraction_move(answer: object, p: Params) -> Verdict:
-    """How many to take from a pile of EX_SUB in the subtraction game SUB_SET (0 if no move wins)."""
-    moves = _sub_moves(p)
-    good = _sub_good(p)
-    value = as_whole(answer)
-    if value is not None and value in good:
+    """How many to take from a pile of EX_SUB in the subtraction game SUB_SET (0 if no move wins): any winning one."""
+    moves, good = _sub(p), _sub_good(p)
+    if as_whole(answer) in good:
         return Verdict("right")
     return expect_number(
         answer,
@@ -431,18 +338,17 @@ def subtraction_move(answer: object, p: Params) -> Verdict:
                 f"Take one of {list(moves)}. Which of them leaves a losing pile size?",
             )
         ],
-        hint="Which pile sizes lose for the player to move (your rule from section 5)? Leave one "
-        "of those. (If EX_SUB itself loses, answer 0.)",
-        stronger="The losing sizes repeat. Where in the repeating pattern is EX_SUB? Try each "
-        "allowed move and see where it lands.",
+        hint="Which pile sizes lose for the player to move (your rule from section 5)? Leave one of those. (If EX_SUB "
+        "itself loses, answer 0.)",
+        stronger="The losing sizes repeat. Where in the repeating pattern is EX_SUB? Try each allowed move and see "
+        "where it lands.",
     )
 
 
 @SPEC.model(2)
 def model_2(p: Params) -> tuple[object, str]:
     """A winning move in the subtraction game, with the losing size it leaves."""
-    moves, n = _sub_moves(p), int(p["ex_sub"])
-    good = _sub_good(p)
-    if good == [0]:
+    moves, n, good = _sub(p), int(p["ex_sub"]), _sub_good(p)[0]
+    if good == 0:
         return 0, f"{n} is itself a losing size for the game {list(moves)}: no move wins"
-    return good[0], f"{n} − {good[0]} = {n - good[0]}, a losing size for the game {list(moves)}"
+    return good, f"{n} − {good} = {n - good}, a losing size for the game {list(moves)}"

@@ -1,4 +1,4 @@
-"""Lesson 12, "Can your bot win the league?": the bot checks and the exercises.
+"""Lesson 12, "Can your bot win the league?": the bot checks and exercise 1 (the guesses are declared).
 
 The student's bot never runs in the kernel: every game of a check is refereed by
 :func:`duel_lessons.play.tournament.round_robin`, which runs the bot in one sandboxed worker
@@ -23,8 +23,7 @@ worker.  The checks then judge the bot by its own play, read from the game recor
 from __future__ import annotations
 
 import types
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.engine.rules import Rules
@@ -35,17 +34,9 @@ from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.feedback import Misconception, Verdict, expect_number, is_unanswered, unanswered
 
-SPEC = register(
-    LessonSpec(
-        "12",
-        needs=("rules", "starts", "seed", "start_range", "check_upto"),
-        offers={"rules": ("division-duel", "number-factor")},
-    )
-)
+SPEC = register(LessonSpec("12"))  # its needs, offers, guesses and discoveries: notebooks/12-bot-tournament.lesson.toml
 
-Bot = Callable[[GameState], int]
 ME = "Your bot"
-ENTRANTS = ("Smallest", "Largest odd", "Random", "Greedy", "Perfect", "Perfect twin")
 #: CPU seconds a bot may use for one move in a check (a looping bot is stopped, then disqualified).
 TIME_LIMIT = 1.0
 #: A bot that agrees with the package's perfect player on at least this many positions, and on all of them,
@@ -97,51 +88,41 @@ def _empty_with_docstring(state: GameState) -> None:
 
 def _unwritten(bot: object) -> bool:
     """A bot whose body is still ``...`` (read from its code, never by calling it in the kernel)."""
-    if is_unanswered(bot):
-        return True
     if not isinstance(bot, types.FunctionType):
-        return False
+        return is_unanswered(bot)
     code = bot.__code__
-    return any(
-        code.co_code == e.__code__.co_code and code.co_consts == e.__code__.co_consts
-        for e in (_empty, _empty_with_docstring)
-    )
+    return any(code.co_code == e.__code__.co_code and code.co_consts == e.__code__.co_consts for e in EMPTY)
 
 
-@dataclass(frozen=True)
-class Position:
-    """A position the bot was asked about in a check, and the move it played."""
-
-    state: GameState
-    move: int
-    opponent: str
+EMPTY = (_empty, _empty_with_docstring)
 
 
-def positions(games: list[GameRecord], rules: Rules) -> Iterator[Position]:
+def positions(games: list[GameRecord], rules: Rules) -> Iterator[tuple[GameState, int]]:
     """Every position where the bot moved in these games, rebuilt from the records, with its move."""
     for game in games:
         state = new_game(rules, game.start)
-        opponent = next(name for name in game.players if name != ME)
         for move in game.moves:
             if move is None:
                 state = state.pass_turn()
                 continue
             if game.players[state.to_move - 1] == ME:
-                yield Position(state, move, opponent)
+                yield state, move
             state = state.play(move)
 
 
-def _first_forfeit(games: list[GameRecord]) -> GameRecord | None:
-    return next((g for g in games if g.loser == ME and g.forfeit is not None), None)
-
-
-def _forfeit_verdict(game: GameRecord) -> Verdict:
+def _played(answer: object, name: str, opponent: tuple[str, Entrant], p: Params) -> list[GameRecord] | Verdict:
+    """The bot's games against ``opponent`` from every start up to CHECK_UPTO; or the verdict if it forfeited one."""
+    if _unwritten(answer):
+        return unanswered()
+    if not callable(answer):
+        why = f"Give the bot itself, the function name without brackets: {name}."
+        return Verdict("format", why, key="format:not-a-function")
+    games = games_against(answer, dict([opponent]), rules_of(p), int(p["check_upto"]))
+    game = next((g for g in games if g.loser == ME and g.forfeit is not None), None)
+    if game is None:
+        return games
     reason = game.forfeit or ""
-    where = (
-        f"From the start {game.start}, after the moves {list(game.moves)}"
-        if game.moves
-        else f"From the start {game.start}"
-    )
+    where = f"From the start {game.start}" + (f", after the moves {list(game.moves)}" if game.moves else "")
     if reason.startswith(("returned None", "returned Ellipsis")):
         return Verdict(
             "format",
@@ -169,23 +150,6 @@ def _forfeit_verdict(game: GameRecord) -> Verdict:
     )
 
 
-def _not_a_bot(name: str) -> Verdict:
-    return Verdict(
-        "format", f"Give the bot itself, the function name without brackets: {name}.", key="format:not-a-function"
-    )
-
-
-def _plays_like_perfect(games: list[GameRecord], rules: Rules) -> int:
-    """How many positions the bot met, if it played the package's perfect move in every one of them (else 0)."""
-    perfect = make_player("perfect")
-    count = 0
-    for position in positions(games, rules):
-        if perfect(position.state) != position.move:
-            return 0
-        count += 1
-    return count
-
-
 def buggy_even(state: GameState) -> int:
     """Section 5's bot: the largest even divisor (it crashes where there is none)."""
     return max(d for d in state.legal_moves if d % 2 == 0)
@@ -198,34 +162,26 @@ def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
     Against Greedy (the package's player, so the student's bot is the check's only worker process), from every
     start up to CHECK_UPTO, both colours: the bot's own move is asked from every start it moves first from.
     """
-    rules = rules_of(p)
-    if _unwritten(answer):
-        return unanswered()
-    if not callable(answer):
-        return _not_a_bot("fixed_even")
-    upto = int(p["check_upto"])
-    games = games_against(answer, {"Greedy": "greedy"}, rules, upto)
-    bad = _first_forfeit(games)
-    if bad is not None:
-        return _forfeit_verdict(bad)
-    for position in positions(games, rules):
-        even = [d for d in position.state.legal_moves if d % 2 == 0]
-        if even and position.move != even[-1]:
-            n = position.state.number
+    games = _played(answer, "fixed_even", ("Greedy", "greedy"), p)
+    if isinstance(games, Verdict):
+        return games
+    for state, move in positions(games, rules_of(p)):
+        even = [d for d in state.legal_moves if d % 2 == 0]
+        if even and move != even[-1]:
+            n = state.number
             return Verdict(
                 "misconception",
                 f"Your bot never forfeits, but it does not play like Buggy even: from {n} it played "
-                f"{position.move}, and {n} has even divisors.",
+                f"{move}, and {n} has even divisors.",
                 "Fix only the crash: where Buggy even has an even divisor to play, play what it plays.",
                 "Keep Buggy even's line for the numbers that have an even divisor, and add a second case "
                 "for the numbers that have none.",
                 key="not-buggy-even",
             )
     won = sum(g.winner == ME for g in games)
-    played = len(games)
     return Verdict(
         "right",
-        f"No forfeit in {played} games against Greedy, and it plays Buggy even's move wherever Buggy even "
+        f"No forfeit in {len(games)} games against Greedy, and it plays Buggy even's move wherever Buggy even "
         f"has one. It won {won} of them.",
     )
 
@@ -233,20 +189,14 @@ def plays_like_buggy_even(answer: object, p: Params) -> Verdict:
 @SPEC.check(3)
 def beats_largest_odd(answer: object, p: Params) -> Verdict:
     """More wins than losses against Largest odd, from every start up to CHECK_UPTO, both colours, no forfeit."""
-    rules = rules_of(p)
-    if _unwritten(answer):
-        return unanswered()
-    if not callable(answer):
-        return _not_a_bot("my_bot")
-    upto = int(p["check_upto"])
-    games = games_against(answer, {"Largest odd": largest_odd}, rules, upto)
-    bad = _first_forfeit(games)
-    if bad is not None:
-        return _forfeit_verdict(bad)
+    games = _played(answer, "my_bot", ("Largest odd", largest_odd), p)
+    if isinstance(games, Verdict):
+        return games
     won = sum(g.winner == ME for g in games)
     lost = len(games) - won
     score = f"Your bot won {won} and lost {lost} of {len(games)} games against Largest odd."
-    same = _plays_like_perfect(games, rules) if won > lost else 0
+    perfect, met = make_player("perfect"), list(positions(games, rules_of(p))) if won > lost else []
+    same = len(met) if all(perfect(state) == move for state, move in met) else 0
     if same >= SAME_AS_PERFECT:
         return Verdict(
             "misconception",
@@ -323,38 +273,7 @@ def twins_first_wins(answer: object, p: Params) -> Verdict:
     )
 
 
-@SPEC.reveal("league")
-def league(guess: object, p: Params) -> str:
-    """The top of the section-3 league against the guessed winner."""
-    rules = rules_of(p)
-    entrants: dict[str, Entrant] = {
-        "Smallest": smallest,
-        "Largest odd": largest_odd,
-        "Random": "random",
-        "Greedy": "greedy",
-        "Perfect": "perfect",
-        "Perfect twin": "perfect",
-    }
-    result = round_robin(
-        entrants,
-        rules,
-        starts=int(p["starts"]),
-        seed=int(p["seed"]),
-        start_range=(int(p["start_range"][0]), int(p["start_range"][1])),
-    )
-    table = result.table()
-    best = table[0].won
-    top = [s.name for s in table if s.won == best]
-    said = str(guess).strip()
-    names = ", ".join(top)
-    verdict = "Your guess is at the top." if said.lower() in {t.lower() for t in top} else f"You guessed {said!r}."
-    return (
-        f"**Top of the league: {names}, with {best} wins.** {verdict} Look at how close Largest odd "
-        "comes to Perfect: section 4 explains why nobody wins every game."
-    )
-
-
-# -- models, guess forms and discoveries ---------------------------------------------------------------------------
+# -- models ---------------------------------------------------------------------------
 
 
 @SPEC.model(1)
@@ -404,44 +323,3 @@ def model_3(p: Params) -> tuple[object, str]:
         "Hand your opponent a P-position whenever some move does (the largest such divisor), "
         "else play the largest divisor.",
     )
-
-
-def _one_of(value: object, options: tuple[str, ...], example: str) -> str | None:
-    if isinstance(value, str) and value.strip().lower() in {o.lower() for o in options}:
-        return None
-    return f"Give one of the names in quotes, such as {example}: {', '.join(map(repr, options))}."
-
-
-@SPEC.guess_form("game")
-def game_form(value: object, p: Params) -> str | None:
-    """One of the two bots' names."""
-    return _one_of(value, ("Smallest", "Largest odd"), '"Smallest"')
-
-
-@SPEC.guess_form("league")
-def league_form(value: object, p: Params) -> str | None:
-    """One of the six entrants' names."""
-    return _one_of(value, ENTRANTS, '"Greedy"')
-
-
-@SPEC.reveal("game")
-def game(guess: object, p: Params) -> str:
-    """Who won the section-2 game from 60, against the guess."""
-    rules = rules_of(p)
-    record = round_robin({"Smallest": smallest, "Largest odd": largest_odd}, rules, starts=[60]).games[0]
-    said = str(guess).strip().lower()
-    return f"**{record.winner} won** (moves {list(record.moves)}). " + (
-        "Your guess was right." if said == record.winner.lower() else f"You guessed {str(guess).strip()!r}."
-    )
-
-
-SPEC.discovers(
-    "game", r"winner:?\W*largest odd", r"largest odd (wins|won)", r"smallest (loses|lost)", r"almost perfect"
-)
-SPEC.discovers(
-    "league",
-    r"perfect(\s+and\s+perfect twin)?\s+(finish(es)?|come|comes|end|ends|is|are)\s+(at\s+the\s+)?"
-    r"(top|first)",
-    r"top of the league:\W*perfect",
-    r"nobody beats perfect",
-)

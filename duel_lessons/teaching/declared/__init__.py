@@ -72,16 +72,15 @@ from typing import Any
 from duel_lessons.teaching.declared.guesses import Guess, Reveal, Truth
 from duel_lessons.teaching.declared.kinds import (
     KINDS,
-    DeclarationError,
     Exercise,
     check,
     digest,
     fill,
     model,
     names_of,
-    topological,
     validate,
 )
+from duel_lessons.teaching.declared.orders import DeclarationError, topological
 from duel_lessons.teaching.feedback import Verdict
 
 __all__ = [

@@ -145,6 +145,13 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str]] = {
     "smallest": (lambda xs: min(_items(xs)), "the smallest item of a list"),
     "largest": (lambda xs: max(_items(xs)), "the largest item of a list"),
     "range": (_range, "the numbers a, a + 1, ..., b - 1 (as range(a, b))"),
+    "sorted": (lambda xs: sorted(_items(xs)), "a list in increasing order"),
+    "same": (
+        lambda xs, ys: sorted(set(_items(xs))) == sorted(set(_items(ys))),
+        "whether two lists hold the same items",
+    ),
+    "without": (lambda xs, ys: [x for x in _items(xs) if x not in _items(ys)], "the items of a list not in another"),
+    "both": (lambda xs, ys: [x for x in _items(xs) if x in _items(ys)], "the items of a list that are in another"),
 }
 
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
@@ -294,20 +301,30 @@ def evaluate(text: str, names: Mapping[str, Any]) -> Any:
         raise FormulaError(f"{text!r}: cannot be worked out ({error}).") from None
 
 
+def function(text: str, names: Mapping[str, Any], variable: str = "n") -> Callable[[Any], Any]:
+    """Formula ``text`` as a function of ``variable`` (``n``): its value, for the lesson's parameters.
+
+    >>> function("outcome(rules, n)", {"rules": "divisor-duel"})(6)
+    'N'
+    """
+    tree = parse(text, [variable])
+
+    def value(x: Any) -> Any:
+        try:
+            return _value(tree, {**names, variable: x})
+        except FormulaError as error:
+            raise FormulaError(f"{text!r} at {variable} = {x}: {error}") from None
+        except (ArithmeticError, TypeError, ValueError, IndexError, DuelError) as error:
+            raise FormulaError(f"{text!r} at {variable} = {x}: cannot be worked out ({error}).") from None
+
+    return value
+
+
 def predicate(text: str, names: Mapping[str, Any], variable: str = "n") -> Callable[[int], bool]:
     """A test of one number: formula ``text`` in ``variable`` (``n``), for the lesson's parameters.
 
     >>> predicate("is_p(rules, n)", {"rules": "divisor-duel"})(9)
     True
     """
-    tree = parse(text, [variable])
-
-    def test(value: int) -> bool:
-        try:
-            return bool(_value(tree, {**names, variable: value}))
-        except FormulaError as error:
-            raise FormulaError(f"{text!r} at {variable} = {value}: {error}") from None
-        except (ArithmeticError, TypeError, ValueError, IndexError, DuelError) as error:
-            raise FormulaError(f"{text!r} at {variable} = {value}: cannot be worked out ({error}).") from None
-
-    return test
+    worked = function(text, names, variable)
+    return lambda value: bool(worked(value))

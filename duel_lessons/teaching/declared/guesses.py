@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from duel_lessons.teaching.declared.formulas import FormulaError, evaluate, parse, predicate
-from duel_lessons.teaching.declared.kinds import DeclarationError
+from duel_lessons.teaching.declared.orders import DeclarationError
 from duel_lessons.teaching.feedback import first_difference, plain, show
 
 FORMS = ("subset", "number", "label", "letters")
-GUESS_FIELDS = ("form", "among", "options", "least", "most", "answer", "reveal", "values")
+GUESS_FIELDS = ("form", "among", "options", "least", "most", "picks", "answer", "reveal", "values")
 TRUTH_FIELDS = ("value", "yes", "no", "reach", "reveal", "values", "compare_upto")
 REVEAL_FIELDS = ("after", "text", "values")
 _BRACED = re.compile(r"\{(values\.)?([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -142,31 +142,41 @@ class Guess:
                 raise DeclarationError(f"{where} answer: {error}") from None
 
     def among(self, params: Mapping[str, Any]) -> list[Any]:
+        """The numbers offered: a list, a parameter's name, or a formula (``range(1, upto + 1)``)."""
         among = self.fields.get("among", [])
-        value = params.get(among, []) if isinstance(among, str) else among
+        if isinstance(among, str):
+            value = params[among] if among in params else evaluate(among, _names(params, {}))
+        else:
+            value = among
         return [plain(x) for x in value]
 
     def form(self, value: object, params: Mapping[str, Any]) -> str | None:
         """None when ``value`` has the guess's form, else what to write."""
         f, value = self.fields, plain(value)
         if f["form"] == "subset":
-            pool = self.among(params)
-            if isinstance(value, (list, tuple, set, frozenset)) and all(type(n) is int and n in pool for n in value):
+            pool, least = self.among(params), int(f.get("picks", 0))
+            listed = isinstance(value, (list, tuple, set, frozenset))
+            if listed and least <= len(value) and all(type(n) is int and n in pool for n in value):  # type: ignore[arg-type, attr-defined]
                 return None
-            return f"Guess a list of numbers from {pool}, such as [{pool[0]}] (or [] for none)."
+            shown = str(pool) if len(pool) <= 12 else f"{pool[0]} to {pool[-1]}"
+            some = f"at least {least}" if least else "some"
+            return f"Guess a list of {some} of the numbers from {shown}, such as [{pool[0]}]" + (
+                "." if least else " (or [] for none)."
+            )
         if f["form"] == "number":
             least, most = f.get("least", 0), f.get("most", 10**12)
             if type(value) in (int, float) and least <= value <= most:
                 return None
             return f"Guess a number from {show(least)} to {show(most)} (no quotes)."
-        options = [str(x) for x in f["options"]]
+        options = [str(x).strip().lower() for x in f["options"]]
         if f["form"] == "label":
-            return None if value in options else f"Choose one of {', '.join(repr(x) for x in options)}."
+            found = isinstance(value, str) and value.strip().lower() in options
+            return None if found else f"Choose one of {', '.join(repr(x) for x in f['options'])}."
         if isinstance(value, (list, tuple, set)) and all(
             isinstance(x, str) and x.strip().lower() in options for x in value
         ):
             return None
-        return f"Give a list of some of {options} (or [] for none)."
+        return f"Give a list of some of {f['options']} (or [] for none)."
 
     def answer(self, params: Mapping[str, Any]) -> Any:
         answer = self.fields.get("answer")
@@ -180,11 +190,18 @@ class Guess:
         if f["form"] == "subset":
             comparison = compare_sets(guess, answer, pool)
         elif f["form"] == "letters":
-            chosen = sorted({str(x).strip().lower() for x in guess}) if isinstance(guess, (list, tuple, set)) else []
-            right = sorted(str(x).lower() for x in answer) if isinstance(answer, list) else None
-            comparison = f"You chose {listing(chosen) if chosen else 'none'}" + (": right." if chosen == right else ".")
+            given = guess if isinstance(guess, (list, tuple, set)) else []
+            chosen = sorted({str(x).strip().lower() for x in given})
+            right = sorted(str(x).strip().lower() for x in answer) if isinstance(answer, list) else []
+            agree = sum((x in chosen) == (x in right) for x in (str(o).lower() for o in f["options"]))
+            comparison = f"You chose {listing([x.upper() if len(x) == 1 else x for x in chosen]) or 'none'}" + (
+                ": right." if chosen == right else f"; you were right about {agree} of the {len(f['options'])}."
+            )
         else:
-            comparison = "Your guess was right." if guess == answer else f"You guessed {show(guess)}."
+            same = guess == answer or (
+                isinstance(guess, str) and isinstance(answer, str) and guess.strip().lower() == answer.strip().lower()
+            )
+            comparison = "Your guess was right." if same else f"You guessed {show(guess)}."
         names = _names(params, {"among": pool, "answer": answer, "guess": guess, "comparison": comparison})
         return _render(str(f.get("reveal", "{comparison}")), f, names, f"[guess.{self.name}]")
 

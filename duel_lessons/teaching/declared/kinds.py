@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from duel_lessons.engine.rules import DuelError
-from duel_lessons.teaching.declared.formulas import FormulaError, evaluate, parse, predicate
+from duel_lessons.teaching.declared.formulas import FormulaError, evaluate, function, parse, predicate
+from duel_lessons.teaching.declared.orders import DeclarationError, check_lines, respects, topological
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,
@@ -34,8 +34,10 @@ from duel_lessons.teaching.feedback import (
     expect_list,
     expect_member,
     expect_number,
+    expect_table,
     is_unanswered,
     plain,
+    right,
     show,
     unanswered,
 )
@@ -50,18 +52,15 @@ KINDS: dict[str, tuple[str, ...]] = {
     "winning-moves": ("start",),
     "order": ("lines", "model"),
     "expression": ("target", "names", "cases", "factor", "model", "example"),
-    "counterexample": ("claim", "fails", "answer", "limit"),
+    "counterexample": ("claim", "fails", "answer", "value", "limit"),
     "step": ("steps", "answer", "shows", "what", "limit", "model"),
     "explanation": ("words",),
+    "table": ("numbers", "value", "options"),
+    "pair": ("first", "second", "what"),
 }
 COMMON = ("kind", "label", "hint", "stronger", "misconceptions", "why", "values")
-LINE_FIELDS = ("text", "uses", "shows", "wrong")
 #: The fields a student copy keeps in place of a literal ``answer``.
 SEALED = ("answer_digest", "answer_digests", "answer_count")
-
-
-class DeclarationError(DuelError):
-    """A declarations file that cannot be read: the message names the file, the exercise and the field."""
 
 
 def digest(value: object, salt: str) -> str:
@@ -83,8 +82,16 @@ def fill(text: str, params: Mapping[str, Any]) -> str:
     """
     import re
 
+    def word(value: object) -> str:  # a list reads "2, 4 and 8", as in the reveals
+        if isinstance(value, (list, tuple)) and value:
+            items = [str(x) for x in value]
+            return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+        return str(value)
+
     return re.sub(
-        r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text
+        r"\{([A-Za-z_][A-Za-z0-9_]*)\}",
+        lambda m: word(params[m.group(1)]) if m.group(1) in params else m.group(0),
+        text,
     )
 
 
@@ -149,6 +156,21 @@ def validate(exercise: Exercise, where: str, edition: str = "teacher") -> None:
         raise DeclarationError(f"{where} steps: give steps (how many), shows (a formula in n) and what (in words).")
     if kind == "expression":
         _check_expression(fields, where)
+    if kind == "table" and not (
+        isinstance(fields.get("numbers"), (list, str)) and isinstance(fields.get("value"), str)
+    ):
+        raise DeclarationError(f"{where} numbers: give numbers (a list or formula) and value (a formula in n).")
+    if kind == "pair":
+        for part in ("first", "second"):
+            got = fields.get(part)
+            if (
+                not isinstance(got, dict)
+                or len({"answer", "value"} & set(got)) != 1
+                or set(got) - {"answer", "value", "what"}
+            ):
+                raise DeclarationError(f"{where} {part}: give a table with answer (or value, a formula) and what.")
+            if "value" in got:
+                _formula(got["value"], f"{where} {part}.value")
     for i, item in enumerate(fields.get("misconceptions", [])):
         if (
             not isinstance(item, dict)
@@ -197,71 +219,6 @@ def _check_expression(fields: Mapping[str, Any], where: str) -> None:
         )
     if "factor" in fields and fields["factor"] not in names:
         raise DeclarationError(f"{where} factor: name one of the letters {names}.")
-
-
-def check_lines(lines: object, where: str) -> None:
-    """A proof's lines: each known field, every ``uses`` a line of the proof, no cycle, one conclusion."""
-    if not isinstance(lines, dict) or len(lines) < 2:
-        raise DeclarationError(f"{where} lines: give at least two lines, as [exercise.NAME.lines.A] tables.")
-    for label, line in lines.items():
-        at = f"{where} lines.{label}"
-        if not isinstance(line, dict) or not isinstance(line.get("text"), str):
-            raise DeclarationError(f"{at} text: every line needs its text.")
-        for key in line:
-            if key not in LINE_FIELDS:
-                raise DeclarationError(f"{at} {key}: not a field of a line (its fields: {', '.join(LINE_FIELDS)}).")
-        uses = line.get("uses", [])
-        if not isinstance(uses, list) or not all(isinstance(x, str) for x in uses):
-            raise DeclarationError(f'{at} uses: give a list of line labels, such as ["A", "C"].')
-        if "wrong" in line and (uses or "shows" in line):
-            raise DeclarationError(f"{at} wrong: a line that does not belong uses nothing and shows nothing.")
-        for used in uses:
-            if used not in lines:
-                raise DeclarationError(f"{at} uses: {used!r} is not a line here.")
-            if "wrong" in lines[used]:
-                raise DeclarationError(f"{at} uses: line {used} is marked wrong, so nothing can use it.")
-            shows = lines[used].get("shows")
-            if not isinstance(shows, str) or not shows.strip():
-                raise DeclarationError(
-                    f"{where} lines.{used} shows: line {used} is used by line {label}, so say in other words what it "
-                    "shows (the feedback names that fact, never the label)."
-                )
-    proof = [x for x, line in lines.items() if "wrong" not in line]
-    used_by_some = {u for x in proof for u in lines[x].get("uses", [])}
-    ends = [x for x in proof if x not in used_by_some]
-    if len(ends) != 1:
-        raise DeclarationError(
-            f"{where} lines: a proof has one conclusion, a line no other line uses; here {', '.join(ends) or 'none'}."
-        )
-    try:
-        topological(lines)
-    except ValueError:
-        raise DeclarationError(f"{where} lines: the uses go round in a circle.") from None
-
-
-def respects(order: list[str], lines: Mapping[str, Mapping[str, Any]]) -> bool:
-    """Whether ``order`` puts every line after the lines it uses."""
-    at = {x: i for i, x in enumerate(order)}
-    return all(at[u] < at[x] for x in order for u in lines[x].get("uses", []))
-
-
-def topological(lines: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """One order of the proof's lines (those not ``wrong``) in which every line comes after what it uses.
-
-    Ties go to the line written first, so the result is the order written when that order is valid.
-
-    >>> topological({"A": {"uses": ["B"]}, "B": {}, "C": {"wrong": "no"}})
-    ['B', 'A']
-    """
-    pending = [x for x, line in lines.items() if "wrong" not in line]
-    done: list[str] = []
-    while pending:
-        ready = next((x for x in pending if all(u in done for u in lines[x].get("uses", []))), None)
-        if ready is None:
-            raise ValueError("cycle")
-        done.append(ready)
-        pending.remove(ready)
-    return done
 
 
 # -- judging -------------------------------------------------------------------------------------------------
@@ -362,7 +319,8 @@ def _literal(exercise: Exercise, answer: object, params: Mapping[str, Any], salt
 
 def _number(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:
     correct = _literal(exercise, answer, params, salt)
-    number = float(correct) if isinstance(correct, (int, float, Fraction)) else _NOTHING
+    exact = isinstance(correct, (int, float, Fraction)) and not isinstance(correct, bool)
+    number: Any = correct if exact else _NOTHING  # an int stays exact: 2 * 5**24 + 2 is not 2 * 5**24
     return expect_number(
         answer, number, tolerance=float(exercise.fields.get("tolerance", 0)), **_texts(exercise, params)
     )
@@ -478,6 +436,53 @@ def _explanation(exercise: Exercise, answer: object, params: Mapping[str, Any], 
     return Verdict("right", "Saved for your teacher, who reads it. Compare it with a partner's.")
 
 
+def _table(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:
+    """A table ``{n: "P" or "N"}`` (or another label) filled in by hand, judged entry by entry."""
+    correct = _table_of(exercise, params)
+    texts = _texts(exercise, params)
+    return expect_table(answer, correct, hint=texts["hint"], stronger=texts["stronger"])
+
+
+def _table_of(exercise: Exercise, params: Mapping[str, Any]) -> dict[int, str]:
+    f, names = exercise.fields, names_of(exercise, params)
+    numbers = f["numbers"]
+    numbers = names[numbers] if isinstance(numbers, str) and numbers in names else numbers
+    numbers = evaluate(numbers, names) if isinstance(numbers, str) else numbers
+    label = function(f["value"], names)
+    return {int(n): str(label(int(n))) for n in numbers}
+
+
+def _pair(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:
+    """Two answers as a pair, such as ("N", 6): right when both are; a named mistake first."""
+    f, value = exercise.fields, plain(answer)
+    if is_unanswered(value):
+        return unanswered()
+    what = str(f.get("what", "(first, second)"))
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        return Verdict("format", f"Give a pair, {what}, in round brackets.", key="format:pair")
+    mistake = _mistake(exercise, value, params)
+    if mistake is not None:
+        return mistake
+    names = names_of(exercise, params)
+    good = []
+    for part, given in zip(("first", "second"), value, strict=True):
+        spec = f[part]
+        expected = evaluate(spec["value"], names) if "value" in spec else spec["answer"]
+        if isinstance(expected, str) and isinstance(given, str):
+            good.append(given.strip().lower() == expected.strip().lower())
+        else:
+            good.append(given == expected if "answer" in spec or "value" in spec else False)
+    texts = _texts(exercise, params)
+    if all(good):
+        return right()
+    if any(good):
+        which = "first" if good[0] else "second"
+        other = "second" if good[0] else "first"
+        message = f"The {which} part is right; look again at the {other} ({f[other].get('what', other)})."
+        return Verdict("partial", message, texts["hint"], texts["stronger"] or texts["hint"], f"pair:{other}")
+    return Verdict("miss", f"Your answer was {show(value)}.", texts["hint"], texts["stronger"] or texts["hint"], "pair")
+
+
 _CHECKS: dict[str, Callable[[Exercise, object, Mapping[str, Any], str], Verdict]] = {
     "number": _number,
     "numbers": _numbers,
@@ -489,6 +494,8 @@ _CHECKS: dict[str, Callable[[Exercise, object, Mapping[str, Any], str], Verdict]
     "counterexample": _counterexample,
     "step": _step,
     "explanation": _explanation,
+    "table": _table,
+    "pair": _pair,
 }
 
 
@@ -512,4 +519,11 @@ def model(exercise: Exercise, params: Mapping[str, Any]) -> object:
         return list(f.get("model") or topological(f["lines"]))
     if kind == "step":
         return f.get("model", [f["answer"], "a number that shows it"])
+    if kind == "table":
+        return _table_of(exercise, params)
+    if kind == "pair":
+        names = names_of(exercise, params)
+        return tuple(evaluate(f[p]["value"], names) if "value" in f[p] else f[p]["answer"] for p in ("first", "second"))
+    if kind == "counterexample" and "value" in f:
+        return _computed(exercise, params)
     return f.get("model", f.get("answer", ""))
