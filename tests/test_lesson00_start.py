@@ -3,10 +3,14 @@ is declared data."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from duel_lessons.engine.game import new_game
+from duel_lessons.teaching import declared
 from duel_lessons.teaching.checks import python_spec, spec
+from duel_lessons.teaching.declared import DeclarationError
 from duel_lessons.teaching.lesson import Lesson, forget
 
 BASE = dict(rules="divisor-duel", start=60, small=12, candidates=[2, 9, 11, 15, 21, 23])
@@ -31,7 +35,11 @@ def test_models_are_computed_from_the_parameters() -> None:
     assert lesson().model(1)[0] == [2, 3, 4, 6]  # by hand: 12 = 2 × 6 = 3 × 4
     assert lesson(small=20).model(1)[0] == [2, 4, 5, 10]
     assert lesson(rules="factor-duel").model(1)[0] == [1, 2, 3, 4, 6]
-    assert lesson(candidates=[4, 7, 25]).model(2) == ([7], "4 = 2 × 2; 25 = 5 × 5: not prime.")
+    assert lesson(candidates=[4, 7, 25]).model(2) == (
+        [7],
+        "7: each has exactly two divisors, 1 and itself. Each of 4 and 25 has another divisor as well, so it is not "
+        "prime.",
+    )
 
 
 @pytest.mark.parametrize(
@@ -65,6 +73,23 @@ def test_exercise_1_is_declared_and_follows_the_rule_book() -> None:
     assert "1 < d < N" in lesson().verdict(1, [1, 2, 3, 4, 6]).stronger
     _, why = lesson().model(1)
     assert "1 < d < N" in why and "1 and the number itself" in why
+
+
+def test_exercise_2_is_declared_and_names_each_mistake() -> None:
+    """The primes among CANDIDATES, by hand: 2, 11 and 23 (9 = 3 × 3, 15 = 3 × 5, 21 = 3 × 7)."""
+    assert "2" not in python_spec("00").checks  # type: ignore[union-attr]
+    one = lesson()
+    assert one.verdict(2, [23, 2, 11]).right
+    for answer, key in (([9, 11, 15, 21, 23], "odd-means-prime"), ([11, 23], "two-is-not-prime")):
+        assert one.verdict(2, answer).key == key
+    assert lesson(candidates=[1, 2, 3, 4]).verdict(2, [1, 2, 3]).key == "one-is-prime"
+    assert one.verdict(2, [2, 9, 11, 23]).kind == "partial"
+    assert one.verdict(2, 2).kind == "format"
+    _, why = lesson(candidates=[1, 2, 4]).model(2)
+    assert why.endswith("1 has only one divisor, so it is not prime either.")
+    # A teacher's huge candidate is refused at once, naming the field (the primes are not listed up to it).
+    with pytest.raises(DeclarationError, match=r"\[exercise.2\] values.fits: .* too long"):
+        lesson(candidates=[2, 10**12 + 39]).verdict(2, [2])
 
 
 def test_the_record_of_the_biggest_game_is_locked_until_a_real_guess(capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,3 +148,14 @@ def test_exercise_3_asks_for_a_game_no_cell_shows() -> None:
 def test_exit_ticket_answers_by_hand() -> None:
     assert [d for d in range(2, 20) if 20 % d == 0] == [2, 4, 5, 10]
     assert not [d for d in range(2, 13) if 13 % d == 0]  # 13 is prime: stuck
+
+
+def test_the_student_edition_judges_the_declared_exercises_as_the_teachers_does() -> None:
+    """The sealed student copy of the declarations gives the same verdicts (its values are read in another order)."""
+    teacher = declared.load(Path("notebooks/00-start-here.lesson.toml"))
+    student = declared.parse(teacher.student_text(), "00-start-here.lesson.toml")
+    params = {**BASE, "candidates": [1, 2, 9, 11, 15, 21, 23]}
+    for name, answer in (("1", [2, 3, 4, 6]), ("1", [2, 3, 4, 6, 12]), ("2", [2, 11, 23]), ("2", [11, 23])):
+        assert student.check(name, answer, params) == teacher.check(name, answer, params), (name, answer)
+    with pytest.raises(DeclarationError, match="fits"):
+        student.check("2", [2], {**params, "candidates": [2, 10**12 + 39]})

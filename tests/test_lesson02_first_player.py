@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from duel_lessons.teaching import declared
 from duel_lessons.teaching.checks import python_spec, spec
 from duel_lessons.teaching.lesson import Lesson, forget
 
@@ -135,9 +138,9 @@ def test_exercises_1_and_2_read_the_moves_of_the_rule_book() -> None:
     assert division.verdict(1, [16, 15, 12, 9]).kind == "partial"  # subtracting is another game
     assert division.model(1) == (
         [2, 3, 6, 9],
-        "The allowed divisors of 18 are [2, 3, 6, 9]; each move d leaves 18 ÷ d, so one move reaches [2, 3, 6, 9].",
+        "The allowed divisors of 18 are 2, 3, 6 and 9; each move d leaves 18 ÷ d, so one move reaches 2, 3, 6 and 9.",
     )
-    assert "leaves 18 − d, so one move reaches [9, 12, 15, 16]" in one.model(1)[1]
+    assert "leaves 18 − d, so one move reaches 9, 12, 15 and 16" in one.model(1)[1]
     assert "18 ÷ d" in division.verdict(1, [7]).stronger  # the stronger hint says how the move is made
 
 
@@ -169,3 +172,10 @@ def test_the_notebook_imports_no_solver() -> None:
 def test_exit_ticket_answer_by_hand() -> None:
     assert [d for d in range(2, 9) if 9 % d == 0] == [3]  # the only move: 9 → 6
     assert not brute_wins(9) and brute_wins(6) and not brute_wins(3)
+
+
+def test_the_student_edition_judges_the_declared_exercises_as_the_teachers_does() -> None:
+    teacher = declared.load(Path("notebooks/02-play-divisor-duel.lesson.toml"))
+    student = declared.parse(teacher.student_text(), "02-play-divisor-duel.lesson.toml")
+    for name, answer in (("1", [16, 15, 12, 9]), ("1", [2, 3, 6, 9]), ("proof-2", 12), ("proof-2", 8), ("proof-2", 24)):
+        assert student.check(name, answer, BASE) == teacher.check(name, answer, BASE), (name, answer)

@@ -1,14 +1,11 @@
-"""Lesson 00's unusual checks: games played by a fixed plan (exercise 3 and the biggest-divisor guess), and the
-primes among ``candidates`` (exercise 2: no declared formula picks items out of a list).
+"""Lesson 00's unusual checks: games played by a fixed plan (exercise 3 and the biggest-divisor guess).
 
-Exercise 1, the parameters and the discoveries are declared in ``notebooks/00-start-here.lesson.toml``.
+Exercises 1 and 2, the parameters and the discoveries are declared in ``notebooks/00-start-here.lesson.toml``.
 """
 
 from __future__ import annotations
 
 from itertools import pairwise
-
-import sympy
 
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.teaching.checks import LessonSpec, Params, register
@@ -39,49 +36,6 @@ def path(p: Params, start: int, choose: int) -> list[int]:
     """
     numbers = [state.number for state in played(p, start, choose)]
     return numbers[:1] + [b for a, b in pairwise(numbers) if b != a]
-
-
-def _primes(p: Params) -> tuple[list[int], list[int]]:
-    pool = [int(n) for n in p["candidates"]]
-    return pool, [n for n in pool if sympy.isprime(n)]
-
-
-@SPEC.check(2)
-def primes(answer: object, p: Params) -> Verdict:
-    """The primes among ``candidates``."""
-    pool, right = _primes(p)
-    mistakes = [
-        Misconception(
-            "odd-means-prime",
-            [n for n in pool if n % 2],
-            "Is every odd number prime? Try dividing each of your numbers by 3 and by 5.",
-            "A prime has exactly two divisors, 1 and itself. Find a third divisor of each number you listed.",
-        ),
-        Misconception(
-            "one-is-prime",
-            lambda a: 1 in a and 1 not in right,
-            "1 has only one divisor (itself), so it is not a prime.",
-            "A prime has exactly two different divisors. 1 has just one, so leave it out.",
-        ),
-        Misconception(
-            "two-is-not-prime",
-            lambda a: 2 in right and set(a) == set(right) - {2},
-            "Which divisors does 2 have? Count them.",
-            "2 has exactly two divisors, 1 and 2: that is what a prime is. Is 2 on your list?",
-        ),
-    ]
-    hint = "A prime has exactly two divisors: 1 and itself."
-    stronger = "For each number, try dividing by 2, 3, 5 and 7. If one goes in exactly, it is not prime."
-    return expect_list(answer, right, what="primes", misconceptions=mistakes, hint=hint, stronger=stronger)
-
-
-@SPEC.model(2)
-def model_2(p: Params) -> tuple[object, str]:
-    """Exercise 2's model answer: the primes among ``candidates``, and why the others are not."""
-    pool, right = _primes(p)
-    factors = {n: " × ".join(map(str, sympy.factorint(n, multiple=True))) for n in pool if n > 1 and n not in right}
-    why = "; ".join([f"{n} = {product}" for n, product in factors.items()] + ["1 has only one divisor"] * (1 in pool))
-    return right, (f"{why}: not prime." if why else "Every candidate has exactly two divisors.")
 
 
 @SPEC.check(3)
