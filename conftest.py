@@ -133,3 +133,13 @@ def _fresh_oracles_under_mutmut() -> None:
 
         oracle._oracle.cache_clear()
         closed_forms._cache = ((), {})
+
+
+@pytest.fixture(autouse=True)
+def _no_lesson_lock_left_behind() -> Iterator[None]:
+    """A student's Lesson locks every board's Show P/N in its kernel (views.tool_lock); a test's lesson must not
+    lock the boards of the tests after it, which run in the same process."""
+    yield
+    from duel_lessons.views.tool_lock import set_lock
+
+    set_lock(None)

@@ -8,7 +8,7 @@ edition of the lesson's declarations (:func:`gated_texts`), shown only once the 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -63,3 +63,26 @@ def gated_cell(name: str) -> dict[str, Any]:
         "outputs": [],
         "execution_count": None,
     }
+
+
+def tool_lock(lesson: Any, attempts: Any) -> Callable[[str], str | None]:
+    """A board's lock for a student's lesson (``views.tool_lock``): Show P/N, Explain and the last hint name
+    what the lesson asks students to discover, so they open once every guess (or conjecture test) that
+    states a discovery (``lesson.spoilers``) is made (``attempts``: the lesson's memory).
+
+    >>> from types import SimpleNamespace as S
+    >>> lesson, attempts = S(spoilers={"big": ()}, truths={}), S(guesses={}, tested={})
+    >>> tool_lock(lesson, attempts)("show_pn")
+    'it opens once you have made your guess: lesson.guess("big", ...) in this lesson.'
+    >>> attempts.guesses["big"] = [8]; tool_lock(lesson, attempts)("show_pn") is None
+    True
+    """
+
+    def call(name: str) -> str:
+        return "lesson.test(...)" if name in lesson.truths else f'lesson.guess("{name}", ...)'
+
+    def lock(tool: str) -> str | None:
+        waiting = [call(g) for g in lesson.spoilers if g not in attempts.guesses and g not in attempts.tested]
+        return f"it opens once you have made your guess: {waiting[0]} in this lesson." if waiting else None
+
+    return lock

@@ -59,7 +59,9 @@ from duel_lessons.teaching.feedback import (
     show,
     strict,
 )
+from duel_lessons.teaching.gating import tool_lock
 from duel_lessons.teaching.record import Progress, answered, attempt, emit
+from duel_lessons.views.tool_lock import set_lock
 
 NOT_ANSWERED = "replace the ... with your answer and run the cell again."
 MAX_TEST = 10**6
@@ -180,6 +182,8 @@ class Lesson:
         if missing:
             raise LessonError(f"Lesson {self.number} needs the parameter(s) {', '.join(missing)}.")
         self.params: Params = MappingProxyType(dict(params))
+        student_tree = self.student or student_edition(self.number)  # boards' P/N and Explain wait for the guesses
+        set_lock(tool_lock(_spec(self.number), self.attempts) if student_tree else None)
 
     def __repr__(self) -> str:
         return f"Lesson({self.number!r}, {', '.join(f'{k}={v!r}' for k, v in self.params.items())})"
@@ -393,11 +397,11 @@ class Lesson:
         self._note(str(name), answer)
         return Result(lines[0].startswith(ICONS["right"]))
 
-    def _note(self, key: str, answer: object, display_id: str | None = None) -> None:
+    def _note(self, key: str, answer: object, display_id: str | None = None) -> list[str]:
         """Save the attempt in the notebook for the class report (a widget's order: its labels, in its own cell)."""
         verdict = self.attempts.last.get(key)
         if verdict is None or is_unanswered(answer):
-            return
+            return []
         answered(self.number, key, plain(answer))
         mistakes = self.attempts.mistakes.get(key, [])
         labels = [str(x) for x in answer] if isinstance(answer, (list, tuple)) else []
@@ -415,6 +419,7 @@ class Lesson:
             **extra,
         )
         emit(record, display_id=display_id, update=display_id is not None)
+        return []
 
     def guess_problem(self, name: str, value: object) -> str | None:
         """Why ``value`` is not a guess of the asked form (the lesson's ``SPEC.guess_form``), or None."""
@@ -589,10 +594,5 @@ class Lesson:
 
         display_id = f"duel-order-{self.number}-{name}-{id(problem)}-{len(self.attempts.judged)}"
         emit({}, display_id=display_id)  # the place in this cell where the order clicked is saved
-
-        def judged(order: list[str]) -> list[str]:
-            lines = self.feedback(name, order)
-            self._note(name, order, display_id)
-            return lines
-
+        judged = lambda order: [*self.feedback(name, order), *self._note(name, order, display_id)]  # noqa: E731
         parsons_widget(problem.lines, judged, title=title)

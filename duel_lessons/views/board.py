@@ -45,6 +45,7 @@ from duel_lessons.views.common import (
     read_box,
     rules_key,
 )
+from duel_lessons.views.tool_lock import locked
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
 __all__ = ["MAX_BUTTONS", "PN_TOOLTIP", "GameBoard", "Hand", "rules_key"]
@@ -143,7 +144,7 @@ class GameBoard(BoardSettings, BoardFrame):
         ).add_class("duel-history-box")  # fmt: skip
         self.hint_button.on_click(self.guard.guarded(self.hint))
         self.explain_button.on_click(self.guard.guarded(self.explain))
-        self.pn_toggle.observe(lambda _: self.guard.answered(self._refresh), names="value")
+        self.pn_toggle.observe(lambda change: self.guard.answered(lambda: self._pn_changed(change)), names="value")
         self.history = Fold(wording.history, history_box, css="duel-history-fold")
         tools = w.HBox([self.hint_button, self.explain_button, self.pn_toggle], layout=w.Layout(flex_flow="row wrap"))
         self.settings = Fold(wording.settings, self._settings_box, css="duel-settings")  # folded away
@@ -303,6 +304,11 @@ class GameBoard(BoardSettings, BoardFrame):
             self._show_message("Hints are switched off on this board.", error=True)
             return
         self._hint_stage = min(3, self._hint_stage + 1) if stage is None else stage
+        why = locked("last_hint") if self._hint_stage >= 3 else None
+        if why is not None:  # the last hint names the move and what it leaves: it waits as Show P/N does
+            self._hint_stage = 2
+            self._show_message(f"🔒 The last hint: {why}", error=True)
+            return
         try:
             stage_now: Literal[1, 2, 3] = 1 if self._hint_stage <= 1 else 2 if self._hint_stage == 2 else 3
             text = coach.hint(self.state, self.names, stage=stage_now)
@@ -312,10 +318,22 @@ class GameBoard(BoardSettings, BoardFrame):
         self._add_coach(f"Hint: {text}", self.state)
         self._refresh(announce=f"Hint: {prose(text)}")
 
+    def _pn_changed(self, change: dict[str, object]) -> None:
+        why = locked("show_pn") if change.get("new") else None
+        if why is not None:  # a locked tool says what opens it and shows nothing
+            self.pn_toggle.value = False
+            self._show_message(f"🔒 Show P/N: {why}", error=True)
+            return
+        self._refresh()
+
     def explain(self) -> None:
         """The coach's full explanation of the position."""
         if not self.switches["explain"]:
             self._show_message("Explanations are switched off on this board.", error=True)
+            return
+        why = locked("explain")
+        if why is not None:
+            self._show_message(f"🔒 Explain: {why}", error=True)
             return
         try:
             text = coach.explain(self.state, self.names)

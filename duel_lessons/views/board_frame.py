@@ -29,6 +29,7 @@ from duel_lessons.views.common import (
     show_with_fallback,
 )
 from duel_lessons.views.rectangles import move_picture, rectangle_svg, strip_picture
+from duel_lessons.views.tool_lock import locked
 from duel_lessons.views.wording import BoardWording
 
 __all__ = ["COACH_KEPT", "BoardFrame", "BoardNames"]
@@ -148,7 +149,7 @@ class BoardFrame(BoardNames):
             icon = {"win": "★", "loss": "✗", "neutral": "⚑"}[kind]
             result = {"kind": kind, "icon": icon, "headline": words.result(state.winner, vs), "why": prose(why)}
         moves = state.legal_moves if human else ()
-        show_pn = self.switches["show_pn"] and self.pn_toggle.value
+        show_pn = self.switches["show_pn"] and self.pn_toggle.value and locked("show_pn") is None
         winning = self._winning_results() if show_pn and moves and state is self.state else None
         cards = []
         pictures = self.switches["rectangles"] and last
