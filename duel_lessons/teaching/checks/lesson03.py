@@ -1,7 +1,6 @@
 """Lesson 03, "Which numbers would you like to hand your opponent?": the checks its declarations
 (``03-winning-and-losing-positions.lesson.toml``) cannot express.
 
-- ``table``: the P/N table by hand for n = 1 .. ``hand_limit``, a dict (the first wrong entry named);
 - exercise 2: a pair (d, r), the best move from ``remote_n`` (the winner hurries, the loser delays) and its
   remoteness, told apart from the move alone, the remoteness alone and the rule the other way round;
 - exercise 3: a P-position n ≥ ``defend_from`` with two or more moves, defended by a reply to each: ``(n, {d: e})``.
@@ -13,42 +12,11 @@ from collections.abc import Mapping
 
 from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, register
 from duel_lessons.teaching.checks.common import listing, rules_of, table_of
-from duel_lessons.teaching.feedback import Verdict, as_whole, expect_table, is_unanswered, plain, right, unanswered
+from duel_lessons.teaching.feedback import Verdict, as_whole, is_unanswered, plain, right, unanswered
 
 SPEC = register(LessonSpec("03"))
 #: The largest number exercise 3 reads.
 LIMIT = 10**4
-
-
-def _hand_table(p: Params) -> dict[int, str]:
-    limit = int(p["hand_limit"])
-    table = table_of(p, limit)
-    return {n: table.outcome_of(n) for n in range(1, limit + 1)}
-
-
-@SPEC.check("table", label="Your table")
-def by_hand(answer: object, p: Params) -> Verdict:
-    """The table {n: "P" or "N"} for n = 1 .. hand_limit."""
-    return expect_table(
-        answer,
-        _hand_table(p),
-        hint="For that number, list every move. N if SOME move reaches a P; P if EVERY move reaches an N "
-        "(or there is no move at all).",
-        stronger="Check the numbers it can move to first: are their letters right? Then use the two rules.",
-    )
-
-
-@SPEC.model("table")
-def model_table(p: Params) -> tuple[object, str]:
-    """The by-hand table, with the first N-position's reason."""
-    rules = rules_of(p)
-    table = table_of(p, int(p["hand_limit"]))
-    outcome = _hand_table(p)
-    first_n = next((n for n, x in outcome.items() if x == "N" and table.winning_moves(n)), None)
-    if first_n is None:
-        return outcome, "Every number here is a P-position."
-    d = table.winning_moves(first_n)[0]
-    return outcome, f"For example {first_n} is N: {first_n} − {d} = {rules.result(first_n, d)} is P."
 
 
 def _best(p: Params) -> tuple[int, list[int], int, int]:
