@@ -63,13 +63,8 @@ def remoteness(answer: object, p: Params) -> Verdict:
     if d is None or d not in rules.divisors_of(n):
         message = f"{'That' if d is None else d} is not a move you may make from {n}."
         hint = f"The first number is the divisor you take away from {n}. Which divisors are allowed?"
-        return Verdict(
-            "misconception",
-            message,
-            hint,
-            f"List the allowed divisors of {n}; your move is one of them.",
-            key="not-a-move",
-        )
+        stronger = f"List the allowed divisors of {n}; your move is one of them."
+        return Verdict("misconception", message, hint, stronger, key="not-a-move")
     if d in best and r == value:
         return right("The remoteness is 1 + the remoteness of the number your best move reaches.")
     if d in best:
