@@ -302,3 +302,10 @@ def test_the_declared_table_by_hand(rules: str, letters: str, why: str) -> None:
     assert one.verdict("table", {n: x.lower() for n, x in table.items()}).key == "format:case"  # as before
     assert one.verdict("table", {n: x for n, x in table.items() if n < 12}).kind != "right"
     assert spec("03").labels["table"] == "Your table"
+    from duel_lessons.teaching import declared
+
+    path = declared.find("03")
+    assert path is not None
+    student = declared.parse(declared.load(path).student_text(), "student edition")  # its values come sorted by name
+    assert student.check("table", table, {**BASE, "rules": rules}).right
+    assert student.check("table", {**table, 9: "N" if table[9] == "P" else "P"}, {**BASE, "rules": rules}) == wrong
