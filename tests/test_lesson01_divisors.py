@@ -257,3 +257,34 @@ def test_the_converse_fails_exactly_at_the_squares_with_more_than_one_inner_divi
     by_hand = [d * d for d in range(2, 40) if inner_count(d * d) != 1]
     assert [n for n in range(1, 40 * 40) if fails(n)] == by_hand
     assert one.verdict("proof-2", by_hand[0]).right and by_hand[0] == 16
+
+
+# -- round 2: the guess "stuck" is declared (guess.stuck in the .lesson.toml) ---------------------------------
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_the_declared_stuck_answer_is_where_the_game_leaves_no_move(rules: str) -> None:
+    """The declared answer ("1 and the primes") against the rule book itself: stuck = the game is over at n."""
+    from duel_lessons import GameState, get_rules
+
+    book = get_rules(rules)
+    for upto in (12, 30, 200):
+        by_game = [n for n in range(1, upto + 1) if GameState(book, n).is_over]
+        by_hand = [n for n in range(1, upto + 1) if n == 1 or is_prime_by_trial(n)]
+        assert by_game == by_hand
+        reveal = spec("01").reveals["stuck"]([2, 3, 9], {**BASE, "rules": rules, "upto": upto})
+        assert reveal.startswith(
+            f"From 1 to {upto}, the player to move is stuck at {', '.join(map(str, by_hand[:-1]))}"
+        )
+        assert "you chose 9, which is not one of them" in reveal
+
+
+def test_the_stuck_reveal_by_hand() -> None:
+    reveal = spec("01").reveals["stuck"]([2, 3, 9], {**BASE, "upto": 12})
+    assert reveal == (
+        "From 1 to 12, the player to move is stuck at 1, 2, 3, 5, 7 and 11.\n\n"
+        "You were right about 2, 3, 4, 6, 8, 10 and 12; you chose 9, which is not one of them; "
+        "you left out 1, 5, 7 and 11.\n\n"
+        "Which kind of number is on the list? Is there one that does not fit that description?"
+    )
+    assert "right for every one" in spec("01").reveals["stuck"]([1, 2, 3, 5, 7, 11], {**BASE, "upto": 12})

@@ -276,3 +276,36 @@ def test_exercise_1_results_misconception_only_for_the_numbers_left() -> None:
     assert one.verdict(1, [9]).key == "results"
     assert one.verdict(1, [3, 9]).kind == "partial"  # 3 is a winning move: not only numbers left
     assert one.verdict(1, [10, 6]).kind == "miss"  # the numbers left by the losing moves 2 and 6 (N)
+
+
+# -- round 2: the table by hand is declared (kind "table" in the .lesson.toml) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "letters", "why"),
+    [
+        # Divisor Duel: 1, 2, 3, 5, 7, 11 have no move (P); 4 -> 2, 6 -> 3, 10 -> 8, 12 -> 9 reach a P; 8 -> 6, 4 and
+        # 9 -> 6 reach only N
+        ("divisor-duel", "PPPNPNPPPNPN", "For example 4 is N: 4 − 2 = 2 is P."),
+        # Factor Duel (d = 1 allowed, reaching a prime wins, reaching 1 loses): 1 is N, the primes P; 9 -> 8 or 6
+        # (both N) is P; every other even number moves by 1 to a prime
+        ("factor-duel", "NPPNPNPNPNPN", "For example 4 is N: 4 − 1 = 3 is P."),
+    ],
+)
+def test_the_declared_table_by_hand(rules: str, letters: str, why: str) -> None:
+    table = dict(zip(range(1, 13), letters, strict=True))
+    one = lesson(rules=rules)
+    assert one.verdict("table", table).right
+    assert spec("03").models["table"]({**BASE, "rules": rules}) == (table, why)
+    wrong = one.verdict("table", {**table, 9: "N" if table[9] == "P" else "P"})
+    assert wrong.kind != "right" and "9" in wrong.message
+    assert one.verdict("table", {n: x.lower() for n, x in table.items()}).key == "format:case"  # as before
+    assert one.verdict("table", {n: x for n, x in table.items() if n < 12}).kind != "right"
+    assert spec("03").labels["table"] == "Your table"
+    from duel_lessons.teaching import declared
+
+    path = declared.find("03")
+    assert path is not None
+    student = declared.parse(declared.load(path).student_text(), "student edition")  # its values come sorted by name
+    assert student.check("table", table, {**BASE, "rules": rules}).right
+    assert student.check("table", {**table, 9: "N" if table[9] == "P" else "P"}, {**BASE, "rules": rules}) == wrong

@@ -1,7 +1,6 @@
 """Lesson 01, "What goes into a number?": the checks its declarations (``01-divisors-and-primes.lesson.toml``)
 cannot express.
 
-- the guess ``stuck``: a non-empty list from 1 to ``upto``, its reveal compared on the numbers named only;
 - exercises 2 and 4: numbers above 10¹² (of any size), judged by their prime factors, which no list or
   loop of the lesson reaches (a number too hard to factorise is said so);
 - exercise 3: the divisor count of ``count_n`` typed as a product ("4 * 3", "(3+1)*(2+1)"), one factor per prime.
@@ -14,7 +13,6 @@ import math
 import sympy
 
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import compare_sets, listing, rules_of, stuck
 from duel_lessons.teaching.feedback import Verdict, as_whole, is_unanswered, plain, right, unanswered
 from duel_lessons.teaching.plain import LARGE_DIGITS, Unreadable, show
 from duel_lessons.teaching.reading import inner_count, prime_factors, sum_of_products, whole_any
@@ -23,28 +21,8 @@ SPEC = register(LessonSpec("01"))
 #: Exercises 2 and 4 ask for numbers above BIG: the answer comes from what the numbers have in common.
 BIG = 10**12
 SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-@SPEC.guess_form("stuck")
-def stuck_form(value: object, p: Params) -> str | None:
-    """The guess is a non-empty list of numbers from 1 to ``upto``."""
-    value, upto = plain(value), int(p["upto"])
-    if isinstance(value, (list, tuple, set)) and value and all(type(n) is int and 1 <= n <= upto for n in value):
-        return None
-    return f"Guess a list of numbers from 1 to {upto}, like [2, 3, 9]."
-
-
-@SPEC.reveal("stuck")
-def stuck_reveal(guess: object, p: Params) -> str:
-    """The stuck numbers up to ``upto``, compared with the guess on the numbers either names."""
-    rules, upto = rules_of(p), int(p["upto"])
-    truth = [n for n in range(1, upto + 1) if stuck(rules, n)]
-    listed = [int(n) for n in guess] if isinstance(guess, (list, tuple, set)) else []
-    within = sorted(set(range(1, upto + 1)) & (set(truth) | set(listed)))
-    return (
-        f"From 1 to {upto}, the player to move is stuck at {listing(truth)}.\n\n{compare_sets(listed, truth, within)}"
-        "\n\nWhich kind of number is on the list? Is there one that does not fit that description?"
-    )
+SQUARES = "What do 4, 9, 25 and 49 have in common? Make one of that kind that is bigger than 10¹²."
+SIX_EIGHT = "6 = 2 × 3 and 8 = 2 × 2 × 2"
 
 
 def _big(answer: object, one: bool = True) -> int | Verdict:
@@ -69,13 +47,9 @@ def one_inner_divisor(answer: object, p: Params) -> Verdict:
     found = inner_count(n)
     count = 2 if found is None else found  # not found: not a prime nor a prime squared, so two or more
     if count == 1 and n <= BIG:
-        return Verdict(
-            "partial",
-            f"Yes, {n} has exactly one, but it is not above 10¹² (1 000 000 000 000).",
-            "What do 4, 9, 25 and 49 have in common? Make one of that kind that is bigger than 10¹².",
-            "Each of them is d × d. Look at the d of each one: 2, 3, 5, 7. Which kind of number is d?",
-            key="small",
-        )
+        message = f"Yes, {n} has exactly one, but it is not above 10¹² (1 000 000 000 000)."
+        stronger = "Each of them is d × d. Look at the d of each one: 2, 3, 5, 7. Which kind of number is d?"
+        return Verdict("partial", message, SQUARES, stronger, key="small")
     if count == 1:
         return right("Can you say why every number of that kind has exactly one?")
     if count == 0:
@@ -118,13 +92,9 @@ def divisor_count(answer: object, p: Params) -> Verdict:
         message = "Put brackets around each factor that is a sum, like (2+1)*(1+1)*(1+1) for 60: without them, "
         return Verdict("format", message + "2+1*1+1 means 2 + 1 + 1.", key="format:brackets")
     if len(terms) > 1:
-        return Verdict(
-            "misconception",
-            "You added.",
-            "You choose a power of EVERY prime at once: multiply the numbers of choices.",
-            "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here.",
-            key="sum",
-        )
+        hint = "You choose a power of EVERY prime at once: multiply the numbers of choices."
+        stronger = "For 60 = 2² × 3 × 5 the counts were 3 × 2 × 2, multiplied, not added. Do the same here."
+        return Verdict("misconception", "You added.", hint, stronger, key="sum")
     factors, count = terms[0], math.prod(e + 1 for e in powers)
     if sorted(factors) == sorted(e + 1 for e in powers):
         return right(f"{' × '.join(map(str, factors))} = {count} divisors.")
@@ -188,38 +158,27 @@ def two_inner_divisors(answer: object, p: Params) -> Verdict:
             message += "primes below 10¹⁵, with at most 100 digits in all (sympy.nextprime finds a prime)."
             return Verdict("format", message, key="format:unfactorised")
         if count == 1:
-            return Verdict(
-                "misconception",
-                f"{show(n)} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO.",
-                "6 has two: 2 and 3. What kind of number is 6? Make a big one of that kind.",
-                "6 = 2 × 3 and 8 = 2 × 2 × 2 both have exactly two. Build big numbers the same way.",
-                key="one-inner",
+            message = (
+                f"{show(n)} has exactly ONE divisor between 1 and itself (like exercise 2). This time you need TWO."
             )
+            hint = "6 has two: 2 and 3. What kind of number is 6? Make a big one of that kind."
+            stronger = f"{SIX_EIGHT} both have exactly two. Build big numbers the same way."
+            return Verdict("misconception", message, hint, stronger, key="one-inner")
         if count != 2:
-            return Verdict(
-                "miss",
-                f"{show(n)} has {count} divisors between 1 and itself, not two.",
-                "Look at small numbers with exactly two, such as 6, 10, 15 and 8: write each as a product of primes.",
-                "6 = 2 × 3 and 8 = 2 × 2 × 2. A big number made of bigger primes in the same way has two as well.",
-                key="count",
-            )
+            message = f"{show(n)} has {count} divisors between 1 and itself, not two."
+            hint = "Look at small numbers with exactly two, such as 6, 10, 15 and 8: write each as a product of primes."
+            stronger = f"{SIX_EIGHT}. A big number made of bigger primes in the same way has two as well."
+            return Verdict("miss", message, hint, stronger, key="count")
     if any(n <= BIG for n in numbers):
-        return Verdict(
-            "partial",
-            "Both have exactly two, but not both are above 10¹² (1 000 000 000 000).",
-            "Write the small ones as products of primes, then build big ones the same way.",
-            "6 = 2 × 3 and 8 = 2 × 2 × 2: use bigger primes (sympy.isprime tells you whether a number is prime).",
-            key="small",
-        )
-    cubes = [sorted((prime_factors(n) or {}).values()) == [3] for n in numbers]
-    if cubes[0] == cubes[1]:
-        return Verdict(
-            "partial",
-            "Both have exactly two, but they are of the same kind. There is another kind.",
-            "Write each of yours as a product of primes. Now think of 8: how is it made?",
-            "8 = 2 × 2 × 2 has divisors 2 and 4 between 1 and 8: exactly two. Make a big number like 8.",
-            key="same-kind",
-        )
+        message = "Both have exactly two, but not both are above 10¹² (1 000 000 000 000)."
+        hint = "Write the small ones as products of primes, then build big ones the same way."
+        stronger = f"{SIX_EIGHT}: use bigger primes (sympy.isprime tells you whether a number is prime)."
+        return Verdict("partial", message, hint, stronger, key="small")
+    if len({sorted((prime_factors(n) or {}).values()) == [3] for n in numbers}) == 1:
+        message = "Both have exactly two, but they are of the same kind. There is another kind."
+        hint = "Write each of yours as a product of primes. Now think of 8: how is it made?"
+        stronger = "8 = 2 × 2 × 2 has divisors 2 and 4 between 1 and 8: exactly two. Make a big number like 8."
+        return Verdict("partial", message, hint, stronger, key="same-kind")
     return right("Why does each kind have exactly two? Pair up the divisors.")
 
 
