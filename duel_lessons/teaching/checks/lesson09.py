@@ -1,9 +1,9 @@
 """Lesson 09's unusual checks (the rest is declared in notebooks/09-nim-and-subtraction-games.lesson.toml).
 
 Python stays for what no declared kind or formula says: Nim positions of three heaps (a rule of three heaps and
-the guess that notes it, three heaps that refute a claim, moves as (heap, count) pairs), and the subtraction game
-SUB_SET, which is no rule book a formula can name.  Nim and subtraction games by brute force live in
-:mod:`duel_lessons.play.nim_solver`.
+the guess that notes it, three heaps that refute a claim, moves as (heap, count) pairs), the subtraction game
+SUB_SET (no rule book a formula can name) and the guess "pile" (a declared guess needs a reveal cell; a locked
+output shows its answer).  Nim and subtraction games by brute force live in :mod:`duel_lessons.play.nim_solver`.
 
 >>> p = {"sub_set": [1, 2, 3], "ex_sub": 1001, "heap_upto": 7}
 >>> SPEC.checks["proof-2"]([3, 4, 6], p).kind, SPEC.checks["2"](1, p).kind, SPEC.checks["2"](5, p).kind
@@ -36,6 +36,7 @@ Heaps = tuple[int, ...]
 Rule = Callable[..., object]
 NOT_A_RULE = "Give a function of three heaps, such as my_nim_rule."
 THREE_HEAPS = "Give three heaps of at most 20 as a list, like [1, 2, 4] (at most 20 keeps the check quick)."
+PILE = 'Answer "first" or "second", in quotes.'
 MOVES = "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)], or [] for none."
 
 
@@ -62,6 +63,12 @@ def _wrong(rule: Rule, positions: Iterable[Heaps]) -> tuple[Heaps, bool, object]
         if as_truth(said) != really:
             return heaps, really, said if as_truth(said) is None else as_truth(said)
     return None
+
+
+@SPEC.guess_form("pile")
+def pile_form(value: object, p: Params) -> str | None:
+    """ "first" or "second" (its answer shows in a locked output: a declared guess would need a reveal cell)."""
+    return None if isinstance(value, str) and value.strip().lower() in ("first", "second") else PILE
 
 
 # -- the three-heap rule: noted as a guess (its reveal is declared) and checked ----------------------------------
