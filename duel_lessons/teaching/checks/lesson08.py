@@ -142,7 +142,8 @@ def misere_rule(answer: object, p: Params) -> Verdict:
             "Say it in words first (which numbers are P?), then test it on big numbers of the same kinds.",
             key=f"partial:{n}",
         )
-    n, really, said = found  # type: ignore[misc]  # found is not None here
+    assert found is not None
+    n, really, said = found
     if isinstance(said, Exception):
         return Verdict("format", f"Your function stopped with {type(said).__name__} at n = {n}.", key="format:error")
     powers = n & (n - 1) == 0 and n % 2 == 0 and p["misere_divisors"] == "odd"
