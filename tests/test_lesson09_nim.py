@@ -88,7 +88,8 @@ def test_the_guess_forms() -> None:
     forms = SPEC.guess_forms
     assert forms["hand-over"](["A", "d"], BASE) is None and forms["hand-over"]([], BASE) is None
     assert forms["hand-over"]("dunno", BASE) and forms["hand-over"](["F"], BASE)
-    assert forms["pile"]("second", BASE) is None and forms["pile"]("dunno", BASE) and forms["pile"](2, BASE)
+    assert forms["pile"]("second", BASE) is None and forms["pile"]("First", BASE) is None
+    assert forms["pile"]("dunno", BASE) and forms["pile"](2, BASE)
 
 
 def test_the_data_tools_stop_at_their_caps() -> None:
@@ -167,7 +168,7 @@ def test_the_first_guess_opens_the_two_heap_rule_but_not_the_three_heap_one() ->
     early = SPEC.reveals["hand-over"](["A", "C"], BASE)
     assert "**A, C and D**" in early and "heaps are equal" in early
     assert not [w for w in NIM_WORDS if w.lower() in early.lower()], early
-    assert SPEC.gates["nim"] == "nim" and SPEC.gates["hand-over"] == "hand-over"
+    assert SPEC.gates["rule"] == "nim" and SPEC.gates["hand-over"] == "hand-over"
 
 
 @pytest.mark.parametrize(
@@ -176,17 +177,50 @@ def test_the_first_guess_opens_the_two_heap_rule_but_not_the_three_heap_one() ->
     [(["A", "E"], 2), (["a", "c", "d"], 5), ([], 2), (["B", "E"], 0), (("C", "d"), 4)],
 )
 def test_the_first_reveal_counts_the_letters_on_the_right_side(guess: list[str], right: int) -> None:
-    assert f"were right about {right} of the 5" in SPEC.reveals["hand-over"](guess, BASE)
+    told = SPEC.reveals["hand-over"](guess, BASE)
+    assert (": right." in told) if right == 5 else (f"were right about {right} of the 5" in told), told
 
 
-def test_the_rule_reveal_compares_the_students_rule_found_by_brute_force() -> None:
-    told = SPEC.reveals["nim"](lambda a, b, c: a == b, BASE)
-    assert all(w in told for w in ("XOR", "nim-sum")) and "first differs from it at heaps [0, 0, 1]" in told
+# by hand: from [3, 5] one move leaves (0..2, 5) or (3, 0..4); of these only (3, 3) has equal heaps (a P-position)
+REACHED = [(a, 5) for a in range(3)] + [(3, b) for b in range(5)]
+
+
+@pytest.mark.parametrize(
+    ("heaps", "expected"),
+    [
+        ([3, 3], "right"),
+        ((3, 3), "right"),
+        ([3.0, 3], "right"),
+        ([3, 4], "misconception"),  # a move, but not to a P-position
+        ([2, 5], "misconception"),
+        ([2, 2], "misconception"),  # equal, but no single move from [3, 5] leaves it
+        ([5, 5], "misconception"),
+        ([-1, 5], "misconception"),
+        ([3], "format"),
+        ("3, 3", "format"),
+        ([3, 3, 3], "format"),
+        (..., "unanswered"),
+    ],
+)
+def test_proof_1_the_copying_reply(heaps: object, expected: str) -> None:
+    assert kind("proof-1", heaps) == expected
+
+
+def test_proof_1_names_a_reply_that_is_no_move_and_one_that_loses() -> None:
+    reached = set(REACHED)
+    for heaps in itertools.product(range(7), repeat=2):
+        verdict = SPEC.checks["proof-1"](list(heaps), BASE)
+        expected = "right" if heaps == (3, 3) else "unequal" if heaps in reached else "not-a-move"
+        assert (verdict.kind if verdict.right else verdict.key) == expected, heaps
+    assert SPEC.models["proof-1"](BASE)[0] == (3, 3)
+
+
+def test_the_rule_reveal_waits_for_a_noted_rule_whose_first_error_the_check_names() -> None:
+    told = SPEC.reveals["rule"](lambda a, b, c: a == b, BASE)
+    assert all(w in told for w in ("XOR", "nim-sum", "`a ^ b ^ c`", "balanced")), told
     # by hand: (0, 0, 1) is the first position in order where a == b and the player to move does not lose
     assert nim_outcome((0, 0, 1)) == "N" and nim_outcome((0, 0, 0)) == "P"
-    assert "agrees with it for every position with heaps up to 7" in SPEC.reveals["nim"](
-        lambda a, b, c: a ^ b ^ c == 0, BASE
-    )
+    assert "First counterexample: heaps [0, 0, 1]" in SPEC.checks["nim-rule"](lambda a, b, c: a == b, BASE).message
 
 
 def test_the_lesson_object_opens_the_rule_and_the_proof_only_after_a_rule_is_noted(
@@ -196,13 +230,13 @@ def test_the_lesson_object_opens_the_rule_and_the_proof_only_after_a_rule_is_not
 
     lesson = Lesson("09", **BASE)
     lesson.guess("hand-over", ["A"])
-    assert lesson.reveal_text("hand-over") is not None and lesson.reveal_text("nim") is None
+    assert lesson.reveal_text("hand-over") is not None and lesson.reveal_text("rule") is None
     lesson.locked("nim", lambda: print("the proof's lines"))
     assert "🔒" in capsys.readouterr().out
     assert not lesson.guess("nim", lambda a, b, c: False)  # a constant rule notes nothing
-    assert lesson.reveal_text("nim") is None
+    assert lesson.reveal_text("rule") is None
     assert lesson.guess("nim", lambda a, b, c: a == b)
-    assert "XOR" in str(lesson.reveal_text("nim"))
+    assert "XOR" in str(lesson.reveal_text("rule"))
 
 
 def test_the_proof_text_waits_for_the_rule_and_the_going_further_part_is_gated() -> None:

@@ -1,8 +1,8 @@
 """Lesson 08's unusual checks (the rest is declared in notebooks/08-invent-your-own-variant.lesson.toml).
 
-Python stays for: proof step 1 (the bracket must not restate 2m − 2e, a shape no declared kind asks),
-exercise 2 (a rule as a function, tested beyond the table at huge numbers) and the misère truth (no
-rule is known, so it is the solver's table; a formula can name no variant).
+Python stays for: proof step 1 (the bracket must not restate 2m − 2e: an ``expression`` judges values only),
+exercise 2 (a rule as a function, tested beyond the table at huge numbers: no declared kind takes a function)
+and the misère truth (no rule is known, so it is the solver's table of a variant no formula can name).
 
 >>> SPEC.checks["proof-1"]("m - e", {}).kind, SPEC.checks["proof-1"]("(2*m - 2*e)/2", {}).kind
 ('right', 'partial')
@@ -24,25 +24,15 @@ from duel_lessons.teaching.feedback import Misconception, Verdict, first_differe
 from duel_lessons.teaching.proofs import expect_expression, parse_expression
 
 SPEC = register(LessonSpec("08"))
-TEST_UPTO = 1000
-#: Exercise 2 tests a rule on n = 1 .. min(UPTO, this), then at huge numbers against the proved rule.
-EX2_MOST = 10**5
-EX2_HUGE = (2**40, 2**40 + 2, 3 * 2**40, 10**12 + 1, 10**12 + 2, 4 * 10**12 + 6, 2**58)
-
-
-def misere_variant(p: Params) -> Rules:
-    """Exercise 2's game: misère play with the parameter's divisors ("odd" or "even")."""
-    kind = str(p["misere_divisors"])
-    return DIVISOR_DUEL.variant(
-        f"misere-{kind}", divisors=kind, last_mover_wins=False, title=f"Misère, {kind} divisors"
-    )
+#: The misère truth and exercise 2 test n = 1 .. UPTO (at least 1,000; at most 10**6 and 10**5), then huge n.
+HUGE = (2**40, 2**40 + 2, 3 * 2**40, 10**12 + 1, 10**12 + 2, 4 * 10**12 + 6, 2**58)
 
 
 @SPEC.truth("misere", yes="loses", no="wins")
 def misere_loses(p: Params) -> Callable[[int], bool]:
-    """Misère Divisor Duel (no rule known): the solver's table, n = 1 .. UPTO (1,000 to 10**6)."""
+    """Misère Divisor Duel (no rule known): the solver's table."""
     misere = DIVISOR_DUEL.variant("misere", last_mover_wins=False, title="Misère Divisor Duel")
-    return tabulate(misere, max(TEST_UPTO, min(int(p["upto"]), 10**6))).is_p
+    return tabulate(misere, max(1000, min(int(p["upto"]), 10**6))).is_p
 
 
 # -- proof step 1: the bracket, not a restatement ---------------------------------------------------------
@@ -64,11 +54,10 @@ def bracket_form(text: str) -> str | None:
     ):
         return "dividing by 2 only restates the question (the bracket is (2m − 2e)/2 by definition). " + _HALVE
     m, e = sympy.symbols("m e", integer=True, positive=True)
-    for node in nodes:
-        if isinstance(node, (ast.BinOp, ast.UnaryOp)):
-            ratio = sympy.cancel(parse_expression(ast.unparse(node), ["m", "e"]) / (m - e))
-            if ratio.is_number and ratio not in (0, 1, -1):
-                return f"part of it, {ast.unparse(node)}, is {ratio} × (m − e): that restates 2m − 2e. " + _HALVE
+    for node in (x for x in nodes if isinstance(x, (ast.BinOp, ast.UnaryOp))):
+        ratio = sympy.cancel(parse_expression(ast.unparse(node), ["m", "e"]) / (m - e))
+        if ratio.is_number and ratio not in (0, 1, -1):
+            return f"part of it, {ast.unparse(node)}, is {ratio} × (m − e): that restates 2m − 2e. " + _HALVE
     return None
 
 
@@ -76,6 +65,7 @@ def bracket_form(text: str) -> str | None:
 def halving(answer: object, p: Params) -> Verdict:
     """2m − 2e = 2 × (m − e): the bracket, typed as an expression, in the asked form (no restatement)."""
     answer = plain(answer)
+    whole = "That is the whole of 2m − 2e. The question asks what is left inside the bracket once the factor 2 is "
     verdict = expect_expression(
         answer,
         "m - e",
@@ -83,11 +73,7 @@ def halving(answer: object, p: Params) -> Verdict:
         cases=[{"m": 6, "e": 1}, {"m": 6, "e": 3}, {"m": 15, "e": 5}, {"m": 10, "e": 2}],
         misconceptions=[
             Misconception(
-                "not-factored",
-                "2*m - 2*e",
-                "That is the whole of 2m − 2e. The question asks what is left inside the bracket once the factor 2 "
-                "is taken out.",
-                "2 × (bracket) must equal 2m − 2e. Halve 2m − 2e.",
+                "not-factored", "2*m - 2*e", whole + "taken out.", "2 × (bracket) must equal 2m − 2e. Halve 2m − 2e."
             ),
             Misconception(
                 "half-one-term",
@@ -100,15 +86,15 @@ def halving(answer: object, p: Params) -> Verdict:
         stronger="Try m = 6, e = 1: 12 − 2 = 10 = 2 × 5. Which expression in m and e gives 5?",
     )
     missing = bracket_form(answer) if verdict.right and type(answer) is str else None
-    if missing:
-        return Verdict(
-            "partial",
-            f"It is equal, but not the bracket asked for: {missing}",
-            "2m − 2e = 2 × (bracket): the bracket is what is left once each term is halved.",
-            "Write the bracket with m, e and signs only: no division, and no part that is 2m − 2e again.",
-            key="shape:restated",
-        )
-    return verdict
+    if not missing:
+        return verdict
+    return Verdict(
+        "partial",
+        f"It is equal, but not the bracket asked for: {missing}",
+        "2m − 2e = 2 × (bracket): the bracket is what is left once each term is halved.",
+        "Write the bracket with m, e and signs only: no division, and no part that is 2m − 2e again.",
+        key="shape:restated",
+    )
 
 
 @SPEC.model("proof-1")
@@ -120,9 +106,17 @@ def model_proof_1(p: Params) -> tuple[object, str]:
 # -- exercise 2: a rule for misère play, not a table --------------------------------------------------------
 
 
+def misere_variant(p: Params) -> Rules:
+    """Exercise 2's game: misère play with the parameter's divisors ("odd" or "even")."""
+    kind = str(p["misere_divisors"])
+    return DIVISOR_DUEL.variant(
+        f"misere-{kind}", divisors=kind, last_mover_wins=False, title=f"Misère, {kind} divisors"
+    )
+
+
 @SPEC.check(2)
 def misere_rule(answer: object, p: Params) -> Verdict:
-    """A function True exactly at the misère variant's P-positions: on 1 .. UPTO (at most EX2_MOST), then huge n."""
+    """A function True exactly at the misère variant's P-positions: on 1 .. UPTO (at most 10**5), then huge n."""
     if not callable(answer):
         return unanswered() if is_unanswered(answer) else Verdict("format", NOT_A_RULE, key="format:not-a-function")
     try:
@@ -130,11 +124,11 @@ def misere_rule(answer: object, p: Params) -> Verdict:
             return unanswered()
     except Exception:  # the student's function: first_difference reports it below
         pass
-    rules, upto = misere_variant(p), max(TEST_UPTO, min(int(p["upto"]), EX2_MOST))
+    rules, upto = misere_variant(p), max(1000, min(int(p["upto"]), 10**5))
     form = closed_form(rules)
     assert form is not None, rules.name  # both offered variants have a proved rule
     found = first_difference(answer, tabulate(rules, upto).is_p, upto)
-    beyond = first_difference(answer, form.is_p, 0, among=EX2_HUGE) if found is None else None
+    beyond = first_difference(answer, form.is_p, 0, among=HUGE) if found is None else None
     if found is None and beyond is None:
         return Verdict("right", f"It agrees with the table up to {upto:,} and at numbers beyond it. Can you prove it?")
     if beyond is not None:

@@ -1,12 +1,12 @@
 """Lesson 09's unusual checks (the rest is declared in notebooks/09-nim-and-subtraction-games.lesson.toml).
 
-Python stays for what no declared kind or formula says: a Nim position is a list of heaps (a rule of three
-heaps and the guess that notes it, the heaps left by a reply, three heaps that refute a claim, moves as
-(heap, count) pairs), and the subtraction game SUB_SET is no rule book a formula can name.  Nim and
-subtraction games by brute force live in :mod:`duel_lessons.play.nim_solver`.
+Python stays for what no declared kind or formula says: Nim positions of three heaps (a rule of three heaps and
+the guess that notes it, three heaps that refute a claim, moves as (heap, count) pairs), the subtraction game
+SUB_SET (no rule book a formula can name) and the guess "pile" (a declared guess needs a reveal cell; a locked
+output shows its answer).  Nim and subtraction games by brute force live in :mod:`duel_lessons.play.nim_solver`.
 
 >>> p = {"sub_set": [1, 2, 3], "ex_sub": 1001, "heap_upto": 7}
->>> SPEC.checks["proof-1"]([3, 3], p).kind, SPEC.checks["2"](1, p).kind, SPEC.checks["2"](5, p).kind
+>>> SPEC.checks["proof-2"]([3, 4, 6], p).kind, SPEC.checks["2"](1, p).kind, SPEC.checks["2"](5, p).kind
 ('right', 'right', 'misconception')
 """
 
@@ -18,7 +18,7 @@ import operator
 from collections.abc import Callable, Iterable
 
 from duel_lessons.play.nim import losing_piles
-from duel_lessons.play.nim_solver import after, nim_moves, nim_outcome, nim_winning_moves, subtraction_outcome
+from duel_lessons.play.nim_solver import nim_outcome, nim_winning_moves, subtraction_outcome
 from duel_lessons.teaching.checks import LessonSpec, Params, register
 from duel_lessons.teaching.feedback import (
     Misconception,
@@ -35,7 +35,6 @@ SPEC = register(LessonSpec("09"))
 Heaps = tuple[int, ...]
 Rule = Callable[..., object]
 NOT_A_RULE = "Give a function of three heaps, such as my_nim_rule."
-TWO_HEAPS = "Give both heaps you leave, as a list like [4, 1]."
 THREE_HEAPS = "Give three heaps of at most 20 as a list, like [1, 2, 4] (at most 20 keeps the check quick)."
 PILE = 'Answer "first" or "second", in quotes.'
 MOVES = "Give a list of moves, each (heap, count), like [(1, 2), (3, 1)], or [] for none."
@@ -68,11 +67,11 @@ def _wrong(rule: Rule, positions: Iterable[Heaps]) -> tuple[Heaps, bool, object]
 
 @SPEC.guess_form("pile")
 def pile_form(value: object, p: Params) -> str | None:
-    """ "first" or "second" (its answer shows in a locked output: a declared guess would need a reveal)."""
+    """ "first" or "second" (its answer shows in a locked output: a declared guess would need a reveal cell)."""
     return None if isinstance(value, str) and value.strip().lower() in ("first", "second") else PILE
 
 
-# -- the three-heap rule: noted as a guess, checked, revealed ------------------------------------------
+# -- the three-heap rule: noted as a guess (its reveal is declared) and checked ----------------------------------
 
 
 @SPEC.guess_form("nim")
@@ -92,24 +91,6 @@ def nim_form(value: object, p: Params) -> str | None:
             return f"Your rule should give True or False; at heaps {list(heaps)} it gave {show(said)}."
         seen.add(as_truth(said))
     return None if len(seen) == 2 else "Your rule says the same for every position: write one that tells some apart."
-
-
-@SPEC.reveal("nim")
-def nim_reveal(rule: object, p: Params) -> str:
-    """Nim's rule, compared with the rule the student committed."""
-    upto = int(p["heap_upto"])
-    found = _wrong(rule, _cube(upto)) if callable(rule) else None
-    mine = (
-        f"Your rule first differs from it at heaps {list(found[0])}."
-        if found
-        else f"Your rule agrees with it for every position with heaps up to {upto}."
-    )
-    return (
-        "**The rule:** write the heaps in binary. A Nim position is P exactly when every column has an even "
-        "number of 1s. Adding in binary *without carrying* is called **XOR** or the **nim-sum** (in Python "
-        f"`a ^ b ^ c`): the position is P exactly when the nim-sum is 0. Call such a position **balanced**. {mine} "
-        "The proof is next."
-    )
 
 
 @SPEC.check("nim-rule", label="Your Nim rule")
@@ -172,34 +153,7 @@ def model_nim_rule(p: Params) -> tuple[object, str]:
     return (lambda a, b, c: a ^ b ^ c == 0), "every binary column has an even number of 1s: a ^ b ^ c == 0"
 
 
-# -- two heaps: the copying reply; the largest-heap claim refuted ---------------------------------------
-
-
-@SPEC.check("proof-1")
-def mirror(answer: object, p: Params) -> Verdict:
-    """From [5, 5] the opponent takes 2 from heap 1; the safe reply leaves [3, 3]."""
-    heaps = _heaps(answer)
-    if is_unanswered(answer) or heaps is None or len(heaps) != 2:
-        return unanswered() if is_unanswered(answer) else Verdict("format", TWO_HEAPS, key="format:two")
-    if sorted(heaps) == [3, 3]:
-        return Verdict("right")
-    if heaps not in {after((3, 5), m) for m in nim_moves((3, 5))}:
-        return Verdict("format", f"From [3, 5] one move cannot leave {list(heaps)}.", key="format:not-a-move")
-    return Verdict(
-        "miss",
-        f"Your answer was {list(heaps)}: your opponent can win from there.",
-        "After your opponent's move the heaps are [3, 5]. Look at the table: which positions are P? Leave one of "
-        "those.",
-        "The P-positions of two heaps lie on one line of the table. Which of them can you reach from [3, 5] in one "
-        "move?",
-        key=f"miss:{heaps}",
-    )
-
-
-@SPEC.model("proof-1")
-def model_proof_1(p: Params) -> tuple[object, str]:
-    """The safe reply from [3, 5]."""
-    return [3, 3], "copy your opponent: take 2 from the other heap, and the heaps are equal again"
+# -- three heaps: the largest-heap claim refuted ---------------------------------------
 
 
 @SPEC.check("proof-2")
