@@ -185,51 +185,6 @@ def model_sum_rule(p: Params) -> tuple[object, str]:
 # -- exercises -------------------------------------------------------------------------------------------------
 
 
-@SPEC.check(1)
-def p_or_n(answer: object, p: Params) -> Verdict:
-    """P or N for EX_SUM with the XOR of its values, as ("N", 6), so that trying "P" and then "N" passes nothing."""
-    answer = plain(answer)
-    if is_unanswered(answer):
-        return unanswered()
-    values = _values(rules_of(p), [int(n) for n in p["ex_sum"]])
-    s = reduce(xor, values)
-    form = Verdict(
-        "format", 'Give the letter and the XOR of the three values, as a pair: for example ("N", 6).', key="format:pair"
-    )
-    if not (isinstance(answer, (list, tuple)) and len(answer) == 2):
-        return form
-    letter, told = answer[0], as_whole(answer[1])
-    if not isinstance(letter, str) or letter.strip().upper() not in ("P", "N") or told is None:
-        return form
-    if letter.strip() != letter.strip().upper():  # named whatever the answer, so that it confirms nothing
-        return Verdict("format", 'Write the letter as a capital: "P" or "N".', key="format:case")
-    stronger = "Look the three values up with grundy_value, then compute a ^ b ^ c in Python."
-    if told == sum(values) != s:
-        why = f"{told} is the ordinary sum of the values. The rule is about binary columns, not the sum."
-        hint = "Write the three values in binary, one under the other, and count the 1s in each column."
-        return Verdict("misconception", why, hint, stronger, key="even-sum")
-    if told != s:
-        hint = "Find the Grundy values with grundy_value, write them in binary, and combine them column by column."
-        return Verdict("miss", f"{told} is not the XOR of the three values.", hint, stronger, key=f"xor:{told}")
-    if letter.strip() != ("P" if s == 0 else "N"):
-        hint, stronger = (
-            "Which XOR makes a sum balanced? And who loses from a balanced sum?",
-            "Balanced (XOR 0) sums are P; every other sum is N.",
-        )
-        return Verdict("misconception", f"The XOR {s} is right, but the letter is not.", hint, stronger, key="letter")
-    return Verdict("right")
-
-
-@SPEC.model(1)
-def model_1(p: Params) -> tuple[object, str]:
-    """P or N for EX_SUM, with the XOR of its values."""
-    numbers = [int(n) for n in p["ex_sum"]]
-    values = _values(rules_of(p), numbers)
-    s = reduce(xor, values)
-    why = f"The values of {listing(numbers)} are {listing(values)}, and their XOR is {s}"
-    return ("P" if s == 0 else "N", s), why + (": balanced." if s == 0 else ", not 0.")
-
-
 def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
     """Every winning move (component, divisor): those that make the XOR of the values 0 (the proved rule: EXAMPLE is
     beyond brute force, so that a loop over lesson 10's ``brute`` does not answer exercise 2)."""
