@@ -18,7 +18,7 @@ from functools import cache
 from duel_lessons.engine.rules import Rules
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import rules_of
+from duel_lessons.teaching.checks.common import listing, rules_of
 from duel_lessons.teaching.feedback import Verdict, as_whole, first_difference, is_unanswered, unanswered
 
 SPEC = register(LessonSpec("10"))
@@ -63,7 +63,7 @@ def grundy_table(answer: object, p: Params) -> Verdict:
     if not done or not wrong:
         if not done or not missing:
             return Verdict("right", "Every value is right.") if done else unanswered()
-        text = f"All {done} values so far are right. Still to fill in: {', '.join(map(str, missing))}."
+        text = f"All {done} values so far are right. Still to fill in: {listing(missing)}."
         return Verdict("partial", text, key=f"partial:{len(missing)}")
     n, reached = wrong[0], sorted({grundy_value(rules, rules.result(wrong[0], d)) for d in rules.divisors_of(wrong[0])})
     return Verdict(
@@ -86,8 +86,9 @@ def model_table(p: Params) -> tuple[object, str]:
 @SPEC.guess_form("partner")
 def partner_form(value: object, p: Params) -> str | None:
     """A list of numbers from 13 to 30 (at least one, not all: every number is no prediction)."""
-    ok = isinstance(value, (list, tuple)) and all(as_whole(x) is not None and int(x) in GUESS_RANGE for x in value)
-    if ok and 0 < len({int(x) for x in value}) < len(GUESS_RANGE):  # type: ignore[union-attr]
+    chosen = value if isinstance(value, (list, tuple)) else ["no list"]
+    numbers = {int(x) if as_whole(x) is not None else 0 for x in chosen}
+    if numbers <= set(GUESS_RANGE) and 0 < len(numbers) < len(GUESS_RANGE):
         return None
     return "Give a list of the numbers from 13 to 30 you think work (at least one, not all), for example [14, 27]."
 
@@ -117,7 +118,9 @@ def partner_reveal(rule: object, p: Params) -> str:
         return text
     found = first_difference(rule, partner_truth(p), PARTNER_UPTO)
     return text + (
-        f" Your last rule agrees up to {PARTNER_UPTO}." if found is None else f" It differs at n = {found[0]}."
+        f" Your last rule agrees up to {PARTNER_UPTO}."
+        if found is None
+        else f" Your last rule first differs at n = {found[0]}."
     )
 
 
@@ -149,7 +152,9 @@ def pair_move(answer: object, p: Params) -> Verdict:
         if said not in ("P", "N"):
             return Verdict("format", 'Give a move as (number, divisor), like (10, 5), or "P".', key="format:text")
         if answer.strip() != said:  # a case slip is named whatever the answer, so that it confirms nothing
-            return Verdict("format", 'Write the letter as a capital, "P", or give a move.', key="format:case")
+            return Verdict(
+                "format", 'Write the letter as a capital, "P", or give a move as (number, divisor).', key="format:case"
+            )
         if said == "N" and good:
             text = "Yes, the player to move wins here. Now give a winning move as (number, divisor)."
             return Verdict(
@@ -161,13 +166,11 @@ def pair_move(answer: object, p: Params) -> Verdict:
             )
         if said == "P" and not good:
             return Verdict("right", "No move wins: the values are equal.")
-        kind, key = ("misconception", "p-when-n") if said == "P" else ("miss", "n-when-p")
+        if said == "P":
+            hint, stronger = "Compare the two Grundy values. Are they equal?", compare + " Compute both values."
+            return Verdict("misconception", f"Your answer was {answer!r}.", hint, stronger, key="p-when-n")
         return Verdict(
-            kind,
-            f"Your answer was {answer!r}.",
-            "Compare the two Grundy values.",
-            compare + " Compute both values.",
-            key=key,
+            "miss", f"Your answer was {answer!r}.", "Compare the two Grundy values.", compare, key="n-when-p"
         )
     if not (isinstance(answer, (list, tuple)) and len(answer) == 2 and all(as_whole(x) is not None for x in answer)):
         return Verdict("format", 'Give a move as a pair (number, divisor), like (10, 5), or "P".', key="format:pair")

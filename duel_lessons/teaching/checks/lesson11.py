@@ -1,14 +1,12 @@
-"""Lesson 11's unusual checks: the student's sum rule (run in its own process), a (letter, XOR) pair, moves in a sum.
+"""Lesson 11's unusual checks: the student's sum rule (a function, run in its own process), and moves in a sum.
 
-The guesses, the proof and the box count are declared in ``notebooks/11-sums-of-duels.lesson.toml``.  Small sums are
-decided by brute force (lesson 10's ``brute``), never by the XOR rule the students are asked to find; the bigger sums
-after every small one, and exercises 1 and 2 (beyond brute force, asked after the proof), use the XOR of the values.
+The rest is declared in ``notebooks/11-sums-of-duels.lesson.toml``.  Small sums are decided by brute force (lesson
+10's ``brute``), never by the XOR rule the students are asked to find; the bigger sums after every small one, and
+exercise 2 (beyond brute force, asked after the proof), use the XOR of the values.
 
 >>> p = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [100, 360, 840]}
 >>> SPEC.checks["2"]([(1, 3), (1, 4), (2, 2), (3, 2)], p).kind
 'format'
->>> SPEC.checks["1"](("N", 8), p).key
-'even-sum'
 """
 
 from __future__ import annotations
@@ -186,21 +184,14 @@ def model_sum_rule(p: Params) -> tuple[object, str]:
 
 
 def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
-    """Every winning move (component, divisor): those that make the XOR of the values 0 (the proved rule: EXAMPLE is
-    beyond brute force, so that a loop over lesson 10's ``brute`` does not answer exercise 2)."""
+    """Every winning move (component, divisor): to XOR 0 (EXAMPLE is beyond a loop over lesson 10's ``brute``)."""
     values = _values(rules, numbers)
     s = reduce(xor, values)
-    return {
-        (i, d)
-        for i, n in enumerate(numbers)
-        for d in rules.divisors_of(n)
-        if s and grundy_value(rules, rules.result(n, d)) == values[i] ^ s
-    }
+    good = ((i, d) for i, n in enumerate(numbers) for d in rules.divisors_of(n))
+    return {(i, d) for i, d in good if s and grundy_value(rules, rules.result(numbers[i], d)) == values[i] ^ s}
 
 
-#: At most this many moves that do not win are named in exercise 2's feedback (more are only counted), so that
-#: handing in every legal move does not get the losing ones named and the answer left over.
-NAMED_EXTRAS = 2
+NAMED_EXTRAS = 2  #: at most this many moves that do not win are named (a list of every legal move gets no answer)
 
 
 @SPEC.check(2)
@@ -240,11 +231,11 @@ def winning_moves(answer: object, p: Params) -> Verdict:
         hint = "Find the XOR s of the three values. For each part with value g, you need a move to a value g XOR s."
         stronger = "Write the three values and s. For each part, which value makes the XOR 0? Then list its moves."
         return Verdict("miss", "None of those moves wins.", hint, stronger, key=f"miss:{sorted(moves)}")
-    text = f"{len(right)} of the {len(good)} winning moves"
-    if len(extra) > NAMED_EXTRAS:  # a list of every legal move must not get the wrong ones named back
-        text += f"; {len(extra)} of your moves do not win (too many to name: check each one with the rule)."
-    else:
-        text += f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."
+    text = f"{len(right)} of the {len(good)} winning moves" + (
+        f"; {len(extra)} of your moves do not win (too many to name: check each one with the rule)."
+        if len(extra) > NAMED_EXTRAS
+        else (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else ".")
+    )
     return Verdict(
         "partial",
         text,
@@ -260,8 +251,7 @@ def winning_moves(answer: object, p: Params) -> Verdict:
 def model_2(p: Params) -> tuple[object, str]:
     """Every winning move from EXAMPLE."""
     rules, numbers = rules_of(p), tuple(int(n) for n in p["example"])
-    values = _values(rules, numbers)
+    values, moves = _values(rules, numbers), sorted(_winning(rules, numbers))
     s = reduce(xor, values)
-    moves = sorted(_winning(rules, numbers))
     steps = "; ".join(f"{numbers[i]} → {numbers[i] - d} (value {values[i] ^ s})" for i, d in moves)
     return moves, f"The values are {listing(values)}, XOR {s}: {steps or 'no winning move'}."
