@@ -144,6 +144,20 @@ def test_exercise_2_uses_the_table_and_names_max() -> None:
     assert check("2", 4).kind == "misconception"  # one more than it
 
 
+def test_exercise_2_model_reasons_from_the_reached_values() -> None:
+    # 14 moves to 12 and 7 (values 3 and 0): mex 1; 13 is prime, with no move: mex of nothing is 0
+    assert moves(14) == [12, 7] and (G[12], G[7], G[14]) == (3, 0, 1) and moves(13) == []
+    assert SPEC.models["2"](P) == (
+        1,
+        "14 moves to 7 and 12, with values 0 and 3; the smallest whole number missing is 1.",
+    )
+    assert SPEC.models["2"](OTHER) == (
+        0,
+        "13 moves to nothing, with values none; the smallest whole number missing is 0.",
+    )
+    assert check("2", 4, OTHER).kind == "miss"  # no reachable value: no max misconception
+
+
 def test_exercise_1() -> None:
     assert check("1", 3).kind == "right"
     assert check("1", 5).kind == "misconception"

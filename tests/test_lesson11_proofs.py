@@ -96,15 +96,22 @@ def test_parsons_used_too_early_and_malformed() -> None:
 
 def test_exercise_1_beyond_brute_force() -> None:
     assert [g(n) for n in (100, 360, 840)] == [2, 3, 3]  # XOR 2: N; the ordinary sum 8 is even
-    assert check("1", ("N", 2)).kind == "right"
-    assert check("1", ["N", 2.0]).kind == "right"
-    assert check("1", ("P", 2)).kind == "misconception"  # the XOR right, the letter not
-    assert check("1", ("P", 8)).kind == "misconception"  # the ordinary sum
-    assert check("1", ("N", 3)).kind == "miss"
-    # a letter alone is a format slip, whichever letter: trying "P" then "N" passes nothing (review rev4)
-    for answer in ("N", "P", "n", ("n", 2), ("N",), ("N", "two"), ("maybe", 2), []):
+    for answer in (("N", 2), ["N", 2.0], ("n", 2), (" N ", 2)):
+        assert check("1", answer).kind == "right", answer
+    assert check("1", ("P", 2)).key == "letter"  # the XOR right, the letter not
+    assert check("1", ("p", 2)).key == "letter"
+    assert check("1", ("P", 8)).key == check("1", ("N", 8)).key == "even-sum"  # the ordinary sum
+    assert check("1", (2, "N")).key == "swapped"
+    assert check("1", ("maybe", 2)).kind == "partial" and "letter" in check("1", ("maybe", 2)).message
+    for answer in ("N", "P", "n", ("N",), ("N", 2, 3), []):
         assert check("1", answer).kind == "format", answer
-    assert check("1", ("n", 2)).message == check("1", ("p", 5)).message  # a case slip confirms nothing
+
+
+@pytest.mark.parametrize("told", [0, 1, 3, 4, 5, 6, 7, 11, "two"])
+def test_exercise_1_a_wrong_xor_confirms_no_letter(told: object) -> None:
+    # trying "P" and then "N" with a wrong XOR passes nothing (review rev4): the same verdict for both letters
+    said = [check("1", (letter, told)) for letter in ("P", "N", "p", "n")]
+    assert {(v.kind, v.hint, v.key) for v in said} == {("misconception", said[0].hint, "xor")}, told
 
 
 def test_exercise_2_from_one_gets_the_count_from_0_hint() -> None:
@@ -271,9 +278,9 @@ def test_the_a_to_e_reveal_names_the_sums_that_lose_by_brute_force() -> None:
     choices = {"A": (4, 4, 4), "B": (4, 6, 12), "C": (6, 6, 24), "D": (12, 18, 30), "E": (10, 16, 20)}
     assert [k for k, parts in choices.items() if lost(parts)] == ["B", "E"]
     text = SPEC.reveals["hand-over"](["B", "e"], P)
-    assert "**B and E**" in text and "You chose all of them." in text
-    wrong = SPEC.reveals["hand-over"](["A", "B"], P)
-    assert "You chose" in wrong and "all of them" not in wrong
+    assert "**B and E**" in text and "You chose B and E: right." in text
+    wrong = SPEC.reveals["hand-over"](["A", "B"], P)  # A wrongly chosen, E left out: right about B, C and D
+    assert "You chose A and B; you were right about 3 of the 5." in wrong
 
 
 def test_the_box_reveal_counts_the_pairs_of_value_0_by_brute_force() -> None:

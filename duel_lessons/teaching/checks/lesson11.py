@@ -1,14 +1,12 @@
-"""Lesson 11's unusual checks: the student's sum rule (run in its own process), a (letter, XOR) pair, moves in a sum.
+"""Lesson 11's unusual checks: the student's sum rule (a function, run in its own process), and moves in a sum.
 
-The guesses, the proof and the box count are declared in ``notebooks/11-sums-of-duels.lesson.toml``.  Small sums are
-decided by brute force (lesson 10's ``brute``), never by the XOR rule the students are asked to find; the bigger sums
-after every small one, and exercises 1 and 2 (beyond brute force, asked after the proof), use the XOR of the values.
+The rest is declared in ``notebooks/11-sums-of-duels.lesson.toml``.  Small sums are decided by brute force (lesson
+10's ``brute``), never by the XOR rule the students are asked to find; the bigger sums after every small one, and
+exercise 2 (beyond brute force, asked after the proof), use the XOR of the values.
 
 >>> p = {"rules": "divisor-duel", "triple_upto": 8, "example": [12, 18, 30], "ex_sum": [100, 360, 840]}
 >>> SPEC.checks["2"]([(1, 3), (1, 4), (2, 2), (3, 2)], p).kind
 'format'
->>> SPEC.checks["1"](("N", 8), p).key
-'even-sum'
 """
 
 from __future__ import annotations
@@ -185,67 +183,15 @@ def model_sum_rule(p: Params) -> tuple[object, str]:
 # -- exercises -------------------------------------------------------------------------------------------------
 
 
-@SPEC.check(1)
-def p_or_n(answer: object, p: Params) -> Verdict:
-    """P or N for EX_SUM with the XOR of its values, as ("N", 6), so that trying "P" and then "N" passes nothing."""
-    answer = plain(answer)
-    if is_unanswered(answer):
-        return unanswered()
-    values = _values(rules_of(p), [int(n) for n in p["ex_sum"]])
-    s = reduce(xor, values)
-    form = Verdict(
-        "format", 'Give the letter and the XOR of the three values, as a pair: for example ("N", 6).', key="format:pair"
-    )
-    if not (isinstance(answer, (list, tuple)) and len(answer) == 2):
-        return form
-    letter, told = answer[0], as_whole(answer[1])
-    if not isinstance(letter, str) or letter.strip().upper() not in ("P", "N") or told is None:
-        return form
-    if letter.strip() != letter.strip().upper():  # named whatever the answer, so that it confirms nothing
-        return Verdict("format", 'Write the letter as a capital: "P" or "N".', key="format:case")
-    stronger = "Look the three values up with grundy_value, then compute a ^ b ^ c in Python."
-    if told == sum(values) != s:
-        why = f"{told} is the ordinary sum of the values. The rule is about binary columns, not the sum."
-        hint = "Write the three values in binary, one under the other, and count the 1s in each column."
-        return Verdict("misconception", why, hint, stronger, key="even-sum")
-    if told != s:
-        hint = "Find the Grundy values with grundy_value, write them in binary, and combine them column by column."
-        return Verdict("miss", f"{told} is not the XOR of the three values.", hint, stronger, key=f"xor:{told}")
-    if letter.strip() != ("P" if s == 0 else "N"):
-        hint, stronger = (
-            "Which XOR makes a sum balanced? And who loses from a balanced sum?",
-            "Balanced (XOR 0) sums are P; every other sum is N.",
-        )
-        return Verdict("misconception", f"The XOR {s} is right, but the letter is not.", hint, stronger, key="letter")
-    return Verdict("right")
-
-
-@SPEC.model(1)
-def model_1(p: Params) -> tuple[object, str]:
-    """P or N for EX_SUM, with the XOR of its values."""
-    numbers = [int(n) for n in p["ex_sum"]]
-    values = _values(rules_of(p), numbers)
-    s = reduce(xor, values)
-    why = f"The values of {listing(numbers)} are {listing(values)}, and their XOR is {s}"
-    return ("P" if s == 0 else "N", s), why + (": balanced." if s == 0 else ", not 0.")
-
-
 def _winning(rules: Rules, numbers: tuple[int, ...]) -> set[tuple[int, int]]:
-    """Every winning move (component, divisor): those that make the XOR of the values 0 (the proved rule: EXAMPLE is
-    beyond brute force, so that a loop over lesson 10's ``brute`` does not answer exercise 2)."""
+    """Every winning move (component, divisor): to XOR 0 (EXAMPLE is beyond a loop over lesson 10's ``brute``)."""
     values = _values(rules, numbers)
     s = reduce(xor, values)
-    return {
-        (i, d)
-        for i, n in enumerate(numbers)
-        for d in rules.divisors_of(n)
-        if s and grundy_value(rules, rules.result(n, d)) == values[i] ^ s
-    }
+    good = ((i, d) for i, n in enumerate(numbers) for d in rules.divisors_of(n))
+    return {(i, d) for i, d in good if s and grundy_value(rules, rules.result(numbers[i], d)) == values[i] ^ s}
 
 
-#: At most this many moves that do not win are named in exercise 2's feedback (more are only counted), so that
-#: handing in every legal move does not get the losing ones named and the answer left over.
-NAMED_EXTRAS = 2
+NAMED_EXTRAS = 2  #: at most this many moves that do not win are named (a list of every legal move gets no answer)
 
 
 @SPEC.check(2)
@@ -285,11 +231,11 @@ def winning_moves(answer: object, p: Params) -> Verdict:
         hint = "Find the XOR s of the three values. For each part with value g, you need a move to a value g XOR s."
         stronger = "Write the three values and s. For each part, which value makes the XOR 0? Then list its moves."
         return Verdict("miss", "None of those moves wins.", hint, stronger, key=f"miss:{sorted(moves)}")
-    text = f"{len(right)} of the {len(good)} winning moves"
-    if len(extra) > NAMED_EXTRAS:  # a list of every legal move must not get the wrong ones named back
-        text += f"; {len(extra)} of your moves do not win (too many to name: check each one with the rule)."
-    else:
-        text += f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else "."
+    text = f"{len(right)} of the {len(good)} winning moves" + (
+        f"; {len(extra)} of your moves do not win (too many to name: check each one with the rule)."
+        if len(extra) > NAMED_EXTRAS
+        else (f"; {extra} {'does' if len(extra) == 1 else 'do'} not win." if extra else ".")
+    )
     return Verdict(
         "partial",
         text,
@@ -305,8 +251,7 @@ def winning_moves(answer: object, p: Params) -> Verdict:
 def model_2(p: Params) -> tuple[object, str]:
     """Every winning move from EXAMPLE."""
     rules, numbers = rules_of(p), tuple(int(n) for n in p["example"])
-    values = _values(rules, numbers)
+    values, moves = _values(rules, numbers), sorted(_winning(rules, numbers))
     s = reduce(xor, values)
-    moves = sorted(_winning(rules, numbers))
     steps = "; ".join(f"{numbers[i]} → {numbers[i] - d} (value {values[i] ^ s})" for i, d in moves)
     return moves, f"The values are {listing(values)}, XOR {s}: {steps or 'no winning move'}."
