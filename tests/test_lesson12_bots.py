@@ -68,6 +68,10 @@ def sometimes_none(state: GameState) -> int | None:
 def my_bot(state: GameState) -> None: ...
 
 
+def my_documented_bot(state: GameState) -> None:
+    """Plays the largest even divisor (to be written)."""
+
+
 def test_a_looping_bot_forfeits_instead_of_hanging() -> None:
     for name in ("2", "3"):
         verdict = check(name, looping)
@@ -99,6 +103,7 @@ def test_exercise_2() -> None:
     assert check("2", buggy_even).kind == "miss"  # crashes from an odd number
     assert check("2", sometimes_none).kind == "format"  # forgot a return
     assert check("2", my_bot).kind == "unanswered"
+    assert check("2", my_documented_bot).kind == "unanswered"  # a docstring and no body yet: not run at all
     assert check("2", "fixed_even").kind == "format"
 
 

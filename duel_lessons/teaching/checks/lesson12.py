@@ -74,7 +74,7 @@ def _played(answer: object, name: str, opponent: tuple[str, Entrant], p: Params)
     rules = rules_of(p)
     upto = int(p["check_upto"])  # every start with a move (a game with no move tests nothing)
     starts = [n for n in range(2, upto + 1) if rules.start_problem(n) is None and new_game(rules, n).legal_moves]
-    entrants: dict[str, Entrant] = {ME: answer, opponent[0]: opponent[1]}  # type: ignore[dict-item]
+    entrants: dict[str, Entrant] = {ME: answer, opponent[0]: opponent[1]}
     games = [g for g in round_robin(entrants, rules, starts=starts, time_limit=TIME_LIMIT).games if ME in g.players]
     game = next((g for g in games if g.loser == ME and g.forfeit is not None), None)
     if game is None:
