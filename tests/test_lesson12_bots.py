@@ -18,19 +18,27 @@ from duel_lessons.engine.game import GameState
 from duel_lessons.play.players import make_player
 from duel_lessons.play.sandbox import Sandbox
 from duel_lessons.play.tournament import round_robin
-from duel_lessons.solving.tables import tabulate
 from duel_lessons.teaching.checks import spec
-from duel_lessons.teaching.checks.lesson12 import buggy_even, largest_odd, smallest
+from duel_lessons.teaching.checks.lesson12 import largest_odd
 from duel_lessons.teaching.gating import gated_texts
 from duel_lessons.teaching.student_copies import student_notebook
 
-P = {"rules": "divisor-duel", "starts": 10, "seed": 2026, "start_range": (10, 200), "check_upto": 40}
+STARTS = [32, 36, 40, 91, 128, 138, 141, 152, 169, 175]  # the notebook's
+P = {"rules": "divisor-duel", "starts": STARTS, "check_upto": 40}
 SPEC = spec("12")
 CALLED_IN_THE_KERNEL: list[int] = []
 
 
 def check(name: str, answer: object, params: dict[str, object] = P) -> object:
     return SPEC.checks[name](answer, params)
+
+
+def smallest(state: GameState) -> int:
+    return state.legal_moves[0]
+
+
+def buggy_even(state: GameState) -> int:
+    return max(d for d in state.legal_moves if d % 2 == 0)
 
 
 def looping(state: GameState) -> int:
@@ -58,6 +66,10 @@ def sometimes_none(state: GameState) -> int | None:
 
 
 def my_bot(state: GameState) -> None: ...
+
+
+def my_documented_bot(state: GameState) -> None:
+    """Plays the largest even divisor (to be written)."""
 
 
 def test_a_looping_bot_forfeits_instead_of_hanging() -> None:
@@ -91,6 +103,7 @@ def test_exercise_2() -> None:
     assert check("2", buggy_even).kind == "miss"  # crashes from an odd number
     assert check("2", sometimes_none).kind == "format"  # forgot a return
     assert check("2", my_bot).kind == "unanswered"
+    assert check("2", my_documented_bot).kind == "unanswered"  # a docstring and no body yet: not run at all
     assert check("2", "fixed_even").kind == "format"
 
 
@@ -116,15 +129,16 @@ def test_factor_duel_is_not_offered_because_largest_odd_cannot_be_beaten_there()
 
 
 def test_exercise_1_counts_the_n_starts_twice() -> None:
-    from duel_lessons.play.tournament import draw_starts
-
-    starts = draw_starts(DIVISOR_DUEL, 10, 2026, (10, 200))
-    table = tabulate(DIVISOR_DUEL, 256)
-    n_starts = [n for n in starts if not table.is_p(n)]
-    assert sorted(n_starts) == [36, 40, 138, 152]
+    # By lesson 4's rule (odd, or a power of 2 with an odd exponent, loses): of STARTS, 36, 40, 138 and 152 win (N);
+    # 32 = 2**5, 91, 128 = 2**7, 141, 169 and 175 lose (P). Each start is played twice: 2 * 4 = 8 first-player wins.
+    assert [n for n in STARTS if not mover_loses(n)] == [36, 40, 138, 152]
     assert check("1", 8).kind == "right"
-    assert check("1", 4).kind == "misconception"
-    assert check("1", 12).kind == "misconception"
+    assert check("1", 4).key == "once" and check("1", 12).key == "p-starts"
+    assert check("1", 7).kind == "miss" and check("1", "8").kind == "format"
+    assert "36, 40, 138 and 152" in SPEC.models["1"](P)[1]
+    # In Division Duel every composite start wins for the player to move (divide down to a prime): all 20 games.
+    division = {**P, "rules": "division-duel"}
+    assert check("1", 20, division).right and check("1", 10, division).key == "once"
 
 
 def test_the_model_bot_halves_a_power_of_two() -> None:
@@ -138,12 +152,12 @@ def test_the_model_bot_halves_a_power_of_two() -> None:
     [
         ("game", "Smallest", True),
         ("game", "Largest odd", True),
-        ("game", "largest odd", False),  # the declared label form asks for the name as written
+        ("game", "largest odd", True),  # labels compare in any case (declared engine, round 2)
         ("game", "dunno", False),
         ("game", 3, False),
         ("league", "Perfect twin", True),
         ("league", "Perfect", True),
-        ("league", "perfect", False),
+        ("league", "perfect", True),
         ("league", "Me", False),
     ],
 )
@@ -173,12 +187,14 @@ def mover_loses(n: int) -> bool:
 
 def test_in_the_notebooks_league_the_twins_first_player_wins_exactly_from_the_n_starts() -> None:
     # Section 4 shows the twin games as data (issue 27: no line of code states the fact); the fact, checked here.
-    result = round_robin({"Perfect": "perfect", "Perfect twin": "perfect"}, DIVISOR_DUEL, 10, 2026, (10, 200))
+    result = round_robin({"Perfect": "perfect", "Perfect twin": "perfect"}, DIVISOR_DUEL, STARTS, 2026)
     twins = result.games
     assert len(twins) == 20
     assert all((g.winner == g.first) == (not mover_loses(g.start)) for g in twins)
     assert sorted({g.start for g in twins if not mover_loses(g.start)}) == [36, 40, 138, 152]
     assert sum(g.winner == g.first for g in twins) == 8  # exercise 1's answer, counted by hand from the starts
+    notebook = "\n".join(source(c) for c in student_cells("12-"))
+    assert f"STARTS = {STARTS}" in notebook  # the league's starts are the ones counted here
 
 
 def test_exercise_1_is_answered_before_the_league_is_guessed_and_the_twin_fact_is_not_in_code() -> None:
