@@ -41,7 +41,9 @@ def test_a_formula_allows_only_its_small_language(text: str) -> None:
         evaluate(text, {"n": 3})
 
 
-@pytest.mark.parametrize("text", ["9 ** 99999", "range(0, 10 ** 9)", "divisors(2) * 10 ** 6", "x" * 600])
+@pytest.mark.parametrize(
+    "text", ["9 ** 99999", "range(0, 10 ** 9)", "divisors(2) * 10 ** 6", "primes(10 ** 12)", "x" * 600]
+)
 def test_a_formula_cannot_hang_or_fill_memory(text: str) -> None:
     with pytest.raises(FormulaError):
         evaluate(text, {})
@@ -246,3 +248,17 @@ def test_a_whole_number_answer_is_exact_at_any_size_and_lists_compare_as_sets() 
     assert check(big, 2 * 5**24 + 2, {"ex_even": 10**24}, "s").kind == "miss"  # a float would call it equal
     assert evaluate("same([3, 2], [2, 3]) and not same([2], [2, 3])", {}) is True
     assert evaluate("sorted(without([5, 1, 3], [3]))", {}) == [1, 5]
+
+
+def test_a_students_copy_works_its_values_out_in_the_order_written() -> None:
+    text = 'lesson = "99"\n[exercise.e]\nkind = "number"\nanswer = 3\nhint = "{zeta} then {alpha}"\n'
+    text += 'values = { zeta = "2", alpha = "zeta + 1" }\n'  # alpha uses zeta, written first: not alphabetical
+    sealed = declared.parse(declared.parse(text, "99-x.lesson.toml").student_text(), "99-x.lesson.toml")
+    assert sealed.check("e", 5, {}).hint == "2 then 3"
+
+
+def test_a_guess_over_a_long_pool_speaks_only_of_the_numbers_named() -> None:
+    guess = Guess("stuck", {"form": "subset", "among": "range(1, 31)", "answer": "[1, 2, 3]", "reveal": "{comparison}"})
+    assert guess.reveal([1, 9], {}) == (
+        "You were right about 1; you chose 9, which is not one of them; you left out 2 and 3."
+    )

@@ -173,7 +173,7 @@ class Declarations:
                     fields["answer_digest"] = digest(sorted(answer), self._salt(name))
                 else:
                     fields["answer_digest"] = digest(answer, self._salt(name))
-            packed = base64.b64encode(zlib.compress(json.dumps(fields, sort_keys=True).encode())).decode()
+            packed = base64.b64encode(zlib.compress(json.dumps(fields).encode())).decode()  # values keep their order
             out += [
                 f"[exercise.{json.dumps(name)}]",
                 f"label = {json.dumps(exercise.label)}",

@@ -135,7 +135,10 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str]] = {
     "distinct_primes": (lambda n: [int(p) for p in sympy.primefactors(_number(n))], "the primes dividing n"),
     "omega": (lambda n: int(sum(sympy.factorint(_number(n)).values())), "how many prime factors n has, repeated"),
     "is_prime": (lambda n: bool(sympy.isprime(_number(n))), "whether n is prime"),
-    "primes": (lambda upto: [int(p) for p in sympy.primerange(2, _number(upto) + 1)], "the primes up to upto"),
+    "primes": (
+        lambda upto: [int(p) for p in sympy.primerange(2, _range(0, _number(upto) + 1).stop)],
+        "the primes up to upto",
+    ),
     "odd_part": (lambda n: odd_part(_number(n)), "n with every factor 2 taken out"),
     "is_power_of_two": (lambda n: is_power_of_two(_number(n)), "whether n is 1, 2, 4, 8, ..."),
     "mex": (_mex, "the smallest whole number (0, 1, ...) not in the list"),

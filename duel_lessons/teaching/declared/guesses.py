@@ -68,6 +68,8 @@ def compare_sets(guess: Any, truth: Any, within: Any) -> str:
     'You were right about 15 and 32; you chose 16, which is not one of them; you left out 21.'
     """
     guess_set, truth_set, pool = set(guess), set(truth), list(within)
+    if len(pool) > 12:  # a long pool (1 to 30): speak only of the numbers named, by the guess or the answer
+        pool = [n for n in pool if n in guess_set or n in truth_set]
     agree = [n for n in pool if (n in guess_set) == (n in truth_set)]
     extra = [n for n in pool if n in guess_set and n not in truth_set]
     missed = [n for n in pool if n in truth_set and n not in guess_set]
