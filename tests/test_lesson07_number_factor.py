@@ -134,7 +134,7 @@ def test_the_declared_reveals_compare_with_the_guess() -> None:
     """The rules reveal (none of the three rules matters) and the careless one ((1 - 0.5)/2 = 0.25, by hand)."""
     right, wrong = SPEC.reveals["rules"]([], BASE), SPEC.reveals["rules"](["a", "c"], BASE)
     assert right.startswith("You picked none. You were right: none of the three rules")
-    assert wrong.startswith("You picked 'a' and 'c'. In fact, none of the three rules")
+    assert wrong.startswith("You picked a and c. In fact, none of the three rules")
     said = {g: SPEC.reveals["careless"](g, BASE) for g in (0.25, 0.3, 0.5)}
     assert all("wins 0.25 of the games when q = 0.5" in text for text in said.values())
     assert "(spot on)" in said[0.25] and "(close)" in said[0.3] and "(some way off)" in said[0.5]
