@@ -25,8 +25,8 @@ worker never writes (read by :mod:`.bounded_json`, with limits on size, depth an
 answer too costly to judge (each is judged under a CPU limit by :mod:`.judging`) gets a row
 saying why, and the rest of the class is reported.
 
->>> Limits().cpu, Limits().judge, OUTCOMES
-(90.0, 5.0, ('right', 'partial', 'wrong', 'blank'))
+>>> Limits().cpu, Limits().judge
+(90.0, 5.0)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The registry of named checks, guesses, reveals and conjecture tests, one module per lesson.
+"""The registry of a lesson's checks, guesses, reveals and truths: declared data, and Python hooks.
 
-Each lesson has a module ``lessonNN.py`` here that makes a :class:`LessonSpec`
-and registers its parts with decorators::
+A lesson's exercises are declared beside its notebook (:mod:`~duel_lessons.teaching.declared`); a
+module ``lessonNN.py`` here registers only the unusual ones, with decorators::
 
     SPEC = LessonSpec("04", needs=("rules", "upto"))
 
@@ -32,8 +32,8 @@ adding a module is all it takes to register a lesson.
 
 >>> sorted(available())[:2]
 ['00', '01']
->>> spec("04").checks["1"].__name__
-'winning_move'
+>>> spec("04").checks["1"].__name__  # lesson 04 is all declared (its .lesson.toml): no Python module
+'declared_1'
 """
 
 from __future__ import annotations
