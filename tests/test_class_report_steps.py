@@ -1,9 +1,11 @@
-"""Issue 28: every step as the student gave it, in words, with what to teach tomorrow first.
+"""Issue 28: one class of lesson 04, every step as the student gave it, in words, what to teach tomorrow first.
 
 A teacher adapts lesson 04 (a written explanation added to its declarations, as the teacher guide
 shows) and reports a small class: an order clicked in the widget (saved in the notebook, as Lab saves
 it), an order given by a call, a written explanation, a known mistake made three times, and a blank
-copy.  Expected values by hand: the proof's uses are B; A and C use B; I uses A and C; D uses I; G
+copy; and the hostile hand-ins: the sympy bomb, a snoop that writes the teacher's /tmp and reads a file
+only the teacher may read, three forged answer lines, a file 100,000 brackets deep and file names a
+spreadsheet would run.  Expected values by hand: the proof's uses are B; A and C use B; I uses A and C; D uses I; G
 uses D; F uses G, so B, C, A, I, D, G, F is a valid order; 96 = 32 × 3 and 96 − 3 = 93 is odd, so 3
 is the only winning move, and 48 (halving) is the named mistake "half".
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -73,10 +76,34 @@ def saved(name: str, kind: str, **fields: Any) -> dict[str, Any]:
     return {"output_type": "display_data", "metadata": {}, "data": {record.MIME: data, "text/plain": ""}}
 
 
+BOMB = "(N+d+1)^64*(N+2*d+3)^64"  # minutes of sympy without a limit
+#: Its own answer line on every descriptor the grader may have kept, then an early exit.
+FORGE = """import os
+line = {line}
+for fd in range(3, 256):
+    try:
+        os.write(fd, line + b"\\n")
+    except OSError:
+        pass
+os._exit(0)"""
+FORGED = {
+    "forge-fraction": repr(b'{"answers": {"check:1": {"fraction": [1, 0]}}, "rules": {}}'),
+    "forge-set": repr(b'{"answers": {"check:1": {"set": [[1, 2]]}}, "rules": {}}'),
+    "forge-deep": repr(b'{"answers": {"check:1": ') + " + b'[' * 200_000",
+}
+FORMULA = '=HYPERLINK("evil.example","click")'
+SECRET = "TEACHER-SECRET-5c2e"
+PLANTED = Path("/tmp") / f"duel-snoop-steps-{os.getpid()}"
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> ClassReport:
     teacher = adapted(tmp_path_factory.mktemp("teacher"))
     folder = tmp_path_factory.mktemp("handed-in")
+    secret = tmp_path_factory.mktemp("teacher-files") / "secret.txt"
+    secret.write_text(SECRET, encoding="utf-8")
+    secret.chmod(0o600)
+    snoop = f"open({str(PLANTED)!r}, 'w').write('snooped')"
     clicked = saved("order", "right", via="widget", answer=ORDER, tries=2, history=["use:A"], said=["uses early"])
     class_ = {
         "clicker": hand_in(teacher, {}, outputs=[clicked]),
@@ -88,7 +115,13 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> ClassReport:
             outputs=[saved("1", "misconception", key="half", tries=3, history=["half"] * 3, said=[HALF] * 3)],
         ),
         "blank": hand_in(teacher, {}),
+        "bomb": hand_in(teacher, {"proof_1": repr(BOMB)}),
+        "right": hand_in(teacher, {"proof_1": repr("d*(N/d - 1)"), "answer_1": "3"}),
+        "snoop": hand_in(teacher, {"proof_1": f"open({str(secret)!r}).read()"}, [snoop]),
+        **{name: hand_in(teacher, {"answer_1": "3"}, [FORGE.format(line=line)]) for name, line in FORGED.items()},
+        FORMULA: hand_in(teacher, {"answer_1": "3"}),
     }
+    (folder / "deep.ipynb").write_text('{"cells": ' + "[" * 100_000, encoding="utf-8")
     for name, notebook in class_.items():
         (folder / f"{name}.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
     return class_report(
@@ -133,3 +166,19 @@ def test_tomorrow_with_nothing_to_follow_up_says_so() -> None:
 
     done = ClassReport(Plan("04", {}, checks={"1": "answer_1"}), [Row("ana", "ana.ipynb", verdicts={"1": "right"})])
     assert "Nothing to follow up" in done.html()
+
+
+def test_no_hand_in_stops_the_report_and_nothing_leaks(report: ClassReport) -> None:
+    rows = table(report)
+    assert len(rows) == 13 and rows["deep"]["status"].startswith("is not a readable notebook")
+    assert rows["bomb"]["exercise proof-1"] == "wrong"
+    assert rows["bomb"]["exercise proof-1 mistake"] == "not judged: it took more than 5 s of CPU time to check"
+    assert rows["right"]["exercise proof-1"] == "right" and rows["right"]["exercise 1"] == "right"  # 96 − 3 = 93
+    assert rows["snoop"]["status"] == "graded" and rows["snoop"]["exercise proof-1"] == "blank"
+    assert not PLANTED.exists() and SECRET not in report.csv_text() + report.html()
+    for name in FORGED:  # its forged line is not read as answers: a row saying why, and no tick
+        assert rows[name]["exercise 1"] != "right" and rows[name]["status"], name
+    spreadsheet = next(row for name, row in rows.items() if "HYPERLINK" in name)
+    assert spreadsheet["file"].startswith("'=HYPERLINK")  # a cell no spreadsheet runs (OWASP)
+    graded = [name for name, row in rows.items() if row["status"] == "graded"]
+    assert set(graded) >= {"clicker", "caller", "writer", "halver", "blank", "bomb", "right", "snoop"}
