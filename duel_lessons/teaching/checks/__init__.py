@@ -3,32 +3,15 @@
 A lesson's exercises are declared beside its notebook (:mod:`~duel_lessons.teaching.declared`); a
 module ``lessonNN.py`` here registers only the unusual ones, with decorators::
 
-    SPEC = LessonSpec("04", needs=("rules", "upto"))
+    SPEC = register(LessonSpec("11", needs=("rules",)))
 
-    @SPEC.check(1)
-    def winning_move(answer: object, p: Params) -> Verdict: ...
+    @SPEC.check("rule")                 # likewise @SPEC.reveal, @SPEC.truth, @SPEC.model, @SPEC.guess_form
+    def sum_rule(answer: object, p: Params) -> Verdict: ...
 
-    @SPEC.reveal("pattern")
-    def pattern(guess: object, p: Params) -> str: ...
-
-    @SPEC.truth("loses", yes="loses", no="wins")
-    def loses(p: Params) -> Callable[[int], bool]: ...
-
-    @SPEC.model(1)                      # the teacher's model answer and its reason, from the parameters
-    def model_1(p: Params) -> tuple[object, str]: ...
-
-    @SPEC.guess_form("pattern")         # None when the guess has the asked form, else what form is wanted
-    def pattern_form(value: object, p: Params) -> str | None: ...
-
-    SPEC.discovers("pattern", r"\bodd\b", r"powers? of (2|two)")   # what gives the discovery away
-    SPEC.parsons("order", lines={...}, proof=[...], uses={...}, wrong={...}, label="The proof, in order")
-
-A check computes the right answer from the lesson's parameters ``p`` (the keyword
-arguments given to :class:`~duel_lessons.teaching.lesson.Lesson`), never from the
-notebook.  ``offers`` names, per parameter, the values the notebook's ``# PARAMETERS`` cell
-offers a teacher besides its default: the suite runs every model answer through its check
-under each of them.  :func:`spec` finds a lesson's module by its number and imports it, so
-adding a module is all it takes to register a lesson.
+A check computes the right answer from the lesson's parameters ``p`` (the keyword arguments given to
+:class:`~duel_lessons.teaching.lesson.Lesson`), never from the notebook.  ``offers`` names, per
+parameter, the other values the notebook's ``# PARAMETERS`` cell offers: the suite runs every model
+answer through its check under each of them.  :func:`spec` merges a lesson's declarations and module.
 
 >>> sorted(available())[:2]
 ['00', '01']
