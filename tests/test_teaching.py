@@ -8,7 +8,7 @@ import pytest
 
 from duel_lessons.teaching import Lesson
 from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, available, spec
-from duel_lessons.teaching.checks.common import compare_sets
+from duel_lessons.teaching.declared.guesses import compare_sets
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,

@@ -30,39 +30,6 @@ def stuck(rules: Rules, n: int) -> bool:
     return not rules.divisors_of(n) or rules.ends_on_reaching(n) is not None
 
 
-def listing(numbers: Iterable[int]) -> str:
-    """Numbers in words: "15 and 21", "none".
-
-    >>> listing([15, 21, 32]), listing([]), listing([8])
-    ('15, 21 and 32', 'none', '8')
-    """
-    items = [str(n) for n in numbers]
-    if not items:
-        return "none"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def compare_sets(guess: Iterable[int], truth: Iterable[int], within: Iterable[int]) -> str:
-    """How a guessed set compares with the true one, among the numbers ``within``, in words.
-
-    >>> compare_sets([15, 16], [15, 21], [15, 16, 21, 32])
-    'You were right about 15 and 32; you chose 16, which is not one of them; you left out 21.'
-    """
-    guess_set, truth_set = set(guess), set(truth)
-    pool = list(within)
-    agree = [n for n in pool if (n in guess_set) == (n in truth_set)]
-    extra = [n for n in pool if n in guess_set and n not in truth_set]
-    missed = [n for n in pool if n in truth_set and n not in guess_set]
-    if not extra and not missed:
-        return f"Your guess was right for every one of {listing(pool)}."
-    parts = [f"You were right about {listing(agree)}"] if agree else ["You were right about none of them"]
-    if extra:
-        parts.append(f"you chose {listing(extra)}, which {'is' if len(extra) == 1 else 'are'} not one of them")
-    if missed:
-        parts.append(f"you left out {listing(missed)}")
-    return "; ".join(parts) + "."
-
-
 def subset_form(value: object, pool: Iterable[int], name: str = "") -> str | None:
     """A guess form (``SPEC.guess_form``): None when ``value`` lists some of ``pool`` (or none), else what to write.
 

@@ -8,7 +8,8 @@ Exercise 1, the guess, the proof questions, the parameters and the discoveries a
 from __future__ import annotations
 
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import listing, rules_of, stuck, table_of
+from duel_lessons.teaching.checks.common import rules_of, stuck, table_of
+from duel_lessons.teaching.declared.guesses import listing
 from duel_lessons.teaching.feedback import (
     Misconception,
     Verdict,

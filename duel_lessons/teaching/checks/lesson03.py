@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from duel_lessons.teaching.checks import LessonError, LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import listing, rules_of, table_of
+from duel_lessons.teaching.checks.common import rules_of, table_of
+from duel_lessons.teaching.declared.guesses import listing
 from duel_lessons.teaching.feedback import Verdict, as_whole, is_unanswered, plain, right, unanswered
 
 SPEC = register(LessonSpec("03"))

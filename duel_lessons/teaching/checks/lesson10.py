@@ -18,7 +18,8 @@ from functools import cache
 from duel_lessons.engine.rules import Rules
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import listing, rules_of
+from duel_lessons.teaching.checks.common import rules_of
+from duel_lessons.teaching.declared.guesses import listing
 from duel_lessons.teaching.feedback import Verdict, as_whole, first_difference, is_unanswered, unanswered
 
 SPEC = register(LessonSpec("10"))

@@ -21,7 +21,7 @@ from duel_lessons.engine.game import new_game
 from duel_lessons.engine.rules import Rules
 from duel_lessons.play.sums import grundy_value
 from duel_lessons.teaching.checks import LessonSpec, Params, register
-from duel_lessons.teaching.checks.common import listing, rules_of
+from duel_lessons.teaching.checks.common import rules_of
 from duel_lessons.teaching.checks.lesson10 import brute
 from duel_lessons.teaching.checks.rule_process import (
     BIG_BASE,
@@ -31,6 +31,7 @@ from duel_lessons.teaching.checks.rule_process import (
     ask_big,
     rule_sandbox,
 )
+from duel_lessons.teaching.declared.guesses import listing
 from duel_lessons.teaching.feedback import Verdict, as_whole, is_unanswered, plain, unanswered
 
 SPEC = register(LessonSpec("11"))

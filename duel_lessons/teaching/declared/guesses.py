@@ -30,7 +30,7 @@ Losing: **15, 21 and 32**. You were right about 15; you chose 16, which is not o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,8 +53,9 @@ def listing(items: Any) -> str:
     """
     if isinstance(items, str):
         return items
-    if not isinstance(items, (list, tuple)):
+    if isinstance(items, Mapping) or not isinstance(items, Iterable):
         return show(items)
+    items = list(items)  # a list, a tuple, a range or a generator of numbers
     words = [x if isinstance(x, str) else show(x) for x in items]
     if not words:
         return "none"
