@@ -62,6 +62,8 @@ class BoardWording:
     nothing_typed: str = "Nothing was typed: type an allowed divisor of {n} in the box, or click a card."
     kernel_lost: str = "The kernel restarted: run this cell again."
     no_answer: str = "No answer from the kernel. If it stopped or restarted, run this cell again."
+    details: str = "The dots in words"
+    strip: str = "The whole game"
 
     def fill(self, field: str, **values: object) -> str:
         """The phrase ``field`` with its placeholders filled in."""
