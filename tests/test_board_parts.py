@@ -3,6 +3,7 @@ without settings or a board (views.board_settings, views.board_frame).  Expected
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -13,6 +14,7 @@ from duel_lessons.engine.rules import get_rules
 from duel_lessons.views.board import GameBoard
 from duel_lessons.views.board_frame import BoardFrame, Scene, game_strip
 from duel_lessons.views.board_settings import BoardSettings
+from duel_lessons.views.board_view import BOARD_CSS
 from duel_lessons.views.wording import BoardWording
 
 
@@ -147,3 +149,13 @@ def test_the_board_holds_its_parts_and_plays_through_them() -> None:
     board.choose(10)
     board.choose(5)  # 20 − 10 = 10, 10 − 5 = 5: Player 1 is stuck at the prime 5
     assert board.view.frames[-1]["result"]["strip"] == "20 −10→ 10 −5→ 5"
+
+
+def test_the_motion_is_short_and_stops_for_reduced_motion() -> None:
+    """The CSS as written (the browser test reads the computed durations): the dots leave in under 400 ms, and a
+    reduced-motion media query switches that animation off."""
+    css = BOARD_CSS.replace("\n", " ")
+    assert re.search(r"\.dg-moving \.dg-dots \.dg-gone \{ animation: dg-leave 0\.(\d+)s", css)
+    assert float("0." + re.findall(r"animation: dg-leave 0\.(\d+)s", css)[0]) < 0.4
+    reduced = css.split("@media (prefers-reduced-motion: reduce)", 1)[1]
+    assert re.match(r" \{\s+\.dg-moving \.dg-dots \.dg-gone \{ animation: none; \}", reduced)
