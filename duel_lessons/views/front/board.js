@@ -294,8 +294,11 @@ function render({ model, el: host }) {
       result.append(icon, headline, why);
       if (f.result.strip) {  // the whole game in one line of numbers and moves
         const strip = el("div", "dg-strip");
-        strip.append(el("span", "dg-strip-label", words("strip", "The whole game") + ": "),
-                     el("span", "dg-strip-moves", f.result.strip));
+        const steps = el("span", "dg-strip-moves");
+        f.result.strip.split(/([^ ]+\u2192 [^ ]+)/).forEach((part, i) => {  // a move and its result never part
+          steps.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
+        });
+        strip.append(el("span", "dg-strip-label", words("strip", "The whole game") + ": "), steps);
         result.append(strip);
       }
     } else {
