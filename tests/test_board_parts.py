@@ -84,7 +84,7 @@ def test_frame_alone_draws_a_position_for_friends() -> None:
     frame = BoardFrame().draw(new_game("divisor-duel", 12))
     assert [c["text"] for c in frame["cards"]] == ["12 − 2 = 10", "12 − 3 = 9", "12 − 4 = 8", "12 − 6 = 6"]
     assert (frame["turn"], frame["turn_kind"], frame["number"]) == ("Player 1's turn", "p1", "12")
-    assert frame["instruction"] == "Choose a divisor of 12: click a card, or type it and press Enter."
+    assert frame["instruction"] == "Choose a divisor of 12: click its card or type it."
     assert frame["moved"] is None and frame["result"] is None and frame["score"] == "Score: Player 1 0 – 0 Player 2"
     # 12 − 3: 12 dots in 3 rows of 4; the column of 3 leaves, 3 × (4 − 1) = 9 stay
     picture = frame["cards"][1]["picture"]

@@ -18,7 +18,7 @@ surface's frames, the coach, the history and text where widgets do not run).
 >>> board.state.number < 45
 True
 >>> board.status_text
-'Your turn. Choose a divisor of 40: click a card, or type it and press Enter.'
+'Your turn. Choose a divisor of 40: click its card or type it.'
 """
 
 from __future__ import annotations

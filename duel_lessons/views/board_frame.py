@@ -8,7 +8,7 @@ match adds to it: opponent, score, message, the P/N labels), so a position is dr
 >>> from duel_lessons.engine.game import new_game
 >>> frame = BoardFrame()
 >>> frame.status_text(new_game("divisor-duel", 12))
-"Player 1's turn. Choose a divisor of 12: click a card, or type it and press Enter."
+"Player 1's turn. Choose a divisor of 12: click its card or type it."
 >>> frame.card_labels(new_game("divisor-duel", 6))
 ['6 − 2 = 4', '6 − 3 = 3']
 >>> game_strip(new_game("divisor-duel", 12).play(6).play(3))

@@ -26,7 +26,7 @@ class BoardWording:
     player: str = "Player {k}"
     your_turn: str = "Your turn"
     player_turn: str = "{player}'s turn"
-    choose_divisor: str = "Choose a divisor of {n}: click a card, or type it and press Enter."
+    choose_divisor: str = "Choose a divisor of {n}: click its card or type it."
     choose_component: str = "Choose one number and a divisor."
     must_pass: str = "{n} has no allowed divisor, so {player} must pass: press Pass."
     thinking: str = "Computer is thinking…"
