@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from conftest import Lab
-from harness import SAFETY_NET, code, notebook, open_and_run, shown_number
+from harness import SAFETY_NET, code, notebook, open_and_run, screenshots, shown_number
 
 MOTION_NOTEBOOK = notebook(
     code(
@@ -108,3 +108,4 @@ def test_a_move_animates_its_rectangle_and_the_end_shows_the_whole_game(lab: Lab
 
     assert "Player 1 wins!" in board.locator(".dg-result").inner_text()
     assert board.locator(".dg-strip-moves").inner_text() == "60 −12→ 48 −6→ 42 −21→ 21 −7→ 14 −7→ 7"
+    screenshots(page, "lab-board-whole-game-strip", board.locator(".dg-result"))
