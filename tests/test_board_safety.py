@@ -67,7 +67,8 @@ def test_every_button_of_the_ipywidgets_views_is_guarded() -> None:
     board = GameBoard("divisor-duel", 60, delay=0)
     follow = FollowGame("divisor-duel", 12)
     builder = VariantBuilder()
-    for button in (board.hint_button, board.new_button, follow.next_button, follow.prev_button, builder.build_button):
+    for button in (board.hint_button, board.settings.new_button, follow.next_button, follow.prev_button,
+                   builder.build_button):  # fmt: skip
         assert "dg-guarded" in button._dom_classes
     before = follow.guard.done
     follow.next_button.click()
@@ -76,10 +77,10 @@ def test_every_button_of_the_ipywidgets_views_is_guarded() -> None:
 
 def test_settings_and_history_fold_open_with_a_button() -> None:
     board = GameBoard("divisor-duel", 60, delay=0)
-    assert isinstance(board.settings, Fold) and not board.settings.expanded
-    board.settings.toggle.expanded = True  # what the browser's button sets
-    assert board.settings.body.layout.display == ""
-    assert board.settings.toggle.label == "Settings" and board.history.toggle.label == "Game so far"
+    assert isinstance(board.settings.fold, Fold) and not board.settings.expanded
+    board.settings.fold.toggle.expanded = True  # what the browser's button sets
+    assert board.settings.fold.body.layout.display == "" and board.settings.expanded
+    assert board.settings.fold.toggle.label == "Settings" and board.history.toggle.label == "Game so far"
 
 
 # -- words -----------------------------------------------------------------------------

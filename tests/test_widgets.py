@@ -86,12 +86,12 @@ def test_match_score_rematch_and_reset() -> None:
     win_with_coach(board)
     board.rematch()  # same start, the computer moves first and wins from 60
     assert board.state.start == 60 and board.state.history[0].player == 2
-    assert board.first_box.value == 2
+    assert board.settings.first_box.value == 2
     assert "Computer moves first" in board.message_text
     while not board.state.is_over:
         board.choose(board.state.legal_moves[0])
     assert shown(board)["score"] == "Score: You 1 – 1 Computer"
-    board.start_box.value = "12"  # Enter in the start box: a new game, the score stays
+    board.settings.start_box.value = "12"  # Enter in the start box: a new game, the score stays
     assert board.state.start == 12 and board.state.history[0].player == 2
     board.reset_score()
     assert board.score == {1: 0, 2: 0} and shown(board)["score"] == "Score: You 0 – 0 Computer"
@@ -120,20 +120,20 @@ def test_friend_game_and_computer_first() -> None:
     board.choose(4)
     assert board.state.number == 15 and board.state.to_move == 2
     assert board.status_text.startswith("Player 2's turn")
-    board.opponent_box.value = "computer"
+    board.settings.opponent_box.value = "computer"
     assert board.state.number == 15  # the change waits for the next game
-    board.first_box.value = 2
-    board.new_button.click()
+    board.settings.first_box.value = 2
+    board.settings.new_button.click()
     assert board.vs_computer and board.state.history[0].player == 2
     assert board.state.is_over and board.state.winner == 2  # division games end in one move
-    assert [name for name, _ in board.first_box.options] == ["You", "Computer"]
+    assert [name for name, _ in board.settings.first_box.options] == ["You", "Computer"]
 
 
 def test_random_and_coach_levels() -> None:
     board = board_of("factor-duel", 100, opponent="computer", level="random", seed=3)
     board.choose(1)
     assert board.state.to_move == 1 and "The computer played" in board.message_text
-    board.level_box.value = "coach"
+    board.settings.level_box.value = "coach"
     board.choose(board.state.legal_moves[0])
     assert "Coach (computer): I play" in board.coach_text
 
@@ -227,8 +227,8 @@ def test_bad_start_leaves_the_game_and_score_unchanged(rules: str, typed: str, w
     board = board_of("divisor-duel", 60, opponent="computer")
     board.choose(15)
     before, score = board.state, dict(board.score)
-    board.rules_box.value = rules
-    board.start_box.value = typed
+    board.settings.rules_box.value = rules
+    board.settings.start_box.value = typed
     board.start_game()  # also the "New game" button
     assert board.state is before and board.score == score
     assert words in board.message_text
@@ -238,10 +238,10 @@ def test_bad_start_leaves_the_game_and_score_unchanged(rules: str, typed: str, w
 
 def test_choosing_rules_offers_their_usual_start() -> None:
     board = board_of("divisor-duel", 60)
-    board.rules_box.value = "factor-duel"
-    assert board.start_box.value == "100" and board.state.rules.name == "divisor-duel"
+    board.settings.rules_box.value = "factor-duel"
+    assert board.settings.start_box.value == "100" and board.state.rules.name == "divisor-duel"
     assert "Press New game to play it" in board.message_text
-    board.new_button.click()
+    board.settings.new_button.click()
     assert board.state.rules.name == "factor-duel" and board.state.number == 100
 
 
@@ -256,7 +256,7 @@ def test_random_start_is_allowed_by_the_book() -> None:
     for _ in range(5):
         board.random_start()
         assert 10 <= board.state.number <= 99
-        assert board.start_box.value == str(board.state.number)
+        assert board.settings.start_box.value == str(board.state.number)
         RULEBOOKS["number-factor"].check_start(board.state.number)
 
 
@@ -316,18 +316,19 @@ def test_many_divisors_are_capped_and_can_be_typed() -> None:
 
 def test_every_settings_control_has_a_label_and_a_tooltip() -> None:
     board = board_of()
+    s = board.settings
     controls = [
-        board.rules_box, board.start_box, board.random_button, board.first_box, board.opponent_box,
-        board.level_box, board.new_button, board.rematch_button, board.reset_button,
+        s.rules_box, s.start_box, s.random_button, s.first_box, s.opponent_box,
+        s.level_box, s.new_button, s.rematch_button, s.reset_button,
         board.hint_button, board.explain_button, board.pn_toggle,
     ]  # fmt: skip
     for control in controls:
         assert control.description.strip(), control
-        assert (control.tooltip or "").strip() or control is board.first_box, control
+        assert (control.tooltip or "").strip() or control is board.settings.first_box, control
         assert not getattr(control, "icon", ""), "icons come from a CDN"
     assert all(card["label"].startswith("Play ") for card in shown(board)["cards"])
-    assert not board.start_box.continuous_update
-    assert not board.settings.expanded and board.settings.body.layout.display == "none"  # folded away
+    assert not board.settings.start_box.continuous_update
+    assert not board.settings.expanded and board.settings.fold.body.layout.display == "none"  # folded away
 
 
 # -- variant builder --------------------------------------------------------------------
@@ -368,7 +369,7 @@ def test_variant_builder_builds_and_offers_the_variant_to_the_board() -> None:
     text = output_text(builder.out)
     assert "n  outcome  grundy  remoteness" in text and "P-positions from 1 to 100" in text
     builder.play_it()
-    board.start_box.value = "12"
+    board.settings.start_box.value = "12"
     assert board.state.rules == rules and board.state.legal_moves == (2, 4, 6)
 
 

@@ -7,17 +7,18 @@ Every button calls a plain method (``board.choose(15)``, ``board.play_typed("15"
 ``board.hint()``, ``board.start_game()``) that a test can call directly; results and
 errors are written on the board, so nothing is lost silently.
 
-GameBoard comes in three parts a reader can hold one at a time: the match (this module:
-moves, the computer's replies, the coach's help), the settings (board_settings.BoardSettings:
-rules, start, opponent, starting games) and the frame (board_frame.BoardFrame: what the board
-shows, as frames for the play surface in board_view and as text where widgets do not run).
+GameBoard is the match (this module: the game, the score, moves, the computer's replies, the coach's
+help) and holds two parts, each with its own small interface and no knowledge of the board:
+``board.settings`` (board_settings.BoardSettings: the boxes under "Settings"; it reads them and calls the
+board back to start a game) and ``board.frame`` (board_frame.BoardFrame: draws a GameState as the play
+surface's frames, the coach, the history and text where widgets do not run).
 
 >>> board = GameBoard("divisor-duel", 60, opponent="computer", delay=0)
 >>> board.choose(15)             # 60 − 15 = 45, then the computer replies
 >>> board.state.number < 45
 True
 >>> board.status_text
-'Your turn. Choose a divisor of 40: click a card, or type it and press Enter.'
+'Your turn. Choose a divisor of 40: click its card or type it.'
 """
 
 from __future__ import annotations
@@ -28,30 +29,29 @@ from typing import Any, Literal
 import ipywidgets as w
 
 from duel_lessons.engine.errors import DuelError, IllegalMoveError
-from duel_lessons.engine.game import PASS, GameState, LostTurn, Moved, Passed, new_game, play_out
+from duel_lessons.engine.game import PASS, GameState, LostTurn, new_game, other, play_out
 from duel_lessons.engine.rules import Rules, get_rules
+from duel_lessons.engine.starts import random_start
 from duel_lessons.play import coach
 from duel_lessons.play.players import LEVELS, Strategy, make_player
-from duel_lessons.views.board_frame import COACH_KEPT, BoardFrame
+from duel_lessons.views.board_frame import COACH_KEPT, MAX_BUTTONS, BoardFrame, Scene
 from duel_lessons.views.board_settings import BoardSettings
 from duel_lessons.views.board_view import BoardView, Fold, Guard
 from duel_lessons.views.common import (
     Hand,
+    TextFallback,
     Turn,
     button,
     grouped,
-    move_words,
     prose,
     read_box,
     rules_key,
+    show_with_fallback,
 )
 from duel_lessons.views.tool_lock import locked
 from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
 __all__ = ["MAX_BUTTONS", "PN_TOOLTIP", "GameBoard", "Hand", "rules_key"]
-
-#: Most move cards shown at once; the text box plays any other divisor.
-MAX_BUTTONS = 60
 
 PN_TOOLTIP = (
     "P = the player who must move from that number loses with best play; "
@@ -59,7 +59,7 @@ PN_TOOLTIP = (
 )
 
 
-class GameBoard(BoardSettings, BoardFrame):
+class GameBoard:
     """Play a duel in the notebook, against a friend or the computer.
 
     ``board.state`` is the current :class:`~duel_lessons.engine.game.GameState`.  Player 1
@@ -67,7 +67,9 @@ class GameBoard(BoardSettings, BoardFrame):
     Teacher switches: ``hints``, ``explain`` and ``show_pn`` (the coach's buttons), ``large``
     (large type for a projector; ``board.large = True`` switches later), ``delay`` (seconds
     before the computer's move is shown), ``wording`` (every phrase on the board) and
-    ``rectangles`` (the focused card's move as a rectangle of dots, views.rectangles).
+    ``rectangles`` (the focused card's move as a rectangle of dots, views.rectangles; a move
+    played animates its picture: the dots it takes away leave, unless the browser asks for
+    reduced motion; at the end the whole game shows as one strip, board_frame.game_strip).
 
     One move per intention: while a move is played and answered (the computer's reply included),
     and for 400 ms after the click, the board is busy and ignores clicks and keys, so a double-click
@@ -107,10 +109,8 @@ class GameBoard(BoardSettings, BoardFrame):
             raise DuelError(f"Unknown level {level!r}. Known: {', '.join(LEVELS)}.")
         self.words = wording
         self.state: GameState = new_game(book, start, first)
-        self.max_buttons = max_buttons
         self.score: dict[int, int] = {1: 0, 2: 0}
         self.switches = {"hints": hints, "explain": explain, "show_pn": show_pn, "rectangles": rectangles}
-        self._extra: dict[str, Rules] = {} if rules_key(book) == book.name else {rules_key(book): book}
         self._rng = random.Random(seed)
         self._seed = seed
         self._first = first
@@ -121,13 +121,17 @@ class GameBoard(BoardSettings, BoardFrame):
         self._message = ("", False)
         self.hand = Hand()
         self.computer: Strategy = make_player(level, seed)
-        self._busy = False  # True while the board itself sets a text box
         self._turn = Turn()
 
+        self.frame = BoardFrame(wording, max_buttons, pictures=rectangles)
         self.view = BoardView(delay=float(delay), large=bool(large))
         self.view.on_action = self._action
         self.guard = Guard(live=False)  # the play surface has the board's one live region
-        self._build_settings(book, opponent, level, first)
+        self.settings = BoardSettings(
+            book, self.state.number, opponent, level, first, words=wording, guard=self.guard,
+            on_new=self.start_game, on_random=self.random_start, on_rematch=self.rematch, on_reset=self.reset_score,
+            on_level=self._level_changed, on_say=self._show_message,
+        )  # fmt: skip
         self.hint_button = button("Hint", "A question from the coach; press again for more help", "duel-hint")
         self.explain_button = button("Explain", "The coach explains the best move and why", "duel-explain")
         self.pn_toggle = w.ToggleButton(value=False, description="Show P/N", tooltip=PN_TOOLTIP)
@@ -147,8 +151,7 @@ class GameBoard(BoardSettings, BoardFrame):
         self.pn_toggle.observe(lambda change: self.guard.answered(lambda: self._pn_changed(change)), names="value")
         self.history = Fold(wording.history, history_box, css="duel-history-fold")
         tools = w.HBox([self.hint_button, self.explain_button, self.pn_toggle], layout=w.Layout(flex_flow="row wrap"))
-        self.settings = Fold(wording.settings, self._settings_box, css="duel-settings")  # folded away
-        children = [self.guard, self.view, tools, self.coach_html, self.history, self.settings]
+        children = [self.guard, self.view, tools, self.coach_html, self.history, self.settings.fold]
         if not (hints or explain or show_pn):
             children.remove(tools)
         self.widget = w.VBox(children, layout=w.Layout(max_width="64em")).add_class("duel-board")
@@ -171,6 +174,85 @@ class GameBoard(BoardSettings, BoardFrame):
     def show_board(self) -> None:
         """Bring the board into view with the focus on its first card (the builder's "Play it")."""
         self.view.request_focus()
+
+    # -- what the board shows (drawn by board.frame) --------------------------------
+
+    @property
+    def vs_computer(self) -> bool:
+        """Whether the current game is against the computer (the computer is Player 2)."""
+        return self._opponent == "computer"
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names ("You" and "Computer" against the computer)."""
+        return self.frame.names(self.vs_computer)
+
+    def _scene(self, state: GameState | None = None, last: bool = True) -> Scene:
+        """What the match adds to ``state`` (the current one by default) for the frame to draw."""
+        state = self.state if state is None else state
+        pn = bool(self.switches["show_pn"] and self.pn_toggle.value and state is self.state and not state.is_over
+                  and locked("show_pn") is None)  # fmt: skip
+        winning = self._winning_results() if pn else None
+        message = self._message if last else (self._turn.words_until(state), False)
+        return Scene(self.vs_computer, (self.score[1], self.score[2]), message, pn, winning)
+
+    def text_summary(self) -> str:
+        """The position in plain text.
+
+        >>> print(GameBoard("divisor-duel", 6, opponent="computer").text_summary())
+        Divisor Duel: current number 6. Your turn.
+        Moves: 6 − 2 = 4, 6 − 3 = 3.
+        (The board is a widget: open the notebook in JupyterLab or Voilà to play.)
+        """
+        return self.frame.text_summary(self.state, self._scene())
+
+    def html_summary(self) -> str:
+        """The position in HTML, for pages that cannot show widgets."""
+        return self.frame.html_summary(self.state, self._scene())
+
+    @property
+    def status_text(self) -> str:
+        """Whose turn it is and what to do, or who won and why, in plain words."""
+        return self.frame.status_text(self.state, self._scene())
+
+    @property
+    def card_labels(self) -> list[str]:
+        """The move cards shown now ('60 − 15 = 45', with ' P' / ' N' when P/N is shown)."""
+        return self.frame.card_labels(self.state, self._scene())
+
+    @property
+    def message_text(self) -> str:
+        """The message line as plain text (for tests)."""
+        return prose(self._message[0])
+
+    @property
+    def coach_text(self) -> str:
+        """The coach's messages as plain text, newest first."""
+        return "\n\n".join(prose(text) for _, text in self._coach_lines)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget, with the position as text and HTML where widgets do not render (nbconvert, GitHub)."""
+        return TextFallback(self.widget, self.text_summary(), self.html_summary())._repr_mimebundle_(**kwargs)
+
+    def _ipython_display_(self) -> None:
+        """The board, then the position as text/HTML (shown only where the board cannot run)."""
+        show_with_fallback(self.widget, self.text_summary(), self.html_summary())
+
+    def _show_message(self, text: str, error: bool = False) -> None:
+        self._message = (text, error)
+        self._refresh()
+
+    def _refresh(self, steps: list[GameState] | None = None, announce: str = "") -> None:
+        """Redraw everything from ``self.state`` (``steps``: the positions to show on the way there;
+        ``announce``: what a screen reader says instead of the position, such as a hint)."""
+        shown = [s for s in (steps or []) if s is not self.state] + [self.state]
+        frames = [self.frame.draw(s, self._scene(s, last=s is self.state), last=s is self.state) for s in shown]
+        if announce:
+            frames[-1]["announce"] = announce
+        self.view.show(frames)
+        self.pn_toggle.description = "Hide P/N" if self.pn_toggle.value else "Show P/N"  # no symbol font needed
+        self.coach_html.value = self.frame.coach_html(self._coach_lines, self.state)
+        self.history_html.value = self.frame.history_html(self.state, self.vs_computer)
 
     # -- moves --------------------------------------------------------------------
 
@@ -249,12 +331,12 @@ class GameBoard(BoardSettings, BoardFrame):
         self.hand.pending = move
 
         def seen(state: GameState) -> None:
-            self._turn.lines.append(self._event_words(state))
+            self._turn.lines.append(self.frame.event_words(state, self.vs_computer))
             self._turn.states.append(state)
             if self.vs_computer and state.to_move == 2 and not state.is_over and state.history[-1].player == 1:
                 # The student's own move shows at once ("Computer is thinking…"), before the reply is computed
                 # (the first reply loads the solver: about a second on a cold kernel).
-                self.view.show([self._frame(state, last=False)])
+                self.view.show([self.frame.draw(state, self._scene(state, last=False), last=False)])
             if self.vs_computer and state.history[-1].player == 2:
                 explanation = getattr(self.computer, "last_explanation", "")
                 if explanation and self.switches["explain"]:
@@ -278,23 +360,6 @@ class GameBoard(BoardSettings, BoardFrame):
             self._hint_stage = 0
         self._record_result()
         self._refresh(steps=[before, *self._turn.states] if self._turn.states and move is None else self._turn.states)
-
-    def _event_words(self, state: GameState) -> str:
-        event, words = state.history[-1], self.words
-        who = self._who(event.player)
-        if isinstance(event, Moved):
-            move = move_words(state.rules, event.before, event.divisor)
-            if self.vs_computer:
-                return words.fill("you_played" if event.player == 1 else "computer_played", move=move)
-            return words.fill("player_played", player=who, move=move)
-        if isinstance(event, Passed):
-            if self.vs_computer and event.player == 2:
-                return words.fill("computer_passed", n=grouped(event.number))
-            return words.fill("player_passed", player=who, n=grouped(event.number))
-        assert isinstance(event, LostTurn)
-        text = words.fill("lost_turn", d=event.value, n=grouped(event.number), why=event.reason,
-                          title=state.rules.title)  # fmt: skip
-        return f"{text} {words.turn(state.to_move, self.vs_computer)}."
 
     # -- help -----------------------------------------------------------------------
 
@@ -345,10 +410,10 @@ class GameBoard(BoardSettings, BoardFrame):
         self._add_coach(f"Explain: {text}", self.state)
         self._refresh(announce=f"Explain: {prose(text)}")
 
-    def _winning_results(self) -> set[int] | None:
+    def _winning_results(self) -> frozenset[int] | None:
         """The legal moves that leave a P-position (None if the coach cannot tell)."""
         try:
-            return set(coach.winning_moves(self.state))
+            return frozenset(coach.winning_moves(self.state))
         except DuelError:
             return None
 
@@ -361,3 +426,69 @@ class GameBoard(BoardSettings, BoardFrame):
         if not self._scored and self.state.winner is not None:
             self.score[self.state.winner] += 1
             self._scored = True
+
+    # -- starting games (the settings ask, the board starts) ------------------------
+
+    def start_game(self, start: int | None = None, first: int | None = None, rules: Rules | None = None) -> None:
+        """Start a new game from the settings (or from this start, first player or rules).
+
+        A bad start leaves the current game as it was and says why.
+        """
+        settings = self.settings
+        try:
+            rules = rules or settings.rules()
+            n = settings.start() if start is None else start
+            state = new_game(rules, n, settings.first if first is None else first)
+        except DuelError as error:
+            self._show_message(f"{error} {self.words.unchanged}", error=True)
+            return
+        if settings.opponent != self._opponent:
+            self.score = {1: 0, 2: 0}  # a different opponent is a different match
+        self._opponent = settings.opponent
+        self._first = state.to_move
+        settings.show_game(n, self._first, self._opponent)
+        self.state = state
+        self._scored = False
+        self._coach_lines = []
+        first_words = self.words.moves_first(self._first, self.vs_computer)
+        self._message = (self.words.fill("new_game", title=rules.title, n=grouped(n), first=first_words), False)
+        self._advance(None, keep_message=True)
+
+    def random_start(self) -> None:
+        """A new game from a random legal start between 10 and 99 (engine.starts.random_start)."""
+        rules = self.settings.rules()
+        try:
+            n = random_start(rules, 10, 99, self._rng)
+        except DuelError as error:
+            self._show_message(f"{error} Type a start instead.", error=True)
+            return
+        self.settings.set_start(n)
+        self.start_game()
+
+    def rematch(self) -> None:
+        """The same rules and start again, with the other player moving first."""
+        rules = self.state.rules
+        self.settings.select(rules)
+        self.start_game(self.state.start, other(self._first), rules)
+
+    def play_again(self) -> None:
+        """The same rules, start and first player again (the board's New game card)."""
+        self.start_game(self.state.start, self._first, self.state.rules)
+
+    def reset_score(self) -> None:
+        """Set the match score back to 0 – 0 (the game goes on)."""
+        self.score = {1: 0, 2: 0}
+        self._show_message("Score reset to 0 – 0.")
+
+    def add_rules(self, rules: Rules, select: bool = True) -> None:
+        """Offer a Rules value (a variant) in the Rules list, and choose it."""
+        self.settings.add_rules(rules, select)
+
+    def refresh_rules(self, select: str | None = None) -> None:
+        """Re-read the Rules list (and select a key in it)."""
+        self.settings.refresh_rules(select, self.state.rules)
+
+    def _level_changed(self, level: str) -> None:
+        self.computer = make_player(level, self._seed)
+        if self.vs_computer:
+            self._show_message(f"The computer now plays at level {level!r}.")

@@ -1,158 +1,224 @@
-"""What the game board shows: frames for the play surface, the coach and history, and text for pages
-without widgets.
+"""What the game board shows, drawn from a position: frames for the play surface, the coach and the
+history as HTML, and text for pages without widgets.
 
-A part of :class:`~duel_lessons.views.board.GameBoard` (the match is in board.py, the settings in
-board_settings.py); its methods are the board's own (``board.status_text``).
+A part :class:`~duel_lessons.views.board.GameBoard` holds (``board.frame``).  It keeps no game of its
+own: each call takes a :class:`~duel_lessons.engine.game.GameState` and a :class:`Scene` (what the
+match adds to it: opponent, score, message, the P/N labels), so a position is drawn without a board.
+
+>>> from duel_lessons.engine.game import new_game
+>>> frame = BoardFrame()
+>>> frame.status_text(new_game("divisor-duel", 12))
+"Player 1's turn. Choose a divisor of 12: click its card or type it."
+>>> frame.card_labels(new_game("divisor-duel", 6))
+['6 − 2 = 4', '6 − 3 = 3']
+>>> game_strip(new_game("divisor-duel", 12).play(6).play(3))
+'12 −6→ 6 −3→ 3'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-import ipywidgets as w
-
-from duel_lessons.engine.game import GameState
+from duel_lessons.engine.game import GameState, LostTurn, Moved, Passed
 from duel_lessons.engine.numbers import is_prime
 from duel_lessons.play import coach
-from duel_lessons.views.board_view import BoardView
 from duel_lessons.views.common import (
-    TextFallback,
-    Turn,
     grouped,
     move_words,
+    op_symbol,
     position_html,
     position_text,
     prose,
     prose_html,
-    show_with_fallback,
 )
-from duel_lessons.views.rectangles import move_picture, rectangle_svg, strip_picture
-from duel_lessons.views.tool_lock import locked
-from duel_lessons.views.wording import BoardWording
+from duel_lessons.views.rectangles import MovePicture, move_picture, rectangle_svg, strip_picture
+from duel_lessons.views.wording import DEFAULT_WORDING, BoardWording
 
-__all__ = ["COACH_KEPT", "BoardFrame", "BoardNames"]
+__all__ = ["COACH_KEPT", "MAX_BUTTONS", "STRIP_ENDS", "BoardFrame", "Scene", "equation", "game_strip"]
 
 #: Coach messages kept on the board (newest first).
 COACH_KEPT = 4
 
+#: Most move cards shown at once; the text box plays any other divisor.
+MAX_BUTTONS = 60
 
-class BoardNames:
-    """The players' names, shared by every part of GameBoard."""
-
-    words: BoardWording
-    _opponent: str
-
-    @property
-    def vs_computer(self) -> bool:
-        """Whether the current game is against the computer (the computer is Player 2)."""
-        return self._opponent == "computer"
-
-    @property
-    def names(self) -> tuple[str, str]:
-        """The players' names in the history and the coach's words (the same as the headline's: "You" and
-        "Computer" against the computer)."""
-        return (self._who(1), self._who(2))
-
-    def _who(self, player: int) -> str:
-        return self.words.name(player, self.vs_computer)
+#: A longer game's strip shows its first and last STRIP_ENDS steps, with "…" between.
+STRIP_ENDS = 4
 
 
-class BoardFrame(BoardNames):
-    """The display part of GameBoard (a mixin: the board's state lives on the board)."""
+def game_strip(state: GameState) -> str:
+    """The whole game in one short line of numbers and moves: ``60 −12→ 48 −6→ 42 …``.
 
-    # Set by GameBoard.__init__ (the match) and used here.
-    words: BoardWording
-    state: GameState
-    score: dict[int, int]
-    switches: dict[str, bool]
-    max_buttons: int
-    view: BoardView
-    widget: w.VBox
-    pn_toggle: w.ToggleButton
-    coach_html: w.HTML
-    history_html: w.HTML
-    _message: tuple[str, bool]
-    _turn: Turn
-    _coach_lines: list[tuple[GameState, str]]
-    _winning_results: Callable[[], set[int] | None]
+    Each move is written on its arrow (``−d`` or ``÷d``); a pass is ``pass→`` and a divisor that lost the
+    turn ``✗d→``.  A game of more than 2 × STRIP_ENDS steps keeps its first and last STRIP_ENDS, with
+    ``…`` for the steps between (the history, under "Game so far", has them all).
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, with the position as text and HTML where widgets do not render (nbconvert, GitHub)."""
-        return TextFallback(self.widget, self.text_summary(), self.html_summary())._repr_mimebundle_(**kwargs)
+    >>> from duel_lessons.engine.game import new_game
+    >>> game_strip(new_game("divisor-duel", 60).play(12).play(6).play(21).play(7).play(7))
+    '60 −12→ 48 −6→ 42 −21→ 21 −7→ 14 −7→ 7'
+    >>> game_strip(new_game("division-duel", 30).play(5).play(3))
+    '30 ÷5→ 6 ÷3→ 2'
+    >>> g = new_game("divisor-duel", 64)
+    >>> for _ in range(5):
+    ...     g = g.play(2)
+    >>> game_strip(g.play(2).play(2).play(2).play(2).play(2))
+    '64 −2→ 62 −2→ 60 −2→ 58 −2→ 56 … 52 −2→ 50 −2→ 48 −2→ 46 −2→ 44'
+    """
+    sign = op_symbol(state.rules)
+    steps = []
+    for event in state.history:
+        if isinstance(event, Moved):
+            steps.append(f"{sign}{grouped(event.divisor)}→ {grouped(event.after)}")
+        elif isinstance(event, Passed):
+            steps.append(f"pass→ {grouped(event.number)}")
+        elif isinstance(event, LostTurn):
+            steps.append(f"✗{grouped(event.value)}→ {grouped(event.number)}")
+    if len(steps) > 2 * STRIP_ENDS:
+        return " ".join([grouped(state.start), *steps[:STRIP_ENDS], "…", _number_before(state, STRIP_ENDS),
+                         *steps[-STRIP_ENDS:]])  # fmt: skip
+    return " ".join([grouped(state.start), *steps])
 
-    def _ipython_display_(self) -> None:
-        """The board, then the position as text/HTML (shown only where the board cannot run)."""
-        show_with_fallback(self.widget, self.text_summary(), self.html_summary())
 
-    def _summary(self) -> tuple[str, list[str]]:
-        """Whose turn it is (or the result) and the moves, for pages without widgets (no "click a card")."""
-        frame = self._frame(self.state)
-        if frame["result"]:
-            return f"{frame['result']['headline']} {frame['result']['why']}", []
-        return f"{frame['turn']}.", self.card_labels
+def _number_before(state: GameState, last: int) -> str:
+    """The number the game stood at before its last ``last`` events."""
+    event = state.history[-last]
+    return grouped(event.before if isinstance(event, Moved) else event.number)
 
-    def text_summary(self) -> str:
-        """The position in plain text.
 
-        >>> from duel_lessons.views.board import GameBoard
-        >>> print(GameBoard("divisor-duel", 6, opponent="computer").text_summary())
-        Divisor Duel: current number 6. Your turn.
-        Moves: 6 − 2 = 4, 6 − 3 = 3.
-        (The board is a widget: open the notebook in JupyterLab or Voilà to play.)
-        """
-        return position_text(self.state.rules.title, self.state.number, *self._summary())
+def equation(picture: MovePicture) -> str:
+    """The picture's maths in one line: what stays after the move is still a rectangle.
 
-    def html_summary(self) -> str:
-        """The position in HTML, for pages that cannot show widgets."""
-        return position_html(self.state.rules.title, self.state.number, *self._summary())
+    >>> equation(move_picture(60, 12))
+    '60 − 12 = 12 × (5 − 1) = 48'
+    >>> equation(move_picture(30, 5, "divide")), equation(strip_picture(7))
+    ('30 ÷ 5 = 6: one row of 6', '7 = 1 × 7 only: no other rectangle')
+    """
+    n, d, cols = grouped(picture.n), grouped(picture.d), picture.cols
+    if picture.move == "subtract":
+        return f"{n} − {d} = {d} × ({grouped(cols)} − 1) = {grouped(picture.result)}"
+    if picture.rows == 1 and picture.d == 1 and picture.result == picture.n:
+        return f"{n} = 1 × {n} only: no other rectangle"
+    return f"{n} ÷ {d} = {grouped(cols)}: one row of {grouped(cols)}"
 
-    @property
-    def coach_text(self) -> str:
-        """The coach's messages as plain text, newest first."""
-        return "\n\n".join(prose(text) for _, text in self._coach_lines)
 
-    # -- display ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Scene:
+    """What the match adds to a position when the board draws it.
 
-    def _show_message(self, text: str, error: bool = False) -> None:
-        self._message = (text, error)
-        self._refresh()
+    ``vs_computer``: Player 2 is the computer; ``score``: games won by Player 1 and Player 2;
+    ``message``: the message line and whether it is a problem; ``pn``: the P/N labels are on, with
+    ``winning`` the moves that leave a P-position (None: unknown).
+    """
 
-    @property
-    def message_text(self) -> str:
-        """The message line as plain text (for tests)."""
-        return prose(self._message[0])
+    vs_computer: bool = False
+    score: tuple[int, int] = (0, 0)
+    message: tuple[str, bool] = ("", False)
+    pn: bool = False
+    winning: frozenset[int] | None = field(default=None)
 
-    @property
-    def status_text(self) -> str:
+
+class BoardFrame:
+    """Draws a position: ``words`` (every phrase), at most ``max_buttons`` cards, and the rectangles of dots
+    when ``pictures`` is on (views.rectangles).
+
+    >>> from duel_lessons.engine.game import new_game
+    >>> f = BoardFrame().draw(new_game("divisor-duel", 60).play(12), Scene(vs_computer=True))
+    >>> f["turn"], f["moved"]["equation"]
+    ('Computer is thinking…', '60 − 12 = 12 × (5 − 1) = 48')
+    """
+
+    def __init__(
+        self, words: BoardWording = DEFAULT_WORDING, max_buttons: int = MAX_BUTTONS, pictures: bool = True
+    ) -> None:
+        self.words = words
+        self.max_buttons = max_buttons
+        self.pictures = pictures
+
+    def names(self, vs_computer: bool) -> tuple[str, str]:
+        """The players' names: "You" and "Computer" against the computer, else "Player 1" and "Player 2"."""
+        return (self.words.name(1, vs_computer), self.words.name(2, vs_computer))
+
+    # -- text -------------------------------------------------------------------------
+
+    def status_text(self, state: GameState, scene: Scene = Scene()) -> str:
         """Whose turn it is and what to do, or who won and why, in plain words."""
-        frame = self._frame(self.state)
+        frame = self.draw(state, scene)
         if frame["result"]:
             return f"{frame['result']['headline']} {frame['result']['why']}"
         return f"{frame['turn']}. {frame['instruction']}"
 
-    @property
-    def card_labels(self) -> list[str]:
-        """The move cards shown now ('60 − 15 = 45', with ' P' / ' N' when P/N is shown)."""
-        return [(c["text"] + (f" {c['tag']}" if c["tag"] else "")) for c in self._frame(self.state)["cards"]]
+    def card_labels(self, state: GameState, scene: Scene = Scene()) -> list[str]:
+        """The move cards ('60 − 15 = 45', with ' P' / ' N' when P/N is shown)."""
+        return [(c["text"] + (f" {c['tag']}" if c["tag"] else "")) for c in self.draw(state, scene)["cards"]]
 
-    def _frame(self, state: GameState, last: bool = True) -> dict[str, Any]:
-        """What the board shows for ``state`` (``last``: the final frame of a turn, with the message)."""
-        words, rules, vs = self.words, state.rules, self.vs_computer
+    def _summary(self, state: GameState, scene: Scene) -> tuple[str, list[str]]:
+        frame = self.draw(state, scene)
+        if frame["result"]:
+            return f"{frame['result']['headline']} {frame['result']['why']}", []
+        return f"{frame['turn']}.", [c["text"] for c in frame["cards"]]
+
+    def text_summary(self, state: GameState, scene: Scene = Scene()) -> str:
+        """The position in plain text, for pages without widgets (no "click a card")."""
+        return position_text(state.rules.title, state.number, *self._summary(state, scene))
+
+    def html_summary(self, state: GameState, scene: Scene = Scene()) -> str:
+        """The position in HTML, for pages that cannot show widgets."""
+        return position_html(state.rules.title, state.number, *self._summary(state, scene))
+
+    def event_words(self, state: GameState, vs_computer: bool) -> str:
+        """What the last event of ``state`` was, in the board's words ("You played 60 − 15 = 45.")."""
+        event, words = state.history[-1], self.words
+        who = words.name(event.player, vs_computer)
+        if isinstance(event, Moved):
+            move = move_words(state.rules, event.before, event.divisor)
+            if vs_computer:
+                return words.fill("you_played" if event.player == 1 else "computer_played", move=move)
+            return words.fill("player_played", player=who, move=move)
+        if isinstance(event, Passed):
+            if vs_computer and event.player == 2:
+                return words.fill("computer_passed", n=grouped(event.number))
+            return words.fill("player_passed", player=who, n=grouped(event.number))
+        text = words.fill("lost_turn", d=event.value, n=grouped(event.number), why=event.reason,
+                          title=state.rules.title)  # fmt: skip
+        return f"{text} {words.turn(state.to_move, vs_computer)}."
+
+    def coach_html(self, lines: list[tuple[GameState, str]], now: GameState) -> str:
+        """The coach's messages, newest first; those about an earlier position marked so."""
+        parts = []
+        for state, text in lines[:COACH_KEPT]:
+            old = "" if state == now else " duel-old"
+            label = "" if not old else "<small>(earlier position)</small> "
+            parts.append(f'<div class="duel-coach-msg{old}">{label}{prose_html(text)}</div>')
+        return "".join(parts)
+
+    def history_html(self, state: GameState, vs_computer: bool) -> str:
+        """The book's record of the game, in its own words ("Player 1's turn"), with what each side said."""
+        book_names = (self.words.name(1, False), self.words.name(2, vs_computer))
+        voices = (self.words.you, book_names[1]) if vs_computer else (self.words.you, self.words.you)
+        history = escape(prose(state.transcript(book_names, voices)))
+        return f'<div style="white-space:pre-wrap;margin:0">{history}</div>'
+
+    # -- frames ---------------------------------------------------------------------
+
+    def draw(self, state: GameState, scene: Scene = Scene(), last: bool = True) -> dict[str, Any]:
+        """What the board shows for ``state`` (``last``: the final frame of a turn, with the move cards' pictures)."""
+        words, rules, vs = self.words, state.rules, scene.vs_computer
+        names = self.names(vs)
         thinking = vs and not state.is_over and state.to_move == 2
         human = not state.is_over and not thinking
         result = None
         if state.winner is not None:
-            why = coach.game_over_explanation(state, self.names, say_winner=False)  # the banner says who won
+            why = coach.game_over_explanation(state, names, say_winner=False)  # the banner says who won
             kind = ("win" if state.winner == 1 else "loss") if vs else "neutral"
             icon = {"win": "★", "loss": "✗", "neutral": "⚑"}[kind]
-            result = {"kind": kind, "icon": icon, "headline": words.result(state.winner, vs), "why": prose(why)}
+            result = {"kind": kind, "icon": icon, "headline": words.result(state.winner, vs), "why": prose(why),
+                      "strip": game_strip(state)}  # fmt: skip
         moves = state.legal_moves if human else ()
-        show_pn = self.switches["show_pn"] and self.pn_toggle.value and locked("show_pn") is None
-        winning = self._winning_results() if show_pn and moves and state is self.state else None
+        winning = scene.winning if scene.pn and moves else None
         cards = []
-        pictures = self.switches["rectangles"] and last
+        pictures = self.pictures and last
         for d in moves[: self.max_buttons]:
             text = move_words(rules, state.number, d)
             tag = "" if winning is None else ("P" if d in winning else "N")
@@ -160,11 +226,11 @@ class BoardFrame(BoardNames):
             cards.append({"d": d, "text": text, "tag": tag, "tag_text": tag_text,
                           "label": f"Play {d}: {text}" + (f". {tag_text}" if tag else ""),
                           "tip": f"Play {d}: {text}",
-                          "picture": self._picture(state, d) if pictures else None})  # fmt: skip
+                          "picture": self.picture(state, d) if pictures else None})  # fmt: skip
         more = ""
         if len(moves) > len(cards):
             more = f"Showing {len(cards)} of {len(moves)} allowed divisors; type any other one in the box."
-        if show_pn and moves and winning is None:
+        if scene.pn and moves and winning is None:
             more += " P/N unknown here: no table or formula covers this number."
         if state.is_over:
             turn, turn_kind, instruction = words.game_over, "over", ""
@@ -174,11 +240,11 @@ class BoardFrame(BoardNames):
         else:
             turn = words.turn(state.to_move, vs)
             turn_kind = "you" if vs else f"p{state.to_move}"
-            who = self._who(state.to_move) if not vs else "you"
+            who = names[state.to_move - 1] if not vs else "you"
             instruction = (words.fill("must_pass", n=grouped(state.number), player=who) if state.must_pass
                            else words.fill("choose_divisor", n=grouped(state.number)))  # fmt: skip
-        text, error = self._message if last else (self._turn.words_until(state), False)
-        score = words.fill("score", you=self._who(1), a=self.score[1], b=self.score[2], them=self._who(2))
+        text, error = scene.message
+        score = words.fill("score", you=names[0], a=scene.score[0], b=scene.score[1], them=names[1])
         spoken = result["headline"] + " " + result["why"] if result else f"{turn}. {instruction}"
         said = f"{words.problem} {prose(text)}" if error and text else prose(text)
         return {
@@ -187,16 +253,18 @@ class BoardFrame(BoardNames):
             "can_type": human and not state.must_pass, "can_pass": human and state.must_pass,
             "show_pass": rules.when_stuck == "pass" and not state.is_over, "thinking": thinking,
             "over": state.is_over, "message": {"text": prose(text), "error": error},
-            "pictures": bool(pictures), "picture": self._picture(state) if pictures and not cards else None,
+            "pictures": bool(pictures), "picture": self.picture(state) if pictures and not cards else None,
+            "moved": self.moved(state) if self.pictures else None,
             "announce": f"{said} {spoken}".strip(), "score": score,
             "region": words.fill("region", title=rules.title, start=grouped(state.start)),
             "words": {"entry_label": words.entry_label, "play": words.play_label, "pass": words.pass_label,
                       "play_again": words.play_again, "rematch": words.rematch, "problem": words.problem,
-                      "kernel_lost": words.kernel_lost, "no_answer": words.no_answer},
+                      "kernel_lost": words.kernel_lost, "no_answer": words.no_answer,
+                      "details": words.details, "strip": words.strip},
         }  # fmt: skip
 
     @staticmethod
-    def _picture(state: GameState, d: int | None = None) -> dict[str, str] | None:
+    def picture(state: GameState, d: int | None = None) -> dict[str, str] | None:
         """The rectangle of dots for the move ``d`` (views.rectangles), or a prime's only strip when ``d`` is None."""
         n, move = state.number, state.rules.move
         if move not in ("subtract", "divide") or n < 2:
@@ -209,25 +277,15 @@ class BoardFrame(BoardNames):
             return None
         else:
             picture = move_picture(n, d, move)
-        return {"svg": rectangle_svg(picture), "alt": picture.alt}
+        return {"svg": rectangle_svg(picture), "alt": picture.alt, "equation": equation(picture), "move": move}
 
-    def _refresh(self, steps: list[GameState] | None = None, announce: str = "") -> None:
-        """Redraw everything from ``self.state`` (``steps``: the positions to show on the way there;
-        ``announce``: what a screen reader says instead of the position, such as a hint)."""
-        shown = [s for s in (steps or []) if s is not self.state] + [self.state]
-        frames = [self._frame(s, last=s is self.state) for s in shown]
-        if announce:
-            frames[-1]["announce"] = announce
-        self.view.show(frames)
-        self.pn_toggle.description = "Hide P/N" if self.pn_toggle.value else "Show P/N"  # no symbol font needed
-        parts = []
-        for i, (state, text) in enumerate(self._coach_lines):
-            old = "" if state == self.state else " duel-old"
-            label = "" if not old else "<small>(earlier position)</small> "
-            parts.append(f'<div class="duel-coach-msg{old}">{label}{prose_html(text)}</div>' if i < COACH_KEPT else "")
-        self.coach_html.value = "".join(parts)
-        # The book's record of the game, in its own words ("Player 1's turn"), with what each side said.
-        book_names = (self.words.name(1, False), self.names[1])
-        voices = (self.words.you, self.names[1]) if self.vs_computer else (self.words.you, self.words.you)
-        history = escape(prose(self.state.transcript(book_names, voices)))
-        self.history_html.value = f'<div style="white-space:pre-wrap;margin:0">{history}</div>'
+    def moved(self, state: GameState) -> dict[str, str] | None:
+        """The picture of the move that led to ``state`` (the board animates it once: the dots it takes
+        away leave), with a ``key`` that names that move in this game."""
+        if not state.history or not isinstance(event := state.history[-1], Moved):
+            return None
+        before = GameState(state.rules, event.before)
+        picture = self.picture(before, event.divisor)
+        if picture is None:
+            return None
+        return {**picture, "key": f"{state.start}:{len(state.history)}:{event.before}:{event.divisor}"}

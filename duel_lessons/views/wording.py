@@ -26,7 +26,7 @@ class BoardWording:
     player: str = "Player {k}"
     your_turn: str = "Your turn"
     player_turn: str = "{player}'s turn"
-    choose_divisor: str = "Choose a divisor of {n}: click a card, or type it and press Enter."
+    choose_divisor: str = "Choose a divisor of {n}: click its card or type it."
     choose_component: str = "Choose one number and a divisor."
     must_pass: str = "{n} has no allowed divisor, so {player} must pass: press Pass."
     thinking: str = "Computer is thinking…"
@@ -62,6 +62,8 @@ class BoardWording:
     nothing_typed: str = "Nothing was typed: type an allowed divisor of {n} in the box, or click a card."
     kernel_lost: str = "The kernel restarted: run this cell again."
     no_answer: str = "No answer from the kernel. If it stopped or restarted, run this cell again."
+    details: str = "The dots in words"
+    strip: str = "The whole game"
 
     def fill(self, field: str, **values: object) -> str:
         """The phrase ``field`` with its placeholders filled in."""

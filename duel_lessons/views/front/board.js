@@ -13,6 +13,8 @@ const ICONS = {
   neutral: '<path fill="currentColor" d="M5 2h2v20H5zM8 3h12l-3 5 3 5H8z"/>',
 };
 const SVG = '<svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true">';
+const CHEVRON = '<svg class="dg-chevron" viewBox="0 0 16 16" width="0.8em" height="0.8em" aria-hidden="true">' +
+  '<path fill="none" stroke="currentColor" stroke-width="2.4" d="M5 2.5l5.5 5.5L5 13.5"/></svg>';
 
 function render({ model, el: host }) {
   const root = el("div", "dg-root");
@@ -38,9 +40,26 @@ function render({ model, el: host }) {
   const picture = el("figure", "dg-picture");
   const pictureSvg = el("div", "dg-picture-svg");
   pictureSvg.setAttribute("aria-hidden", "true");  // the caption says it in words
+  // The picture's maths in one line (visible); its words, which a screen reader reads with each card, fold away
+  // behind a button (the board says less: one line of instruction, the details on request).
+  const side = el("div", "dg-picture-side");
+  const equation = el("div", "dg-equation");
+  const detailsBtn = el("button", "dg-details-toggle");
+  detailsBtn.type = "button";
+  detailsBtn.innerHTML = CHEVRON;
+  const detailsLabel = el("span", "", "The dots in words");
+  detailsBtn.append(detailsLabel);
+  detailsBtn.setAttribute("aria-expanded", "false");
+  side.append(equation, detailsBtn);
   const caption = el("figcaption", "dg-picture-caption");
   caption.id = "dg-caption-" + Math.random().toString(36).slice(2);
-  picture.append(pictureSvg, caption);
+  caption.hidden = true;
+  detailsBtn.setAttribute("aria-controls", caption.id);
+  detailsBtn.addEventListener("click", () => {
+    caption.hidden = !caption.hidden;
+    detailsBtn.setAttribute("aria-expanded", caption.hidden ? "false" : "true");
+  });
+  picture.append(pictureSvg, side, caption);
   picture.hidden = true;
   const more = el("div", "dg-more");
   const entryRow = el("div", "dg-entry-row");
@@ -76,6 +95,10 @@ function render({ model, el: host }) {
   let sentAt = -Infinity; // when the last action was sent (performance.now())
   let cooling = false;    // answered, but within `gap` ms of the click: this board's own clicks still wait
   let dead = false;       // the kernel restarted (or the widget lost its connection): nothing can be played
+  let movedKey = null;    // the last move whose picture was shown (each move is shown once)
+  let holding = false;    // the picture shows that move until the student points at a card
+  let holdUntil = 0;      // ... and the mouse only after its motion ended
+  let restoring = false;  // the board itself moves the focus (not the student)
 
   function setPending(on) {
     pending = on;
@@ -167,6 +190,11 @@ function render({ model, el: host }) {
 
   function restoreFocus(kind) {
     if (!kind) return;
+    restoring = true;
+    try { restoreFocusTo(kind); } finally { restoring = false; }
+  }
+
+  function restoreFocusTo(kind) {
     const cs = cardButtons();
     if (frame.over) { againBtn.focus(); return; }
     if (frame.thinking) {  // the cards stay: the focus stays where it is
@@ -186,25 +214,57 @@ function render({ model, el: host }) {
     root.focus();
   }
 
-  function moveTo(i) {
+  function moveTo(i, own) {
     const cs = cardButtons();
     if (!cs.length) return;
     i = (i + cs.length) % cs.length;
     cs.forEach((c, k) => { c.tabIndex = k === i ? 0 : -1; });
     cs[i].focus();
-    showPicture(i);
+    showPicture(i, own);
   }
 
-  // The rectangle of dots for card i (or the board's own picture when there is no card).
-  function showPicture(i) {
+  function drawPicture(p) {
+    picture.hidden = false;
+    pictureSvg.innerHTML = p.svg;
+    equation.textContent = p.equation || "";
+    caption.textContent = p.alt;
+  }
+
+  // The rectangle of dots for card i (or the board's own picture when there is no card).  `own`: the student
+  // pointed at a card (mouse, arrow keys, Tab), which ends the showing of the last move; the board's own focus
+  // moves do not.
+  function showPicture(i, own) {
     if (frame.thinking) return;  // the picture stays with the cards while the computer thinks
+    if (holding && !(own === "key" || (own === "mouse" && performance.now() >= holdUntil))) return;
+    holding = false;
+    picture.classList.remove("dg-moving", "dg-moving-subtract", "dg-moving-divide");
+    delete picture.dataset.moved;
     const list = frame.cards || [];
     const p = list.length ? (list[i] || list[0]).picture : frame.picture;
     if (!p || !frame.pictures) { picture.hidden = true; return; }
-    picture.hidden = false;
     picture.dataset.d = list.length ? String((list[i] || list[0]).d) : "";
-    pictureSvg.innerHTML = p.svg;
-    caption.textContent = p.alt;
+    drawPicture(p);
+  }
+
+  // Motion that shows the maths: the move just played, as its rectangle (N as d rows of N/d), with the column of
+  // d dots (a division: the other rows) leaving and d × (N/d − 1) staying (board.css: under 400 ms, and none
+  // when the browser asks for reduced motion; the picture then shows the same, still).  Each move once.
+  function showMoved(f) {
+    const m = f.moved;
+    if (!m) { movedKey = null; holding = false; return; }
+    if (m.key === movedKey) return;
+    movedKey = m.key;
+    picture.classList.remove("dg-moving", "dg-moving-subtract", "dg-moving-divide");
+    picture.dataset.d = "";
+    picture.dataset.moved = m.key;
+    drawPicture(m);
+    void picture.offsetWidth;  // a new animation, even for the same picture
+    picture.classList.add("dg-moving", "dg-moving-" + (m.move || "subtract"));
+    const gone = pictureSvg.querySelector(".dg-gone");
+    const style = gone ? getComputedStyle(gone) : null;
+    const ms = style && style.animationName !== "none" ? parseFloat(style.animationDuration) * 1000 : 0;
+    holding = true;
+    holdUntil = performance.now() + (ms || 0);  // a pointer resting on the cards does not cut the motion short
   }
 
   function focusedIndex() {
@@ -232,6 +292,15 @@ function render({ model, el: host }) {
       const headline = el("span", "dg-headline", f.result.headline);
       const why = el("div", "dg-why", f.result.why || "");
       result.append(icon, headline, why);
+      if (f.result.strip) {  // the whole game in one line of numbers and moves
+        const strip = el("div", "dg-strip");
+        const steps = el("span", "dg-strip-moves");
+        f.result.strip.split(/([^ ]+\u2192 [^ ]+)/).forEach((part, i) => {  // a move and its result never part
+          steps.append(i % 2 ? el("span", "dg-nowrap", part) : document.createTextNode(part));
+        });
+        strip.append(el("span", "dg-strip-label", words("strip", "The whole game") + ": "), steps);
+        result.append(strip);
+      }
     } else {
       result.hidden = true;
     }
@@ -250,6 +319,8 @@ function render({ model, el: host }) {
     } else {
       message.append(el("div", "dg-info dg-no-message", "\u00a0"));  // an empty line keeps its room: nothing moves
     }
+    showMoved(f);
+    if (f.words && f.words.details) detailsLabel.textContent = f.words.details;
     if (f.thinking) {
       // The computer is thinking: the cards and the rest stay where they are, greyed and disabled (the busy
       // board ignores clicks), so nothing moves under the pointer; the reply redraws them.
@@ -272,8 +343,8 @@ function render({ model, el: host }) {
           lastFocus = "card:" + c.dataset.index;
           send({ kind: "card", d: Number(c.dataset.d) });
         });
-        c.addEventListener("focus", () => showPicture(parseInt(c.dataset.index, 10)));
-        c.addEventListener("mouseenter", () => showPicture(parseInt(c.dataset.index, 10)));
+        c.addEventListener("focus", () => showPicture(parseInt(c.dataset.index, 10), restoring ? undefined : "key"));
+        c.addEventListener("mouseenter", () => showPicture(parseInt(c.dataset.index, 10), "mouse"));
         cards.append(c);
       }
       const card = list[i];
@@ -350,9 +421,9 @@ function render({ model, el: host }) {
     if (i < 0) return;
     if (pending || cooling) { if (e.key !== "Tab") e.preventDefault(); return; }
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-    if (step) { e.preventDefault(); moveTo(i + step); return; }
-    if (e.key === "Home") { e.preventDefault(); moveTo(0); return; }
-    if (e.key === "End") { e.preventDefault(); moveTo(cs.length - 1); return; }
+    if (step) { e.preventDefault(); moveTo(i + step, "key"); return; }
+    if (e.key === "Home") { e.preventDefault(); moveTo(0, "key"); return; }
+    if (e.key === "End") { e.preventDefault(); moveTo(cs.length - 1, "key"); return; }
     if (/^[0-9]$/.test(e.key) && frame.can_type) {
       // Typing a number on a card starts typing it in the box.
       e.preventDefault();
