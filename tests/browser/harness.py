@@ -109,9 +109,8 @@ ORDER_NOTEBOOK = notebook(
 VIEWS_NOTEBOOK = notebook(
     code("from duel_lessons.views.app import PlayApp",
          "from duel_lessons.views.sum_widgets import SumBoard",
-         "from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder"),
-    # Its own cell: a pre-heated Voilà kernel once lost the first cell's output.
-    code('board = GameBoard("divisor-duel", 60, opponent="computer", delay=0)',
+         "from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder", "",
+         'board = GameBoard("divisor-duel", 60, opponent="computer", delay=0)',
          "board.settings.expanded = board.history.expanded = True",
          "board"),
     code('pn = GameBoard("number-factor", 30, opponent="human", delay=0)', "pn.pn_toggle.value = True", "pn"),

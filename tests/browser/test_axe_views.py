@@ -78,7 +78,8 @@ FORCED_JS = r"""
     for (const side of ["Top", "Right", "Bottom", "Left"]) {
       const width = parseFloat(s["border" + side + "Width"]), style = s["border" + side + "Style"];
       const colour = s["border" + side + "Color"];
-      if (!(width >= 1) || style === "none" || style === "hidden" || clear(colour) || colour === bgOf(e.parentElement)) {
+      const hidden = style === "none" || style === "hidden";
+      if (!(width >= 1) || hidden || clear(colour) || colour === bgOf(e.parentElement)) {
         bad.push("control " + (e.className || e.tagName) + " " + JSON.stringify(e.textContent.trim().slice(0, 20)) +
                  ": border-" + side.toLowerCase() + " " + width + "px " + style + " " + colour);
         break;
@@ -178,8 +179,10 @@ def boards_named_and_live(page: Any, where: str) -> None:
         "[role=log]').length)"
     )
     assert lives and set(lives) == {1}, f"{where}: live regions per board: {lives}"
-    labels = view(page, "sum-board").locator(".sum-move").evaluate_all(
-        "bs => bs.map(b => b.getAttribute('aria-label') || b.textContent)"
+    labels = (
+        view(page, "sum-board")
+        .locator(".sum-move")
+        .evaluate_all("bs => bs.map(b => b.getAttribute('aria-label') || b.textContent)")
     )
     assert labels[:2] == ["Number 1: 12 − 2 = 10", "Number 1: 12 − 3 = 9"], f"{where}: {labels}"
     assert labels[-1] == "Number 2: 18 − 9 = 9", f"{where}: {labels}"
@@ -227,8 +230,8 @@ def ring_clear_of_numbers(page: Any, where: str) -> None:
     keyboard = board.page.keyboard
     for row in (1, 2):
         board.locator(f".sum-row-{row} .sum-move").first.focus()
-        keyboard.press("Shift+Tab")  # the focus ring shows after a key (:focus-visible)
-        keyboard.press("Tab")
+        keyboard.press("Tab")  # the focus ring shows after a key (:focus-visible): to the next move and back
+        keyboard.press("Shift+Tab")
         assert f"sum-move-{row}-" in (board.page.evaluate("document.activeElement.className") or "")
         found = board.evaluate(
             r"""(b) => {
@@ -339,9 +342,11 @@ def test_lab_views_axe_forced_colours_sizes_and_screenshots(lab: Lab, lab_board:
         set_lab_theme(page, "JupyterLab Light", light=True)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
     assert small["number"] and small["rowShown"] and small["row"] >= 2 and small["files"] > 100, small
-    print(f"\nLab views: axe clean light and dark; explorers' smallest text {smallest:.1f} px; at 800×600 with the "
-          f"file list ({small['files']:.0f} px) open: the number and a row of {small['row']} cards on screen "
-          f"({small['notebook']} px for the notebook); {time.monotonic() - t0:.1f} s")
+    print(
+        f"\nLab views: axe clean light and dark; explorers' smallest text {smallest:.1f} px; at 800×600 with the "
+        f"file list ({small['files']:.0f} px) open: the number and a row of {small['row']} cards on screen "
+        f"({small['notebook']} px for the notebook); {time.monotonic() - t0:.1f} s"
+    )
 
 
 def test_voila_views_axe_and_screenshots(voila: Voila, page: Any) -> None:
@@ -359,3 +364,26 @@ def test_voila_views_axe_and_screenshots(voila: Voila, page: Any) -> None:
         screenshots(page, f"voila-{theme}")
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
     print(f"\nVoilà views: axe clean light and dark; {time.monotonic() - t0:.1f} s")
+
+
+def test_class_report_page_axe_and_screenshots(page: Any, tmp_path: Path) -> None:
+    """The class report of 30 students (test_class_report_page.class_of_30): axe-core finds no critical or serious
+    violation in light or dark mode; screenshots at both sizes."""
+    from test_class_report_page import class_of_30
+
+    html = tmp_path / "report.html"
+    html.write_text(class_of_30().html(), encoding="utf-8")
+    problems = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.goto(html.as_uri())
+        page.evaluate(AXE_JS.read_text(encoding="utf-8"))
+        for v in page.locator("body").evaluate(AXE_RUN):
+            problems.append(f"class report {scheme}: {v['impact']} {v['id']} ({v['help']}): " + " | ".join(v["nodes"]))
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"class-report-{scheme}-{width}x{height}.png"))
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(18, 18, 18)", f"the dark page's background: {background}"
+    assert not problems, "\n".join(problems)
