@@ -166,6 +166,17 @@ def audit(page: Any, where: str) -> list[str]:
     return found
 
 
+def axe_sees_a_fault(page: Any) -> None:
+    """The audit can fail: a button with no name, put into the board for a moment, is reported (critical)."""
+    board = view(page, "board")
+    board.evaluate("b => b.append(Object.assign(document.createElement('button'), {className: 'axe-probe'}))")
+    try:
+        found = board.evaluate(AXE_RUN)
+    finally:
+        board.evaluate("b => b.querySelector('.axe-probe').remove()")
+    assert [v["id"] for v in found] == ["button-name"] and ".axe-probe" in found[0]["nodes"][0], found
+
+
 def boards_named_and_live(page: Any, where: str) -> None:
     """Each game board is a region named by its game and start; each board has exactly one live region; the sum
     board's buttons name their component."""
@@ -328,6 +339,7 @@ def test_lab_views_axe_forced_colours_sizes_and_screenshots(lab: Lab, lab_board:
         page.wait_for_timeout(500)
     drawn(panel)
     problems = audit(panel, "Lab light")
+    axe_sees_a_fault(panel)
     gather(problems, boards_named_and_live, panel, "Lab")
     smallest = gather(problems, explorer_text, panel, "Lab")
     gather(problems, ring_clear_of_numbers, panel, "Lab")
