@@ -18,16 +18,33 @@ P/N explorer, best play, the builder and the app); on it:
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import Lab, Voila
 from harness import ARTIFACTS, PAGE_SAFETY_NET_MS, SIZES, run_all, switch_to
 
-#: npm's axe-core, as the PyPI package axe-playwright-python ships it (pyproject.toml, the test extra).
-AXE_JS = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js")
+
+def axe_js() -> str:
+    """npm's axe-core, as the PyPI package axe-playwright-python ships it (pyproject.toml, the test extra); without
+    it the audit is skipped with that reason, except under CI=true, where it fails."""
+    try:
+        import axe_playwright_python
+    except ImportError:
+        reason = "axe-playwright-python is not installed (pip install -e '.[test]'), so axe-core is missing"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true, so the accessibility audit must run, but {reason}")
+        pytest.skip(reason)
+    source = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+    version = re.match(r"/\*! axe v(\d+)\.(\d+)", source)
+    assert version and (int(version[1]), int(version[2])) >= (4, 10), f"an old axe-core: {source[:40]!r}"
+    return source
+
 
 #: The views of harness.VIEWS_NOTEBOOK: name -> (selector, index among its matches).
 VIEWS = {
@@ -156,7 +173,7 @@ def drawn(page: Any) -> None:
 def audit(page: Any, where: str) -> list[str]:
     """axe-core on each view: its critical and serious violations, as lines."""
     if not page.evaluate("typeof window.axe === 'object'"):
-        page.evaluate(AXE_JS.read_text(encoding="utf-8"))
+        page.evaluate(axe_js())
     found = []
     for name in VIEWS:
         box = view(page, name)
@@ -389,7 +406,7 @@ def test_class_report_page_axe_and_screenshots(page: Any, tmp_path: Path) -> Non
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.goto(html.as_uri())
-        page.evaluate(AXE_JS.read_text(encoding="utf-8"))
+        page.evaluate(axe_js())
         for v in page.locator("body").evaluate(AXE_RUN):
             problems.append(f"class report {scheme}: {v['impact']} {v['id']} ({v['help']}): " + " | ".join(v["nodes"]))
         for width, height in SIZES:
