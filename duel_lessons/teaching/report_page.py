@@ -37,6 +37,10 @@ STYLE = (
     ".students td,.students th,li,blockquote{font-size:8.5pt;line-height:1.15}li{margin:0}"
     "h3{font-size:10pt;margin:.3em 0 0}"
     ".detail{display:none}}"  # printed, the chart and the first section say what the per-exercise table says
+    # A screen in dark mode: light text on dark (axe-core finds no contrast problem in either: test_axe_views.py);
+    # the chart keeps its white paper.
+    "@media screen and (prefers-color-scheme:dark){body{color:#eee;background:#121212}th{background:#2a2a2a}"
+    "td,th{border-color:#999}.note{color:#c8c8c8}a{color:#9fcbff}img{background:#fff}}"
 )
 HATCHES = {"right": "", "partial": "//", "wrong": "xx", "blank": ".."}
 

@@ -459,8 +459,10 @@ class VariantBuilder:
         first_p = ", ".join(map(str, table.p_positions()[:30]))
         summary = f"{table.count_p():,} P-positions from 1 to {table.upto:,}. The first: {first_p}"
         self.out.outputs = (
-            {"output_type": "stream", "name": "stdout",
-             "text": summary + "\n\n" + table.to_text(1, min(table.upto, 20))},
+            # The summary wraps as prose; the table's rows never do (they scroll sideways in a narrow window).
+            {"output_type": "display_data", "metadata": {}, "data": {
+                "text/plain": summary + "\n", "text/html": f'<p class="duel-variant-summary">{escape(summary)}</p>'}},
+            {"output_type": "stream", "name": "stdout", "text": table.to_text(1, min(table.upto, 20))},
             figure_output(fig, f"number line of {rules.title}"),
         )  # fmt: skip
         self.description.value = "<br>".join(escape(prose(line)) for line in rules.describe().splitlines())

@@ -187,7 +187,10 @@ def servers(jupyter_env: dict[str, str], tmp_path_factory: pytest.TempPathFactor
                         f"--ServerApp.root_dir={lab_root}", "--ServerApp.port_retries=0"],
                 "voila": [sys.executable, "-m", "voila", str(voila_root), "--no-browser", f"--port={voila_port}",
                           "--Voila.ip=127.0.0.1", "--preheat_kernel=True", "--pool_size=1", "--Voila.port_retries=0",
-                          "--VoilaKernelManager.fill_delay=3600"],  # each page opened once: no second kernel each
+                          "--VoilaKernelManager.fill_delay=3600",  # each page opened once: no second kernel each
+                          # A kernel busy at start-up (seven notebooks run at once) sends a cell's output after
+                          # nbclient's 4 s: Voilà then dropped it ("Timeout waiting for IOPub output").
+                          "--VoilaExecutor.iopub_timeout=120"],
             }  # fmt: skip
             for name, command in commands.items():
                 files.append(open(logs / f"{name}-{attempt}.log", "wb"))  # noqa: SIM115

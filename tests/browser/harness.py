@@ -105,11 +105,28 @@ ORDER_NOTEBOOK = notebook(
     code('lesson.parsons("order")'),
 )  # fmt: skip
 
+#: Every view once, each section open (test_axe_views.py: axe-core, forced colours, screenshots, small screens).
+VIEWS_NOTEBOOK = notebook(
+    code("from duel_lessons.views.app import PlayApp",
+         "from duel_lessons.views.sum_widgets import SumBoard",
+         "from duel_lessons.views.widgets import FollowGame, GameBoard, PNExplorer, VariantBuilder", "",
+         'board = GameBoard("divisor-duel", 60, opponent="computer", delay=0)',
+         "board.settings.expanded = board.history.expanded = True",
+         "board"),
+    code('pn = GameBoard("number-factor", 30, opponent="human", delay=0)', "pn.pn_toggle.value = True", "pn"),
+    code('won = GameBoard("divisor-duel", 6, opponent="computer", delay=0)', "won.choose(3)", "won"),
+    code("SumBoard([12, 18])"),
+    code("PNExplorer()"),
+    code("FollowGame()"),
+    code("builder = VariantBuilder()", "builder.misere_box.value = True", "builder.build()", "builder"),
+    code("PlayApp(delay=0)"),
+)  # fmt: skip
+
 #: Notebooks the Lab server gets (besides a copy of notebooks/), and those whose kernels start with the server.
 LAB_NOTEBOOKS: dict[str, Any] = {"board.ipynb": BOARD_NOTEBOOK, "access.ipynb": ACCESS_NOTEBOOK,
                                  "clicks.ipynb": CLICKS_NOTEBOOK, "restart.ipynb": RESTART_NOTEBOOK,
-                                 "order.ipynb": ORDER_NOTEBOOK}  # fmt: skip
-LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb", "restart.ipynb", "order.ipynb")
+                                 "order.ipynb": ORDER_NOTEBOOK, "views.ipynb": VIEWS_NOTEBOOK}  # fmt: skip
+LAB_OPENED = ("board.ipynb", LESSON_02, "access.ipynb", "clicks.ipynb", "restart.ipynb", "order.ipynb", "views.ipynb")
 #: Notebooks Voilà serves (kernels pre-heated: each has run before its page is opened).
 KEYBOARD_NOTEBOOK = notebook(
     code("from duel_lessons.views.widgets import GameBoard", "",
@@ -118,6 +135,7 @@ KEYBOARD_NOTEBOOK = notebook(
 VOILA_NOTEBOOKS: dict[str, Any] = {
     "keyboard.ipynb": KEYBOARD_NOTEBOOK, "play.ipynb": NOTEBOOKS / "play.ipynb",
     "access.ipynb": ACCESS_NOTEBOOK, "sizes.ipynb": SIZES_NOTEBOOK, "clicks.ipynb": CLICKS_NOTEBOOK,
+    "views.ipynb": VIEWS_NOTEBOOK,
     # The app again, for a test of its own: a page opened a second time waits for a new kernel to run the app.
     "app.ipynb": NOTEBOOKS / "play.ipynb",
 }  # fmt: skip

@@ -5,6 +5,37 @@ const BOXES = ".duel-board, .sum-board, .duel-explorer, .duel-follow-game, .duel
 const LOST = "The kernel restarted: run this cell again.";
 const NO_ANSWER = "No answer from the kernel. If it stopped or restarted, run this cell again.";
 
+// What ipywidgets leaves unnamed or out of the keyboard's reach, mended in the view's own DOM (axe-core audits it:
+// tests/browser/test_axe_views.py):
+// - a slider's handles get a name from the slider's label ("n from, to: from" and "...: to" for a range);
+// - a sum board's move names its component: its aria-label is its tooltip ("Number 1: 12 − 2 = 10");
+// - a table or plot that scrolls sideways can take the focus (then the arrow keys scroll it), only while it does.
+function mend(b) {
+  for (const slider of b.querySelectorAll(".widget-slider")) {
+    const label = (slider.querySelector(".widget-label") || {}).textContent || "";
+    const handles = slider.querySelectorAll(".noUi-handle");
+    handles.forEach((h, i) => {
+      const name = handles.length > 1 ? label + ": " + (i ? "to" : "from") : label;
+      if (name && h.getAttribute("aria-label") !== name) h.setAttribute("aria-label", name);
+    });
+  }
+  for (const move of b.querySelectorAll(".sum-move[title]")) {
+    if (move.getAttribute("aria-label") !== move.title) move.setAttribute("aria-label", move.title);
+  }
+  for (const wide of b.querySelectorAll(".duel-plot, .duel-variant-out pre")) {
+    const scrolls = wide.scrollWidth > wide.clientWidth + 1;
+    if (scrolls && wide.tabIndex !== 0) {
+      wide.tabIndex = 0;
+      wide.setAttribute("role", "region");
+      wide.setAttribute("aria-label", wide.matches("pre") ? "Table (scrolls sideways)" : "Plot (scrolls sideways)");
+    } else if (!scrolls && wide.hasAttribute("tabindex")) {
+      wide.removeAttribute("tabindex");
+      wide.removeAttribute("role");
+      wide.removeAttribute("aria-label");
+    }
+  }
+}
+
 function render({ model, el }) {
   // One live region per board: a board with its own (the game board's play surface) sets live=False.
   const live = document.createElement("div");
@@ -142,9 +173,26 @@ function render({ model, el }) {
     keepFocus();
   });
   model.on("change:announce", () => { live.textContent = model.get("announce"); });
+  let mending = 0;
+  const mendSoon = () => {  // once per frame, however many changes arrive
+    if (mending) return;
+    mending = requestAnimationFrame(() => { mending = 0; const b = box(); if (b) mend(b); });
+  };
+  const watcher = new MutationObserver(mendSoon);
+  let tries = 0;
+  const startWatching = () => {
+    const b = box();
+    if (!b) { if (++tries < 600) requestAnimationFrame(startWatching); return; }  // not in the page yet
+    watcher.observe(b, { childList: true, subtree: true, attributes: true, attributeFilter: ["title"] });
+    mend(b);
+  };
+  startWatching();
+  window.addEventListener("resize", mendSoon);
   model.on("comm_live_update", checkAlive);
   checkAlive();
   return () => {
+    watcher.disconnect();
+    window.removeEventListener("resize", mendSoon);
     clearTimeout(releaseTimer);
     document.removeEventListener("click", onClick, true);
     document.removeEventListener("focusin", onFocus, true);
