@@ -91,8 +91,14 @@ print("REPORT " + json.dumps({
 
 
 def _code(source: str, tags: list[str] | None = None, ident: str = "x") -> dict[str, Any]:
-    return {"cell_type": "code", "execution_count": None, "id": ident, "metadata": {"tags": tags or []},
-            "outputs": [], "source": source}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": ident,
+        "metadata": {"tags": tags or []},
+        "outputs": [],
+        "source": source,
+    }
 
 
 def _one_notebook(contents: Path) -> tuple[dict[str, Any], list[tuple[int, str]]]:
@@ -165,8 +171,11 @@ def test_every_student_lesson_runs_in_simulated_pyodide(contents: Path) -> None:
         try:
             client.execute(env={**os.environ, "IPYTHONDIR": str(Path(folder, "ipython")), "MPLBACKEND": "agg"})
         except nbclient.exceptions.CellExecutionError as error:
-            failed = next(i for i, c in enumerate(copy.cells) if any(o.get("output_type") == "error" for o in
-                                                                       c.get("outputs", [])))
+            failed = next(
+                i
+                for i, c in enumerate(copy.cells)
+                if any(o.get("output_type") == "error" for o in c.get("outputs", []))
+            )
             pytest.fail(f"{_lesson_of(failed, starts)} fails under simulated Pyodide:\n{str(error)[-3000:]}")
     text = "".join(o.get("text", "") for o in copy.cells[-1].outputs)
     report = json.loads(text.split("REPORT ", 1)[1])
@@ -181,8 +190,14 @@ def test_every_student_lesson_runs_in_simulated_pyodide(contents: Path) -> None:
 
 # -- the site, built offline -----------------------------------------------------------------------
 
-TEACHER_WORDS = ("answer key", "teacher note", "teacher's model answer", "model solution", "### begin solution",
-                 "lesson.solution(")
+TEACHER_WORDS = (
+    "answer key",
+    "teacher note",
+    "teacher's model answer",
+    "model solution",
+    "### begin solution",
+    "lesson.solution(",
+)
 
 
 @pytest.fixture(scope="module")
@@ -236,15 +251,17 @@ def test_an_existing_folder_is_never_overwritten(tmp_path: Path, capsys: pytest.
     assert not [p for p in tmp_path.iterdir() if p.name != "mine"]  # no building folder left behind
 
 
-def test_a_missing_extra_is_said_clearly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_extra_is_said_clearly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import importlib.util
 
     from duel_lessons.cli.app import main
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name.startswith("jupyterlite") else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name.startswith("jupyterlite") else real(name, *a)
+    )
     assert main(["student-lite", str(tmp_path / "site")]) == 2
     assert "pip install 'duel-lessons[lite]'" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()
