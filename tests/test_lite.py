@@ -222,8 +222,14 @@ def test_the_site_builds_offline_with_every_lesson_and_the_wheel_and_no_teacher_
     assert zipfile.ZipFile(site / "pypi" / wheel.name).testzip() is None
     index = json.loads((site / "pypi" / "all.json").read_text(encoding="utf-8"))
     assert "duel-lessons" in index
-    extensions = {p.parent.name if p.parent.name != "extensions" else p.name for p in (site / "extensions").glob("*/*")}
-    assert {"jupyterlab-manager", "anywidget"} <= extensions | {p.name for p in (site / "extensions").glob("*")}
+    # the widget front ends (ipywidgets', the board's anywidget) and the Pyodide kernel, loaded by the page
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
+    loaded = {extension["name"] for extension in config["federated_extensions"]}
+    wanted = {"@jupyter-widgets/jupyterlab-manager", "anywidget", "@jupyterlite/pyodide-kernel-extension"}
+    assert wanted <= loaded
+    for extension in config["federated_extensions"]:
+        if extension["name"] in wanted:
+            assert (site / "extensions" / extension["name"] / extension["load"]).is_file()
     assert json.loads((site / MARKER).read_text(encoding="utf-8"))["lessons"] == LESSONS
     # no teacher material anywhere in the site's files: no solution cell, teacher note or answer key
     assert not (files / "docs" / "answer-key.md").exists() and not (files / "docs" / "teacher-guide.md").exists()

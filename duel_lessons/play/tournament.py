@@ -70,7 +70,7 @@ from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState, Moved, new_game, play_out
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.engine.starts import random_start
-from duel_lessons.play.in_kernel import isolation_notes, open_sandbox
+from duel_lessons.play.in_kernel import isolation_notes, open_sandbox, processes_available
 from duel_lessons.play.players import Strategy, make_player
 from duel_lessons.play.referee import (
     LOAD_WALL_LIMIT,
@@ -226,7 +226,7 @@ class TournamentResult:
             f"{self.rules.title}: {len(self.games)} games, starts {', '.join(map(str, self.starts))} (seed {self.seed})"
         )
         width = max(len("player"), *(len(n) for n in self.names))
-        lines = [header, "", f"{'player':<{width}}  played  won  lost  forfeits  win %"]
+        lines = [header, *self._page_notes(), "", f"{'player':<{width}}  played  won  lost  forfeits  win %"]
         for s in self.table():
             lines.append(
                 f"{s.name:<{width}}  {s.played:>6}  {s.won:>3}  {s.lost:>4}  {s.forfeits:>8}  {s.win_percent:>5.1f}"
@@ -245,6 +245,10 @@ class TournamentResult:
         if len(forfeits) > MAX_LISTED:
             lines.append(f"  ... and {len(forfeits) - MAX_LISTED} more (bot_report() sums them up per entrant)")
         return "\n".join(lines) + "\n"
+
+    def _page_notes(self) -> tuple[str, ...]:
+        """The notes the table shows: where bots ran in the kernel (no processes), that they were not isolated."""
+        return () if processes_available() else self.notes
 
     def bot_report(self) -> str:
         """Each entrant's forfeits grouped by reason, the last line of its first traceback, and what it printed."""
@@ -286,7 +290,8 @@ class TournamentResult:
         )
         return (
             f"<div><b>{escape(self.rules.title)} tournament</b>: {len(self.games)} games "
-            f"(seed {self.seed})<table><tr>{head}</tr>{body}</table>{forfeits}{printed}</div>"
+            f"(seed {self.seed}){''.join(f'<p><b>Note:</b> {escape(n)}</p>' for n in self._page_notes())}"
+            f"<table><tr>{head}</tr>{body}</table>{forfeits}{printed}</div>"
         )
 
 
