@@ -13,13 +13,15 @@ tournament's page.
 **The time limit.**  Pyodide has no threads and no signals, so nothing can interrupt the bot from
 outside.  The bot runs under a trace function (``sys.settrace``) that looks at the clock every
 :data:`CHECK_EVERY` events (lines, calls, returns) and, once the move's time is spent, raises
-:class:`TimeUp` in the bot's own code, and again at each later event.  A bot that catches the
-exception (``except BaseException:``) and loops on is caught again at its next function call (a
-profile hook puts the trace function back, since Python removes a trace function that raised).  What it
-cannot stop: a single long call into compiled code (``sum(range(10**12))``, sympy's factors of a
-huge number) is stopped only when it returns, and a bot that means harm can switch the hooks off.
-The clock is the process's CPU time where it is one, and the plain clock in Pyodide (the kernel has
-its browser worker to itself).
+:class:`TimeUp` in the bot's own code, at a line (never at a call or where an exception is being raised, where
+the bot's own ``try`` would catch it at once), and again at every later line.  Python removes a trace function
+that raised; a profile hook puts it back as soon as a frame of the bot returns or calls, so a bot that catches the
+stop (``except BaseException:``, a bare ``except:``) meets it again in its handler and is stopped.  What it
+cannot stop: a loop that catches the stop *in the same function* and calls nothing (``while True: try: while
+True: pass`` with a bare ``except``) runs on until the kernel is interrupted or restarted; a single long call into
+compiled code (``sum(range(10**12))``, sympy's factors of a huge number) is stopped only when it returns; and a
+bot that means harm can switch the hooks off (there is no isolation).  The clock is the process's CPU time where
+it is one, and the plain clock in Pyodide (the kernel has its browser worker to itself).
 
 >>> from duel_lessons.engine.game import new_game
 >>> with KernelSandbox(lambda state: state.legal_moves[0], new_game().rules, time_limit=1.0) as bot:
