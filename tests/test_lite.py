@@ -271,3 +271,30 @@ def test_a_missing_extra_is_said_clearly(
     assert main(["student-lite", str(tmp_path / "site")]) == 2
     assert "pip install 'duel-lessons[lite]'" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.skipif(missing_extra() is not None, reason="needs the lite extra")
+def test_force_replaces_only_a_site_this_command_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jupyter lite build`` stood in for by a stub (the real build is tested above): what is replaced, and when."""
+    import duel_lessons.teaching.lite as lite
+    from duel_lessons.teaching.editions import EditionError
+
+    def fake_build(command: list[str], cwd: Path, what: str) -> None:
+        out = Path(command[command.index("--output-dir") + 1])
+        out.mkdir()
+        (out / "jupyter-lite.json").write_text("{}", encoding="utf-8")
+
+    monkeypatch.setattr(lite, "_run", fake_build)
+    wheel = tmp_path / "duel_lessons-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"stand-in")
+    site = tmp_path / "site"
+    lite.write_lite_site(site, ROOT, wheel)
+    (site / "left-by-the-old-build.txt").write_text("old", encoding="utf-8")
+    with pytest.raises(EditionError, match="add --force to replace it"):
+        lite.write_lite_site(site, ROOT, wheel)
+    assert (site / "left-by-the-old-build.txt").exists()
+    made = lite.write_lite_site(site, ROOT, wheel, force=True)
+    assert made.lessons == tuple(LESSONS) and not (site / "left-by-the-old-build.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [wheel.name, "site"]  # no building folder left
+    with pytest.raises(EditionError, match="is not a duel_lessons"):
+        lite.write_lite_site(tmp_path / "other", ROOT, tmp_path / "site" / MARKER)
