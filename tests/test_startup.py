@@ -97,15 +97,13 @@ def test_every_start_takes_at_most_half_a_second_of_cpu(env: dict[str, str]) -> 
 
 
 #: The modules that run bots in the sandbox (separate processes, measured with psutil): they need psutil.
+#: The tournament, its league plot and lesson 12's checks do not: without processes (JupyterLite) the bots
+#: run in the kernel (play/in_kernel.py), and tests/test_lite.py runs every lesson so.
 SANDBOXED = {
     "duel_lessons.play.sandbox",
     "duel_lessons.play.isolation",
     "duel_lessons.play.bot_worker",
     "duel_lessons.play.bot_copies",
-    "duel_lessons.play.tournament",
-    "duel_lessons.cli.tournament",
-    "duel_lessons.views.league",
-    "duel_lessons.teaching.checks.lesson12",
 }
 
 

@@ -64,3 +64,23 @@ def test_the_workflow_uses_only_githubs_own_actions_at_a_major_version() -> None
             for step in job["steps"]:
                 if step.get("uses", "").startswith("actions/"):
                     assert re.fullmatch(r"actions/[a-z-]+@v\d+", step["uses"]), (name, step["uses"])
+
+
+def test_the_student_workflow_builds_the_jupyterlite_site_and_publishes_it_only_when_asked() -> None:
+    """The job `lite` builds the site with the project's own command (tests/test_lite.py builds it for real)."""
+    from duel_lessons.cli.app import build_parser
+
+    jobs = workflow("student.yml")["jobs"]
+    lite, pages = jobs["lite"], jobs["pages"]
+    runs = [step["run"] for step in lite["steps"] if "run" in step]
+    assert 'python -m pip install -e ".[lite]"' in runs  # the extra that holds jupyterlite-core and the kernel
+    (build,) = [run for run in runs if run.startswith("duel-lessons ")]
+    args = build_parser("student-lite").parse_args(build.split()[1:])
+    assert args.func.__name__ == "run_student_lite"
+    (upload,) = [step for step in lite["steps"] if step.get("uses", "").startswith("actions/upload-pages-artifact")]
+    assert upload["with"]["path"] == args.dest  # the folder built is the one kept
+    assert lite["permissions"] == {"contents": "read"}
+    # Published on GitHub Pages only where the repository asks (a fork without Pages stays green).
+    assert pages["needs"] == "lite" and "vars.PUBLISH_LITE == 'true'" in pages["if"]
+    assert [step["uses"] for step in pages["steps"]] == ["actions/deploy-pages@v4"]
+    assert pages["permissions"] == {"pages": "write", "id-token": "write"}

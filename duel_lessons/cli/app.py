@@ -51,6 +51,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "lessons": "copy the lessons out of a clone: the teacher edition, or --student",
         "student-repo": "write a content repository of student copies, and print its Binder link",
         "student-branch": "write a self-contained student branch with its own Binder environment",
+        "student-lite": "build a JupyterLite site of the student copies (Python in the browser, no server)",
     },
     "duel_lessons.teaching.printables": {"printables": "write classroom PDFs: grids, rule cards, exit tickets"},
     "duel_lessons.cli.tournament": {

@@ -1,6 +1,6 @@
-"""The editions of the lessons: ``duel-lessons lessons``, ``student-repo`` and ``student-branch``.
+"""The editions of the lessons: ``duel-lessons lessons``, ``student-repo``, ``student-branch`` and ``student-lite``.
 
-The work is done by :mod:`duel_lessons.teaching.editions`; registered in
+The work is done by :mod:`duel_lessons.teaching.editions` (and :mod:`duel_lessons.teaching.lite`); registered in
 :data:`duel_lessons.cli.app.COMMANDS`.  Each reads the teacher edition, which is
 not installed with the package: a clone of the repository (the one you are in,
 or ``--from FOLDER``).
@@ -49,6 +49,18 @@ example (what .ci/publish_student.py runs, inside a clone, for the workflow that
 
 DEST gets the student copies at the top, docs/rulebooks/, a README with the branch's Binder
 link, and binder/ pinning PACKAGE: push DEST as branch {STUDENT_BRANCH} of REPO."""
+
+
+STUDENT_LITE_EXAMPLES = """\
+examples (inside a clone, with the lite extra: pip install -e '.[lite]'):
+  duel-lessons student-lite site                 build the site into site/ (a new folder)
+  python -m http.server -d site 8000             try it: open http://localhost:8000/lab/index.html
+
+DEST is a static web site: put it on any web host (GitHub Pages: the student workflow builds it).
+It holds the student copies (each with a first cell that installs duel-lessons from the site when it
+runs in JupyterLite), the rule books, the package's wheel and the widget front ends; no solutions,
+teacher notes, answer key or teacher guide. When the page runs, the browser fetches Python (Pyodide)
+and its packages from the Pyodide CDN, and the remaining pure-Python packages from PyPI."""
 
 
 def configure_lessons(parser: argparse.ArgumentParser) -> None:
@@ -132,8 +144,35 @@ def run_student_branch(args: argparse.Namespace, io: Console) -> int:
     return 0
 
 
+def configure_student_lite(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``student-lite``."""
+    parser.epilog = STUDENT_LITE_EXAMPLES
+    parser.add_argument("dest", metavar="DEST", help="the folder to build the site into (must not exist)")
+    parser.add_argument("--from", dest="source", metavar="FOLDER", help=FROM_HELP)
+    parser.add_argument(
+        "--wheel", metavar="FILE", help="a built duel_lessons-*.whl to bundle (default: built from the clone with pip)"
+    )
+    parser.add_argument("--force", action="store_true", help="replace DEST if it is a site this command made")
+
+
+def run_student_lite(args: argparse.Namespace, io: Console) -> int:
+    """Build the JupyterLite edition: a static site of the student copies, the wheel and the widget front ends."""
+    from duel_lessons.teaching.lite import write_lite_site
+
+    try:
+        site = write_lite_site(args.dest, args.source, args.wheel, force=args.force)
+    except OSError as error:
+        raise DuelError(f"Cannot build the JupyterLite site in {args.dest}: {error}") from None
+    io.say(f"Built a JupyterLite site in {site.folder}: {len(site.lessons)} student copies and {site.wheel}.")
+    io.say("No solutions, teacher notes, answer key or teacher guide. Serve the folder from any static web host;")
+    io.say(
+        f"to try it here: python -m http.server -d {site.folder} 8000, then open http://localhost:8000/lab/index.html"
+    )
+    return 0
+
+
 def add_parser(subparsers: Subparsers) -> None:
-    """Add ``lessons``, ``student-repo`` and ``student-branch``."""
+    """Add ``lessons``, ``student-repo``, ``student-branch`` and ``student-lite``."""
     for name, summary, configure, run in (
         (
             "lessons",
@@ -152,6 +191,12 @@ def add_parser(subparsers: Subparsers) -> None:
             "write a self-contained student branch with its own Binder environment",
             configure_student_branch,
             run_student_branch,
+        ),
+        (
+            "student-lite",
+            "build a JupyterLite site of the student copies (Python in the browser, no server)",
+            configure_student_lite,
+            run_student_lite,
         ),
     ):
         parser = subparsers.add_parser(

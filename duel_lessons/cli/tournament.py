@@ -23,8 +23,9 @@ from typing import Any, Protocol
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.numbers import read_number
 from duel_lessons.engine.rules import RULEBOOKS, get_rules
+from duel_lessons.play.in_kernel import isolation_notes
 from duel_lessons.play.players import LEVELS
-from duel_lessons.play.sandbox import BotFile, check_time_limit, isolation_notes
+from duel_lessons.play.referee import BotFile, check_time_limit
 from duel_lessons.play.tournament import MAX_STARTS, bot_files, default_budget, longest_time, round_robin
 
 EXAMPLES = """\

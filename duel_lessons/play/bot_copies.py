@@ -8,22 +8,16 @@ user, so that no bot can read another's source by path in any set-up.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
-from duel_lessons.engine.errors import DuelError
 from duel_lessons.play.isolation import PACKAGE, python_dirs
+from duel_lessons.play.referee import BOT_FOLDERS as BOT_FOLDERS
+from duel_lessons.play.referee import MAX_BOT_FILE as MAX_BOT_FILE
+from duel_lessons.play.referee import read_bot_source as read_bot_source
 
-#: A bot file larger than this is refused by its size, before it is read.
-MAX_BOT_FILE = 1_000_000
-
-
-#: The folders of every bot file this referee has read: covered, in each worker that bubblewrap does not
-#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.own_namespaces`).
-BOT_FOLDERS: set[str] = set()
 _copies: list[str] = []
 
 
@@ -61,23 +55,3 @@ def folders_to_hide() -> list[str]:
         if not any(n == folder or n.startswith(folder.rstrip("/") + "/") for n in needed):
             hide.append(folder)
     return hide
-
-
-def read_bot_source(path: Path) -> str:
-    """The text of a bot file: a regular file (no FIFO or device), at most MAX_BOT_FILE bytes (DuelError)."""
-    with contextlib.suppress(OSError, RuntimeError):
-        BOT_FOLDERS.add(str(Path(path).resolve().parent))
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(file.fileno())
-        import stat
-
-        if not stat.S_ISREG(info.st_mode):
-            raise DuelError(f"{path.name} is not a regular file")
-        if info.st_size > MAX_BOT_FILE:
-            raise DuelError(f"{path.name} is {info.st_size:,} bytes, over the limit of {MAX_BOT_FILE:,} for a bot file")
-        data = file.read(MAX_BOT_FILE + 1)
-    if len(data) > MAX_BOT_FILE:
-        raise DuelError(f"{path.name} is over the limit of {MAX_BOT_FILE:,} bytes for a bot file")
-    return data.decode("utf-8")

@@ -420,9 +420,10 @@ def _forget_bot_files() -> None:
     """In a worker forked from a referee: drop the text of every bot file the referee read (not this bot's business)."""
     import gc
 
-    for obj in gc.get_objects():  # (found by name: this module may not import the sandbox, which imports it)
-        kind = type(obj)
-        if kind.__name__ == "BotFile" and kind.__module__ == "duel_lessons.play.sandbox":
+    from duel_lessons.play.referee import BotFile
+
+    for obj in gc.get_objects():
+        if type(obj) is BotFile:
             object.__setattr__(obj, "source", None)
     gc.collect()
 

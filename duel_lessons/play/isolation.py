@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-import math
 import os
 import select
 import shutil
@@ -34,7 +33,8 @@ from typing import Any
 
 import psutil  # type: ignore[import-untyped]
 
-from duel_lessons.engine.errors import DuelError
+from duel_lessons.play.referee import check_time_limit as check_time_limit
+from duel_lessons.play.referee import printable as printable
 
 #: How far past its CPU limit a looping bot can get before the referee sees it: the referee reads the CPU
 #: time at least every ``CPU_TICK`` seconds, and a tick on a loaded machine can be late by about as much again.
@@ -44,30 +44,6 @@ CPU_MARGIN = 0.25
 PACKAGE = Path(__file__).resolve().parent.parent
 #: The first user id given to workers of a root referee (one id per live worker, never a real user's).
 UID_BASE = 1_900_000_000
-
-
-def check_time_limit(time_limit: object, what: str = "The time limit") -> float:
-    """A time limit in seconds: a finite number above 0 and at most a day (DuelError otherwise)."""
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-        raise DuelError(f"{what} must be a number of seconds, not {time_limit!r}.")
-    try:
-        value = float(time_limit)
-    except OverflowError:
-        value = math.inf
-    if not math.isfinite(value) or value <= 0:
-        raise DuelError(f"{what} must be a finite number of seconds above 0, not {time_limit!r}.")
-    if value > 86_400:
-        raise DuelError(f"{what} must be at most a day (86400 s), not {time_limit!r}.")
-    return value
-
-
-def printable(text: str) -> str:
-    """Text from a bot, safe to print on a terminal: control characters (escape codes) written as ``\\x1b``.
-
-    >>> printable("red\\x1b[31m\\nnext line")
-    'red\\\\x1b[31m\\nnext line'
-    """
-    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 # -- the layers available here -------------------------------------------------------------------

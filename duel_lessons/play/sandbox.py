@@ -73,8 +73,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +103,16 @@ from duel_lessons.play.isolation import (
     sweep_user,
     worker_environment,
 )
+from duel_lessons.play.referee import LOAD_LIMIT as LOAD_LIMIT
+from duel_lessons.play.referee import LOAD_WALL_LIMIT as LOAD_WALL_LIMIT
+from duel_lessons.play.referee import MAX_STRIKES as MAX_STRIKES
+from duel_lessons.play.referee import MEMORY_LIMIT as MEMORY_LIMIT
+from duel_lessons.play.referee import OUTPUT_LIMIT as OUTPUT_LIMIT
+from duel_lessons.play.referee import Bot as Bot
+from duel_lessons.play.referee import BotFile as BotFile
+from duel_lessons.play.referee import Forfeit as Forfeit
+from duel_lessons.play.referee import default_game_budget as default_game_budget
+from duel_lessons.play.referee import default_wall_limit as default_wall_limit
 
 __all__ = [
     "BOT_FUNCTIONS",
@@ -127,72 +135,9 @@ __all__ = [
 
 #: The most bytes the referee reads for one answer (the output is capped well below this).
 MAX_MESSAGE = 256_000
-#: Default caps: memory for the bot (on top of what the worker starts with), output per bot.
-MEMORY_LIMIT = 512 * 2**20
-OUTPUT_LIMIT = 10_000
-#: A bot stopped (time-out, crash) this many moves in a row forfeits its remaining games without being asked,
-#: so one looping bot costs a class a few seconds, not a time limit per game.
-MAX_STRIKES = 3
-#: CPU seconds a bot may spend starting (the interpreter, its imports and its file's top-level code), and the
-#: wall-clock backstop (both also limited by the bot's budget).
-LOAD_LIMIT = 5.0
-LOAD_WALL_LIMIT = 30.0
-
-
 #: How many stale or invented messages the referee skips between two looks at the clocks (a bot that
 #: floods its socket is stopped by its CPU time, not after one psutil call per line).
 STALE_PER_PASS = 10_000
-
-
-def default_wall_limit(time_limit: float) -> float:
-    """The wall-clock limit of one move: time for the CPU limit on a busy machine, not for a long sleep."""
-    return 2 + 3 * time_limit
-
-
-def default_game_budget(time_limit: float) -> float:
-    """The wall-clock seconds a bot may spend on one game, starts of its worker included."""
-    return 10 + 5 * time_limit
-
-
-class Forfeit(Exception):
-    """The bot loses the game: ``reason`` in words, and ``trace``, the bot's traceback if it raised."""
-
-    def __init__(self, reason: str, trace: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.trace = trace
-
-
-@dataclass(frozen=True)
-class BotFile:
-    """A bot in a ``.py`` file: the worker loads it and uses its function ``move`` (or ``strategy``)."""
-
-    path: Path
-    #: The file's text, read once when the tournament collects the bots, so that a bot that
-    #: rewrites another bot's file mid-tournament changes nothing (None: read when first started).
-    source: str | None = field(default=None, compare=False, repr=False)
-    #: Why the file could not be read when it was collected (it forfeits when asked), or None.
-    problem: str | None = field(default=None, compare=False, repr=False)
-
-    @classmethod
-    def snapshot(cls, path: Path) -> BotFile:
-        """The bot in ``path`` with its text read now (left unread if it cannot be: it forfeits later).
-
-        Only a regular file of at most :data:`MAX_BOT_FILE` bytes is read (checked before reading:
-        a FIFO, a device or a 4 GB sparse file is refused without reading it).
-        """
-        try:
-            return cls(path, read_bot_source(path))
-        except (OSError, UnicodeDecodeError, DuelError) as error:
-            return cls(path, None, str(error))
-
-    @property
-    def name(self) -> str:
-        """The bot's name: the file name without ``.py``, with control characters (a newline) escaped."""
-        return printable(self.path.stem).replace("\n", "\\n")
-
-
-Bot = Callable[[GameState], object] | BotFile
 
 
 def start_method() -> str:

@@ -13,7 +13,9 @@ Entrants given by a level name ("random", "greedy", "perfect", "coach") are the
 package's own players and run in the referee's process.  Every other entrant (a
 function, or a :class:`~duel_lessons.play.sandbox.BotFile`) is a bot: it runs in its own
 worker process (:mod:`duel_lessons.play.sandbox`), restarted after a crash, with a CPU-time
-limit per move, a memory limit and captured, capped output.  A bot cannot reach the referee's
+limit per move, a memory limit and captured, capped output.  Where no process can be started (Pyodide, in
+JupyterLite) a bot runs in the kernel instead, under the same time limit and budgets but without isolation
+(:mod:`duel_lessons.play.in_kernel`), and the result's notes say so.  A bot cannot reach the referee's
 game: it gets a rebuilt copy of the state.  At most :data:`MAX_WORKERS` workers live at once
 (the pairs are played in blocks, so a bot's worker is started about once per block), and
 every process a bot starts is killed when its game ends.
@@ -62,26 +64,29 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState, Moved, new_game, play_out
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.engine.starts import random_start
+from duel_lessons.play.in_kernel import isolation_notes, open_sandbox, processes_available
 from duel_lessons.play.players import Strategy, make_player
-from duel_lessons.play.sandbox import (
+from duel_lessons.play.referee import (
     LOAD_WALL_LIMIT,
     MEMORY_LIMIT,
     OUTPUT_LIMIT,
     BotFile,
     Forfeit,
-    Sandbox,
     check_time_limit,
     default_game_budget,
-    isolation_notes,
     printable,
 )
 from duel_lessons.solving.tables import TABLE_LIMIT, tabulate
+
+if TYPE_CHECKING:
+    from duel_lessons.play.in_kernel import KernelSandbox
+    from duel_lessons.play.sandbox import Sandbox
 
 #: The largest start in a game that subtracts (a game lasts fewer moves than its start).
 MAX_SUBTRACT_START = 10_000
@@ -221,7 +226,7 @@ class TournamentResult:
             f"{self.rules.title}: {len(self.games)} games, starts {', '.join(map(str, self.starts))} (seed {self.seed})"
         )
         width = max(len("player"), *(len(n) for n in self.names))
-        lines = [header, "", f"{'player':<{width}}  played  won  lost  forfeits  win %"]
+        lines = [header, *self._page_notes(), "", f"{'player':<{width}}  played  won  lost  forfeits  win %"]
         for s in self.table():
             lines.append(
                 f"{s.name:<{width}}  {s.played:>6}  {s.won:>3}  {s.lost:>4}  {s.forfeits:>8}  {s.win_percent:>5.1f}"
@@ -240,6 +245,10 @@ class TournamentResult:
         if len(forfeits) > MAX_LISTED:
             lines.append(f"  ... and {len(forfeits) - MAX_LISTED} more (bot_report() sums them up per entrant)")
         return "\n".join(lines) + "\n"
+
+    def _page_notes(self) -> tuple[str, ...]:
+        """The notes the table shows: where bots ran in the kernel (no processes), that they were not isolated."""
+        return () if processes_available() else self.notes
 
     def bot_report(self) -> str:
         """Each entrant's forfeits grouped by reason, the last line of its first traceback, and what it printed."""
@@ -281,7 +290,8 @@ class TournamentResult:
         )
         return (
             f"<div><b>{escape(self.rules.title)} tournament</b>: {len(self.games)} games "
-            f"(seed {self.seed})<table><tr>{head}</tr>{body}</table>{forfeits}{printed}</div>"
+            f"(seed {self.seed}){''.join(f'<p><b>Note:</b> {escape(n)}</p>' for n in self._page_notes())}"
+            f"<table><tr>{head}</tr>{body}</table>{forfeits}{printed}</div>"
         )
 
 
@@ -360,18 +370,18 @@ class _Arena(contextlib.ExitStack):
     ) -> None:
         super().__init__()
         self.asks: dict[str, Ask] = {}
-        self.sandboxes: dict[str, Sandbox] = {}
+        self.sandboxes: dict[str, Sandbox | KernelSandbox] = {}
         self.max_workers = max(2, max_workers)
         self._recent: dict[str, None] = {}  # live sandboxes, least recently asked first
         for i, (name, entrant) in enumerate(entrants.items()):
             if isinstance(entrant, str):
                 self.asks[name] = _trusted(make_player(entrant, seed + i))
             else:
-                box = self.enter_context(Sandbox(entrant, rules, time_limit, **limits))
+                box = self.enter_context(open_sandbox(entrant, rules, time_limit, **limits))
                 self.sandboxes[name] = box
                 self.asks[name] = self._asker(name, box)
 
-    def _asker(self, name: str, box: Sandbox) -> Ask:
+    def _asker(self, name: str, box: Sandbox | KernelSandbox) -> Ask:
         def ask(state: GameState) -> int:
             if box._worker is None:
                 live = [n for n in self._recent if self.sandboxes[n]._worker is not None and n != name]

@@ -55,9 +55,10 @@ def _run(rule: Callable[..., object], p: Params, judge: Judge | None = None) -> 
     ``judge`` (of those answers) finds nothing wrong, for each of BIG_LISTS too.
 
     The rule runs in its own process with a time limit (the bot sandbox of lesson 12), so a rule that loops, crashes
-    the process, returns a strange object or reads the check's variables cannot hang or fool the check.
+    the process, returns a strange object or reads the check's variables cannot hang or fool the check. In JupyterLite
+    (no processes) it runs in the kernel under the same time limit: a loop is still stopped, but nothing is isolated.
     """
-    from duel_lessons.play.sandbox import Forfeit  # only where a rule is run: the module imports without psutil
+    from duel_lessons.play.referee import Forfeit  # no process started here: imports without psutil
 
     rules = rules_of(p)
     lists = list(dict.fromkeys(values for _, values in _small(p)))

@@ -1,9 +1,12 @@
 """A student's rule of a list of values, run in its own process (the bot sandbox of lesson 12), for lesson 11.
 
+Where no process can be started (Pyodide, in JupyterLite) the rule runs in the kernel under the same time limit
+(:func:`duel_lessons.play.in_kernel.open_sandbox`).
+
 The rule is asked through the sandbox as if it were a bot: the "position" number ``2 + k`` stands for the k-th list
 of values. Only 0 (False), 1 (True), 2 (not a bool) or 3 (still ``...``) comes back, so whatever the rule returns is
-judged in its own process, under its time limit. The sandbox (and psutil) is imported only when a rule is run, so
-the lesson's checks import where there is no sandbox (JupyterLite).
+judged in its own process, under its time limit. The sandbox (and psutil) is imported only when a rule is run where
+processes exist, so the lesson's checks import where there is no sandbox (JupyterLite).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from duel_lessons.engine.rules import Rules
 from duel_lessons.teaching.feedback import Verdict
 
 if TYPE_CHECKING:
+    from duel_lessons.play.in_kernel import KernelSandbox
     from duel_lessons.play.sandbox import Sandbox
 
 #: CPU seconds the student's rule may spend on one list of values, in its own process (a generous wall-clock
@@ -52,16 +56,19 @@ def rule_as_bot(rule: Callable[[list[int]], object], lists: list[tuple[int, ...]
     return ask
 
 
-def rule_sandbox(rule: Callable[[list[int]], object], lists: list[tuple[int, ...]], rules: Rules) -> Sandbox:
-    """The sandbox that runs ``rule`` on ``lists`` (use it as a context manager)."""
-    from duel_lessons.play.sandbox import Sandbox
+def rule_sandbox(
+    rule: Callable[[list[int]], object], lists: list[tuple[int, ...]], rules: Rules
+) -> Sandbox | KernelSandbox:
+    """The sandbox that runs ``rule`` on ``lists`` (use it as a context manager): a process where processes exist."""
+    from duel_lessons.play.in_kernel import open_sandbox
 
-    return Sandbox(rule_as_bot(rule, lists), rules, time_limit=RULE_TIME, max_strikes=1)
+    sandbox: Sandbox | KernelSandbox = open_sandbox(rule_as_bot(rule, lists), rules, RULE_TIME, max_strikes=1)
+    return sandbox
 
 
-def ask_big(sandbox: Sandbox, rules: Rules, values: tuple[int, ...]) -> int | Verdict:
+def ask_big(sandbox: Sandbox | KernelSandbox, rules: Rules, values: tuple[int, ...]) -> int | Verdict:
     """The rule's answer for one of BIG_LISTS (asked as list number len(small lists) + k), or the verdict on it."""
-    from duel_lessons.play.sandbox import Forfeit
+    from duel_lessons.play.referee import Forfeit
 
     try:
         said = sandbox.ask(new_game(rules, 2 + BIG_BASE + BIG_LISTS.index(values)))
