@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from duel_lessons.play.isolation import bwrap_command, python_dirs, worker_environment
+from duel_lessons.play.unisolated import UNISOLATED_FLAG
 
 LINUX_ROOT = sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0
 SETPRIV = shutil.which("setpriv")
@@ -50,6 +51,22 @@ ATTACKS = {
     "read the teacher's file": (
         "try:\n        text = open(SECRET).read()\n    except OSError:\n        return state.legal_moves[0]\n"
         "    raise RuntimeError('ESCAPED: read ' + text)"
+    ),
+    "read the teacher's open files": (  # 0644, in the teacher's folder and beside the package (a venv in a home)
+        "import glob\n    for path in [OPEN, *glob.glob(os.path.join(BESIDE_PACKAGE, '*'))]:\n"
+        "        if os.path.isfile(path):\n            try:\n                open(path).read(1)\n"
+        "            except OSError:\n                continue\n"
+        "            raise RuntimeError('ESCAPED: read ' + path)\n    return state.legal_moves[0]"
+    ),
+    "leave files anywhere": (  # every folder anyone may write, and a world-writable subfolder of the teacher's
+        "for folder in ('/run/lock', '/var/tmp', SHARED, '/tmp/.X11-unix'):\n        try:\n"
+        "            open(os.path.join(folder, MARK), 'w').write('x')\n        except OSError:\n"
+        "            pass\n    return state.legal_moves[0]"
+    ),
+    "see a network interface": (  # a namespace of its own has only a loopback, down: no address anywhere
+        "import socket\n    others = [name for _, name in socket.if_nameindex() if name != 'lo']\n"
+        "    if others:\n        raise RuntimeError('ESCAPED: saw the interfaces ' + ', '.join(others))\n"
+        "    return state.legal_moves[0]"
     ),
     "write the teacher's folder": (
         "try:\n        open(os.path.join(TEACHER, 'pwned'), 'w').write('x')\n    except OSError:\n"
@@ -102,7 +119,9 @@ REFEREE = r"""
 import json, os, socket, sys, time
 import psutil
 from pathlib import Path
+from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import new_game
+from duel_lessons.play.isolation import PACKAGE
 from duel_lessons.play.sandbox import BotFile, Forfeit, Sandbox, isolation_notes
 from duel_lessons.play.tournament import bot_files, round_robin
 import duel_lessons.play.sandbox as sandbox_module
@@ -113,15 +132,28 @@ teacher, mark = Path(sys.argv[2]), sys.argv[3]
 secret = teacher / "secret.txt"
 secret.write_text("the answers")
 secret.chmod(0o600)
+readable = teacher / "open.txt"
+readable.write_text("the notes")
+readable.chmod(0o644)
+shared = teacher / "shared"
+shared.mkdir()
+shared.chmod(0o1777)
+beside = PACKAGE.parent  # what lives beside the package (the teacher's, if Python is in a home) is not bound
 bots = teacher / "bots"
 bots.mkdir()
 (bots / "other.py").write_text("# OTHER-BOT-SECRET\ndef move(state):\n    return state.legal_moves[-1]\n")
 header = (f"import os, sys, time\nREFEREE = {os.getpid()}\nSECRET = {str(secret)!r}\nTEACHER = {str(teacher)!r}\n"
-          f"MARK = {mark!r}\nOTHER = {str(bots / 'other.py')!r}\nCOPIES = {sandbox_module.copies_folder()!r}\n")
+          f"MARK = {mark!r}\nOTHER = {str(bots / 'other.py')!r}\nCOPIES = {sandbox_module.copies_folder()!r}\n"
+          f"OPEN = {str(readable)!r}\nSHARED = {str(shared)!r}\nBESIDE_PACKAGE = {str(beside)!r}\n")
 listener = socket.create_server(("127.0.0.1", 0))  # a local service a bot must not reach
 header += f"PORT = {listener.getsockname()[1]}\n"
 results = {"notes": isolation_notes(), "hidden": []}
 other = BotFile.snapshot(bots / "other.py")
+try:  # the class tournament: it runs other people's bot files only where it can isolate them
+    round_robin([other, "random"], starts=[12], time_limit=0.5)
+    results["tournament"] = "ran"
+except DuelError as refusal:
+    results["tournament"] = str(refusal)
 for name, body in attacks.items():
     before = time.process_time()
     with Sandbox(other, new_game().rules, 0.5, wall_limit=300, restricted=False) as rival:  # wall: a safety net
@@ -143,7 +175,8 @@ for name, body in attacks.items():
                        if mark + "-daemon" in " ".join(p.info["cmdline"] or [])]
     for p in daemons:
         p.kill()  # (only in a set-up where it escaped)
-    escaped_files = [p for p in (teacher / "pwned", Path("/tmp", mark), Path("/dev/shm", mark)) if p.exists()]
+    places = ("/tmp", "/dev/shm", "/run/lock", "/var/tmp", str(shared), "/tmp/.X11-unix")
+    escaped_files = [p for p in (teacher / "pwned", *(Path(f, mark) for f in places)) if p.exists()]
     for p in escaped_files:
         p.unlink()
     left = [str(p) for p in escaped_files] + [f"daemon {p.pid}" for p in daemons]
@@ -226,32 +259,30 @@ def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
     escaped = sorted(name for name in ATTACKS if not _contained(results, name))
     namespaces = "bubblewrap" not in notes  # bubblewrap ran (it may be installed and still not run: root without caps)
     if setup.startswith("root-nocap") and not namespaces:
-        # Root that may not change user, with no namespaces: a bot *is* root. The tournament must say so.
+        # Root that may not change user, with no namespaces: a bot *is* root. The tournament says so, and refuses
+        # other people's bot files without the flag that names the risk.
         assert "could harm this process" in notes
         assert not _contained(results, "signal the referee")  # the attack is real in this set-up
         assert _contained(results, "find another bot's source")  # the fresh interpreter still holds
         assert _contained(results, "use CPU in a forked child")  # the CPU of the whole tree still counts
-    elif setup.startswith("user") and not namespaces:
-        # An ordinary user without bubblewrap: bots run as the teacher's user. Said, and no fork, no source; where
-        # the kernel allows user namespaces, each worker makes its own (pid, network, mount): it covers the other
-        # bots' folders and copies, reaches no other process and no port, and writes only a private /tmp.
-        assert ("could read your files" if USER_NAMESPACES else "signal this process") in notes
-        held = ["leave a daemon", "use CPU in a forked child", "find another bot's source"]
-        assert results["hidden"] == [USER_NAMESPACES] * len(ATTACKS)
-        if USER_NAMESPACES:
-            held += ["read another bot's file", "read another bot's private copy", "list the private copies"]
-            held += [
-                "reach the referee's port",
-                "signal the referee",
-                "signal another bot",
-                "read the referee's memory",
-                "write the teacher's folder",
-                "fill /tmp and /dev/shm",
-            ]  # left: "read the teacher's file", which the bot's user (the teacher's) may read
-        for name in held:
+        assert UNISOLATED_FLAG in str(results["tournament"]) and "apt-get install bubblewrap" in str(
+            results["tournament"]
+        )
+    elif setup.startswith("user") and not namespaces and not USER_NAMESPACES:
+        # An ordinary user, no bubblewrap, no user namespaces: bots run as the teacher's user. Said, refused without
+        # the flag, and still no fork and no other bot's source.
+        assert "signal this process" in notes
+        assert results["hidden"] == [None] * len(ATTACKS)
+        for name in ("leave a daemon", "use CPU in a forked child", "find another bot's source"):
             assert _contained(results, name), (name, results[name])
+        assert UNISOLATED_FLAG in str(results["tournament"])
     else:
+        # bubblewrap, or (without it) namespaces and a root of each worker's own: every attack is contained.
         assert escaped == [], {name: results[name] for name in escaped}
+        assert results["tournament"] == "ran"
+        if not namespaces:
+            assert "a root of its own" in notes
+            assert results["hidden"] == [True] * len(ATTACKS)
 
 
 def test_the_worker_binds_only_python_and_the_package() -> None:

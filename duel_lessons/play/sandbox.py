@@ -94,12 +94,14 @@ from duel_lessons.play.isolation import (
     UID_BASE,
     Isolated,
     Worker,
+    bots_unisolated,
     bubblewrap,
     bwrap_command,
     can_change_user,
     check_time_limit,
     isolation_notes,
     next_uid,
+    own_namespaces_here,
     printable,
     run_isolated,
     sweep_user,
@@ -115,6 +117,7 @@ __all__ = [
     "Forfeit",
     "Isolated",
     "Sandbox",
+    "bots_unisolated",
     "bubblewrap",
     "check_time_limit",
     "decode_state",
@@ -341,7 +344,7 @@ class Sandbox:
             raise self._broken
         self.not_root = bool(reply.get("not_root"))
         worker.nested = bool(reply.get("nested"))  # forked into a pid namespace of its own (no bubblewrap)
-        self.hidden = reply.get("hidden") if self._copy is not None and self._hide else None
+        self.hidden = reply.get("hidden") if self._copy is not None else None
         self._cpu = worker.cpu() or 0.0
 
     def _exec(
@@ -356,8 +359,10 @@ class Sandbox:
             ours.close()
             raise DuelError(f"Cannot make a private copy of the bot file {Path(path).name}: {error}.") from None
         self._copy = copy.parent
-        self._hide = folders_to_hide() if user_namespace is None else []
+        namespaces = user_namespace is None and own_namespaces_here()
+        self._hide = folders_to_hide() if namespaces else []
         spec = {**spec, "bot": (str(copy), None), "hide": self._hide, "uid": uid, "restricted": self.restricted}
+        spec["namespaces"] = namespaces
         command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
         if user_namespace is not None:
             command = bwrap_command([*extra, str(copy.parent)], user_namespace) + command
