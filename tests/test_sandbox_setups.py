@@ -290,3 +290,46 @@ def test_the_worker_binds_only_python_and_the_package() -> None:
     folders = python_dirs()
     assert str(Path(__file__).parent) not in folders
     assert not any(Path(f) == Path.home() for f in folders)
+
+
+VIEW = r"""
+import json, os, sys
+from duel_lessons.play.isolation import PACKAGE
+from duel_lessons.play.worker_namespaces import own_namespaces, root_plan
+plan = root_plan()
+done = own_namespaces([])
+def writes(path):
+    try:
+        with open(path, "w") as file:
+            file.write("x")
+        return True
+    except OSError:
+        return False
+print(json.dumps({
+    "done": done, "pid": os.getpid(), "plan": sorted({p.split("/")[1] for p, _ in plan}),
+    "top": sorted(os.listdir("/")),
+    "dev": sorted(os.listdir("/dev")), "pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
+    "writes": [writes(p) for p in ("/x", str(PACKAGE / "x"), "/usr/x", "/tmp/x", "/dev/shm/x", "/dev/null")],
+    "beside": sorted(os.listdir(PACKAGE.parent)),
+}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's namespaces")
+def test_a_root_of_its_own_holds_only_the_system_python_and_the_package() -> None:
+    """Without bubblewrap, the worker's own root: what it binds, a few devices, its own processes, two scratch
+    folders; nothing else of the file system, and nothing writable but the scratch folders (and /dev/null)."""
+    from duel_lessons.play.isolation import own_namespaces_here
+
+    if not own_namespaces_here():
+        pytest.skip("this kernel allows this process no namespaces (the tournament refuses bot files here)")
+    done = subprocess.run(
+        [sys.executable, "-c", VIEW], capture_output=True, text=True, env=worker_environment(), timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    view = json.loads(done.stdout)
+    assert view["done"] is True and view["pid"] == 2 and view["pids"] == [1, 2]
+    assert view["top"] == sorted({*view["plan"], "dev", "proc", "tmp"})
+    assert view["dev"] == ["fd", "full", "null", "random", "shm", "stderr", "stdin", "stdout", "urandom", "zero"]
+    assert view["writes"] == [False, False, False, True, True, True]
+    assert view["beside"] == ["duel_lessons"]  # the package's folder holds the tests and docs: not bound

@@ -18,8 +18,8 @@ may import only :data:`ALLOWED_MODULES`, and from each only the names in :data:`
 an attribute in the source (:func:`attribute_refusal`: no name that starts with ``_``, no frame,
 traceback or code attribute, no formatting by name, no ctypes).  So no name a bot writes or makes
 leads to evaluating a string, to a frame, to a module's globals or to ctypes.  Behind bubblewrap
-this is a second line; without it, it is the guarantee against what the process layers leave
-open (see :mod:`duel_lessons.play.sandbox`).
+or the worker's own namespaces this is a second line; where neither runs, it is the guarantee
+against what the process layers leave open (see :mod:`duel_lessons.play.sandbox`).
 
 >>> from duel_lessons.engine.game import new_game
 >>> state = new_game("divisor-duel", 12).play(2)
