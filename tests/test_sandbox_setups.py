@@ -294,8 +294,11 @@ def test_the_worker_binds_only_python_and_the_package() -> None:
 
 VIEW = r"""
 import json, os, sys
+from duel_lessons.play import worker_namespaces
 from duel_lessons.play.isolation import PACKAGE
 from duel_lessons.play.worker_namespaces import own_namespaces, root_plan
+if sys.argv[1] == "remount":
+    worker_namespaces.SYS_MOUNT_SETATTR = 100_000  # no such system call (ENOSYS), as on Linux before 5.12
 plan = root_plan()
 done = own_namespaces([])
 def writes(path):
@@ -316,15 +319,22 @@ print(json.dumps({
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's namespaces")
-def test_a_root_of_its_own_holds_only_the_system_python_and_the_package() -> None:
+@pytest.mark.parametrize("read_only_by", ["mount_setattr", "remount"])
+def test_a_root_of_its_own_holds_only_the_system_python_and_the_package(read_only_by: str) -> None:
     """Without bubblewrap, the worker's own root: what it binds, a few devices, its own processes, two scratch
-    folders; nothing else of the file system, and nothing writable but the scratch folders (and /dev/null)."""
+    folders; nothing else of the file system, and nothing writable but the scratch folders (and /dev/null).
+    The same where the kernel has no mount_setattr: each mount is remounted read-only."""
     from duel_lessons.play.isolation import own_namespaces_here
 
     if not own_namespaces_here():
         pytest.skip("this kernel allows this process no namespaces (the tournament refuses bot files here)")
     done = subprocess.run(
-        [sys.executable, "-c", VIEW], capture_output=True, text=True, env=worker_environment(), timeout=120, check=False
+        [sys.executable, "-c", VIEW, read_only_by],
+        capture_output=True,
+        text=True,
+        env=worker_environment(),
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     view = json.loads(done.stdout)

@@ -12,6 +12,7 @@ Used by the worker (:mod:`duel_lessons.play.bot_worker`) when bubblewrap is miss
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import platform
 import signal
@@ -23,7 +24,9 @@ from typing import Any
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x10000000, 0x40000000, 0x08000000
 CLONE_NEWPID = 0x20000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 4096, 0x4000, 1 << 18
-MNT_DETACH = 2
+MS_REMOUNT, MNT_DETACH = 32, 2
+#: The flags a remount must keep (statvfs's, then mount's): a user namespace may not clear them.
+KEPT_FLAGS = ((os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC), (1024, 1024), (2048, 2048), (4096, 1 << 21))
 #: mount_setattr(2) (the same number on every architecture, Linux 5.12+) and its attributes.
 SYS_MOUNT_SETATTR, MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID, AT_RECURSIVE = 442, 1, 2, 0x8000
 #: pivot_root(2), which has no C library wrapper: its number on each architecture.
@@ -96,16 +99,33 @@ def root_plan() -> list[tuple[str, str | None]]:
     return sorted(found.items())
 
 
-def _set_attributes(libc: Any, path: str, attributes: int, recursive: bool) -> bool:
+def _mount_points_under(path: str) -> list[str]:
+    """The mount points at and under ``path`` in this mount namespace (``path`` first)."""
+    with open("/proc/self/mounts", encoding="utf-8", errors="replace") as file:
+        points = [line.split()[1].replace("\\040", " ") for line in file if len(line.split()) > 1]
+    return [path, *(p for p in points if p != path and _within(p, [path]))]
+
+
+def _read_only(libc: Any, path: str, recursive: bool) -> bool:
+    """Make the mount at ``path`` (and, ``recursive``, every one under it) read-only and nosuid: mount_setattr
+    (Linux 5.12+), or else a remount that keeps the flags a mount has (a user namespace may not clear them)."""
     import ctypes
 
-    attr = (ctypes.c_uint64 * 4)(attributes, 0, 0, 0)  # struct mount_attr: attr_set
-    flags = AT_RECURSIVE if recursive else 0
-    at_fdcwd = -100
-    return bool(
+    attr = (ctypes.c_uint64 * 4)(MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0, 0)  # struct mount_attr: attr_set
+    flags, at_fdcwd = AT_RECURSIVE if recursive else 0, -100
+    if (
         libc.syscall(SYS_MOUNT_SETATTR, at_fdcwd, os.fsencode(path), flags, ctypes.byref(attr), ctypes.sizeof(attr))
         == 0
-    )
+    ):
+        return True
+    if ctypes.get_errno() != errno.ENOSYS:
+        return False
+    for point in _mount_points_under(path) if recursive else [path]:
+        has = os.statvfs(point).f_flag
+        kept = sum(ms for st, ms in KEPT_FLAGS if has & st)
+        if libc.mount(None, os.fsencode(point), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | kept, None):
+            return False
+    return True
 
 
 def _within(path: str, folders: Sequence[str]) -> bool:
@@ -146,7 +166,7 @@ def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequen
             source = f"/proc/self/fd/{fds[path]}".encode()
             if libc.mount(source, where.encode(), None, MS_BIND | MS_REC, None) != 0:
                 return False
-            if not _set_attributes(libc, where, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, recursive=True):
+            if not _read_only(libc, where, recursive=True):
                 return False
             bound.append(path)
         for name in DEVICES:
@@ -172,7 +192,7 @@ def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequen
     if libc.syscall(pivot, b".", b".") != 0 or libc.umount2(b".", MNT_DETACH) != 0:
         return False
     os.chdir("/")
-    return _set_attributes(libc, "/", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, recursive=False)
+    return _read_only(libc, "/", recursive=False)
 
 
 def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
