@@ -26,7 +26,7 @@ CLONE_NEWPID = 0x20000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 4096, 0x4000, 1 << 18
 MS_REMOUNT, MNT_DETACH = 32, 2
 #: The flags a remount must keep (statvfs's, then mount's): a user namespace may not clear them.
-KEPT_FLAGS = ((os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC), (1024, 1024), (2048, 2048), (4096, 1 << 21))
+KEPT_FLAGS = ((4, MS_NODEV), (8, MS_NOEXEC), (1024, 1024), (2048, 2048), (4096, 1 << 21))
 #: mount_setattr(2) (the same number on every architecture, Linux 5.12+) and its attributes.
 SYS_MOUNT_SETATTR, MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID, AT_RECURSIVE = 442, 1, 2, 0x8000
 #: pivot_root(2), which has no C library wrapper: its number on each architecture.
@@ -226,7 +226,7 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
             nested = True
         if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
             return False
-        _fork_waiting(libc, signals=True)  # here, the first process of the new pid namespace (its /proc mounted)
+        _fork_waiting(libc, signals=True)  # here, the first process of the new pid namespace (it mounts its /proc)
         done = _new_root(libc, plan, folders)
         locked = not nested or _user_namespace(libc, uid, gid)  # mounts made in the parent: locked
         _fork_waiting(libc, signals=False)  # the worker is its second process (the first ignores its own signals)
