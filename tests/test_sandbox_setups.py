@@ -48,25 +48,11 @@ ATTACKS = {
         "try:\n        open(f'/proc/{REFEREE}/mem', 'rb').close()\n    except OSError:\n"
         "        return state.legal_moves[0]\n    raise RuntimeError('ESCAPED: opened the referee memory')"
     ),
-    "read the teacher's file": (
-        "try:\n        text = open(SECRET).read()\n    except OSError:\n        return state.legal_moves[0]\n"
-        "    raise RuntimeError('ESCAPED: read ' + text)"
-    ),
-    "read the teacher's open files": (  # 0644, in the teacher's folder and beside the package (a venv in a home)
-        "import glob\n    for path in [OPEN, *glob.glob(os.path.join(BESIDE_PACKAGE, '*'))]:\n"
-        "        if os.path.isfile(path):\n            try:\n                open(path).read(1)\n"
-        "            except OSError:\n                continue\n"
+    "read the teacher's files": (  # 0600 and 0644 in the teacher's folder; 0644 beside the package (a venv in a home)
+        "import glob\n    for path in [SECRET, OPEN, *glob.glob(os.path.join(BESIDE_PACKAGE, '*'))]:\n"
+        "        if os.path.isfile(path) or path in (SECRET, OPEN):\n            try:\n"
+        "                open(path).read(1)\n            except OSError:\n                continue\n"
         "            raise RuntimeError('ESCAPED: read ' + path)\n    return state.legal_moves[0]"
-    ),
-    "leave files anywhere": (  # every folder anyone may write, and a world-writable subfolder of the teacher's
-        "for folder in ('/run/lock', '/var/tmp', SHARED, '/tmp/.X11-unix'):\n        try:\n"
-        "            open(os.path.join(folder, MARK), 'w').write('x')\n        except OSError:\n"
-        "            pass\n    return state.legal_moves[0]"
-    ),
-    "see a network interface": (  # a namespace of its own has only a loopback, down: no address anywhere
-        "import socket\n    others = [name for _, name in socket.if_nameindex() if name != 'lo']\n"
-        "    if others:\n        raise RuntimeError('ESCAPED: saw the interfaces ' + ', '.join(others))\n"
-        "    return state.legal_moves[0]"
     ),
     "write the teacher's folder": (
         "try:\n        open(os.path.join(TEACHER, 'pwned'), 'w').write('x')\n    except OSError:\n"
@@ -84,8 +70,8 @@ ATTACKS = {
         "            pass\n        os._exit(0)\n    os.waitpid(pid, 0)\n"
         "    return state.legal_moves[1]"  # 3, not 2: its child's 3 s of CPU were not counted (escaped)
     ),
-    "fill /tmp and /dev/shm": (
-        "for folder in ('/tmp', '/dev/shm'):\n        try:\n"
+    "leave files anywhere": (  # every folder anyone may write, and a world-writable subfolder of the teacher's
+        "for folder in ('/tmp', '/dev/shm', '/run/lock', '/var/tmp', SHARED, '/tmp/.X11-unix'):\n        try:\n"
         "            open(os.path.join(folder, MARK), 'wb').write(b'x' * 500_000)\n        except OSError:\n"
         "            pass\n    return state.legal_moves[0]"
     ),
@@ -103,8 +89,10 @@ ATTACKS = {
         "                raise RuntimeError('ESCAPED: found another bot copy at ' + path)\n"
         "        except OSError:\n            pass\n    return state.legal_moves[0]"
     ),
-    "reach the referee's port": (
-        "import socket\n    try:\n        socket.create_connection(('127.0.0.1', PORT), timeout=5).close()\n"
+    "reach the network": (  # the referee's port on 127.0.0.1; any interface but a loopback (no address anywhere)
+        "import socket\n    others = [name for _, name in socket.if_nameindex() if name != 'lo']\n"
+        "    if others:\n        raise RuntimeError('ESCAPED: saw the interfaces ' + ', '.join(others))\n"
+        "    try:\n        socket.create_connection(('127.0.0.1', PORT), timeout=5).close()\n"
         "    except OSError:\n        return state.legal_moves[0]\n"
         "    raise RuntimeError('ESCAPED: connected to a port on 127.0.0.1')"
     ),

@@ -22,7 +22,7 @@ from typing import Any
 
 #: Linux's flags for unshare(2) and mount(2).
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET, CLONE_NEWIPC = 0x00020000, 0x10000000, 0x40000000, 0x08000000
-CLONE_NEWPID = 0x20000000
+CLONE_NEWPID, CLONE_NEWUTS = 0x20000000, 0x04000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 4096, 0x4000, 1 << 18
 MS_REMOUNT, MNT_DETACH = 32, 2
 #: The flags a remount must keep (statvfs's, then mount's): a user namespace may not clear them.
@@ -196,7 +196,7 @@ def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequen
 
 
 def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
-    """Linux, where bubblewrap did not run: pid, network, IPC and mount namespaces of this process's own, and a
+    """Linux, where bubblewrap did not run: pid, network, IPC, UTS and mount namespaces of this process's own, and a
     root of its own (see the module's docstring) in which each of ``folders`` that a bound folder holds is
     covered by an empty, read-only tmpfs; whether all of it was done.
 
@@ -219,7 +219,7 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
         uid, gid = os.getuid(), os.getgid()
         nested = False
         plan = root_plan()
-        more = CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID
+        more = CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWUTS  # (UTS: as bubblewrap)
         if libc.unshare(CLONE_NEWNS | more) != 0:
             if uid == 0 or not _user_namespace(libc, uid, gid, more):
                 return False  # (root may map itself into a user namespace only with CAP_SETFCAP)
