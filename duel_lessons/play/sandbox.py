@@ -262,7 +262,7 @@ class Sandbox:
         self.spent_total = 0.0
         #: Whether the last worker left root (None: not known yet, or the referee is not root).
         self.not_root: bool | None = None
-        #: Whether the last worker covered the other bots' folders itself (None: not asked, as in bubblewrap).
+        #: Whether the last worker made namespaces and a root of its own (None: not asked, as in bubblewrap).
         self.hidden: bool | None = None
         self.forked = False
         self._copy: Path | None = None
