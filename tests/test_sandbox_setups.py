@@ -44,8 +44,12 @@ ATTACKS = {
         "            try:\n                os.kill(p.pid, 0)\n            except OSError:\n                continue\n"
         "            raise RuntimeError('ESCAPED: could signal another bot')\n    return state.legal_moves[0]"
     ),
-    "read the referee's memory": (
-        "try:\n        open(f'/proc/{REFEREE}/mem', 'rb').close()\n    except OSError:\n"
+    "read the referee's memory": (  # or hold a capability (to mount, trace, change user): none, in any namespace
+        "status = open('/proc/self/status').read()\n"
+        "    held = [line for line in status.splitlines() if line.startswith(('CapEff', 'CapPrm'))]\n"
+        "    if any(int(line.split()[1], 16) for line in held):\n"
+        "        raise RuntimeError('ESCAPED: holds ' + ', '.join(held))\n"
+        "    try:\n        open(f'/proc/{REFEREE}/mem', 'rb').close()\n    except OSError:\n"
         "        return state.legal_moves[0]\n    raise RuntimeError('ESCAPED: opened the referee memory')"
     ),
     "read the teacher's files": (  # 0600 and 0644 in the teacher's folder; 0644 beside the package (a venv in a home)

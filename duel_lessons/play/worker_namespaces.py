@@ -128,6 +128,18 @@ def _read_only(libc: Any, path: str, recursive: bool) -> bool:
     return True
 
 
+def _drop_capabilities(libc: Any) -> bool:
+    """Give up every capability, for good (bounding set, then effective and permitted ones; no new privileges
+    from a program run later): what bubblewrap does in its user namespace."""
+    import ctypes
+
+    for capability in range(64):  # PR_CAPBSET_DROP (those past the kernel's last one fail, and need not drop)
+        libc.prctl(24, capability, 0, 0, 0)
+    libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    return bool(libc.capset(header, (ctypes.c_uint32 * 6)()) == 0)
+
+
 def _within(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
@@ -207,8 +219,8 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
     needs, read-only, and writes only its private ``/tmp`` and ``/dev/shm``.  Root (with CAP_SYS_ADMIN)
     needs no more; anyone else needs a user namespace too, where the kernel allows them, and then a
     second one, so that the mounts are locked: neither this process nor anything it runs can lift them,
-    whatever namespace it makes later.  A bot that becomes another user afterwards (a root referee's
-    worker) holds no capability at all.
+    whatever namespace it makes later; there it gives up every capability, as bubblewrap does.  A bot
+    that becomes another user afterwards (a root referee's worker) holds no capability either.
     """
     if not sys.platform.startswith("linux"):
         return False
@@ -228,7 +240,7 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
             return False
         _fork_waiting(libc, signals=True)  # here, the first process of the new pid namespace (it mounts its /proc)
         done = _new_root(libc, plan, folders)
-        locked = not nested or _user_namespace(libc, uid, gid)  # mounts made in the parent: locked
+        locked = not nested or (_user_namespace(libc, uid, gid) and _drop_capabilities(libc))  # mounts: locked
         _fork_waiting(libc, signals=False)  # the worker is its second process (the first ignores its own signals)
         return locked and done  # the caller's parent is now this namespace's first process: it notes it
     except (OSError, AttributeError, ImportError):
