@@ -304,9 +304,11 @@ def writes(path):
     try:
         with open(path, "w") as file:
             file.write("x")
-        return True
     except OSError:
         return False
+    if path != "/dev/null":
+        os.unlink(path)  # (a test that fails leaves nothing in the package)
+    return True
 print(json.dumps({
     "done": done, "pid": os.getpid(), "plan": sorted({p.split("/")[1] for p, _ in plan}),
     "top": sorted(os.listdir("/")),
