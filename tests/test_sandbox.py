@@ -396,17 +396,25 @@ def test_a_bot_file_may_use_the_installed_libraries(tmp_path: Path) -> None:
         assert box.ask(new_game("divisor-duel", 60)) == 5  # the largest prime among 2, 3, 4, 5, 6, 10, 12, 15, 20, 30
 
 
-def test_a_bot_file_does_not_see_the_teachers_files(tmp_path: Path) -> None:
-    """In bubblewrap even an unrestricted bot (it may import os) sees Python and the package, not other files.
+@pytest.mark.parametrize("layer", ["bubblewrap", "own namespaces"])
+def test_a_bot_file_does_not_see_the_teachers_files(
+    tmp_path: Path, layer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In bubblewrap, or without it in a root of the worker's own, even an unrestricted bot (it may import os)
+    sees Python and the package, not other files.
 
-    The file is readable by everyone, so only bubblewrap hides it (a worker's user of its own would not).
+    The file is readable by everyone, so only the view of files hides it (a worker's user of its own would not).
     """
     import os
     import shutil
     import tempfile
 
-    if sandbox.bubblewrap()[0] is None:
-        pytest.skip("without bubblewrap a bot sees the teacher's files (isolation_notes says so)")
+    if layer == "own namespaces":
+        monkeypatch.setattr(sandbox, "bubblewrap", lambda: (None, "bubblewrap (bwrap) is not installed"))
+        if not sandbox.own_namespaces_here():
+            pytest.skip("this kernel allows this process no namespaces (the tournament refuses bot files here)")
+    elif sandbox.bubblewrap()[0] is None:
+        pytest.skip("bubblewrap does not run here")
     folder = Path(tempfile.mkdtemp(prefix="duel-teacher-"))
     try:
         os.chmod(folder, 0o755)
@@ -415,9 +423,9 @@ def test_a_bot_file_does_not_see_the_teachers_files(tmp_path: Path) -> None:
         os.chmod(secret, 0o644)
         (tmp_path / "peek.py").write_text(
             "import os\n"
-            f"SECRET = {str(secret)!r}\n"
+            f"SECRETS = [{str(secret)!r}, {__file__!r}]\n"  # in /tmp, and in the teacher's checkout (not /tmp)
             "def move(state):\n"
-            "    return state.legal_moves[-1] if os.path.exists(SECRET) else state.legal_moves[0]\n"
+            "    return state.legal_moves[-1] if any(map(os.path.exists, SECRETS)) else state.legal_moves[0]\n"
         )
         with Sandbox(BotFile.snapshot(tmp_path / "peek.py"), RULES, 5.0, restricted=False) as box:
             assert box.ask(new_game("divisor-duel", 12)) == 2  # 6 would mean it found the file

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from duel_lessons.play.isolation import bwrap_command, python_dirs, worker_environment
+from duel_lessons.play.unisolated import UNISOLATED_FLAG
 
 LINUX_ROOT = sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0
 SETPRIV = shutil.which("setpriv")
@@ -43,13 +44,19 @@ ATTACKS = {
         "            try:\n                os.kill(p.pid, 0)\n            except OSError:\n                continue\n"
         "            raise RuntimeError('ESCAPED: could signal another bot')\n    return state.legal_moves[0]"
     ),
-    "read the referee's memory": (
-        "try:\n        open(f'/proc/{REFEREE}/mem', 'rb').close()\n    except OSError:\n"
+    "read the referee's memory": (  # or hold a capability (to mount, trace, change user): none, in any namespace
+        "status = open('/proc/self/status').read()\n"
+        "    held = [line for line in status.splitlines() if line.startswith(('CapEff', 'CapPrm'))]\n"
+        "    if any(int(line.split()[1], 16) for line in held):\n"
+        "        raise RuntimeError('ESCAPED: holds ' + ', '.join(held))\n"
+        "    try:\n        open(f'/proc/{REFEREE}/mem', 'rb').close()\n    except OSError:\n"
         "        return state.legal_moves[0]\n    raise RuntimeError('ESCAPED: opened the referee memory')"
     ),
-    "read the teacher's file": (
-        "try:\n        text = open(SECRET).read()\n    except OSError:\n        return state.legal_moves[0]\n"
-        "    raise RuntimeError('ESCAPED: read ' + text)"
+    "read the teacher's files": (  # 0600 and 0644 in the teacher's folder; 0644 beside the package (a venv in a home)
+        "import glob\n    for path in [SECRET, OPEN, *glob.glob(os.path.join(BESIDE_PACKAGE, '*'))]:\n"
+        "        if os.path.isfile(path) or path in (SECRET, OPEN):\n            try:\n"
+        "                open(path).read(1)\n            except OSError:\n                continue\n"
+        "            raise RuntimeError('ESCAPED: read ' + path)\n    return state.legal_moves[0]"
     ),
     "write the teacher's folder": (
         "try:\n        open(os.path.join(TEACHER, 'pwned'), 'w').write('x')\n    except OSError:\n"
@@ -67,8 +74,8 @@ ATTACKS = {
         "            pass\n        os._exit(0)\n    os.waitpid(pid, 0)\n"
         "    return state.legal_moves[1]"  # 3, not 2: its child's 3 s of CPU were not counted (escaped)
     ),
-    "fill /tmp and /dev/shm": (
-        "for folder in ('/tmp', '/dev/shm'):\n        try:\n"
+    "leave files anywhere": (  # every folder anyone may write, and a world-writable subfolder of the teacher's
+        "for folder in ('/tmp', '/dev/shm', '/run/lock', '/var/tmp', SHARED, '/tmp/.X11-unix'):\n        try:\n"
         "            open(os.path.join(folder, MARK), 'wb').write(b'x' * 500_000)\n        except OSError:\n"
         "            pass\n    return state.legal_moves[0]"
     ),
@@ -86,8 +93,10 @@ ATTACKS = {
         "                raise RuntimeError('ESCAPED: found another bot copy at ' + path)\n"
         "        except OSError:\n            pass\n    return state.legal_moves[0]"
     ),
-    "reach the referee's port": (
-        "import socket\n    try:\n        socket.create_connection(('127.0.0.1', PORT), timeout=5).close()\n"
+    "reach the network": (  # the referee's port on 127.0.0.1; any interface but a loopback (no address anywhere)
+        "import socket\n    others = [name for _, name in socket.if_nameindex() if name != 'lo']\n"
+        "    if others:\n        raise RuntimeError('ESCAPED: saw the interfaces ' + ', '.join(others))\n"
+        "    try:\n        socket.create_connection(('127.0.0.1', PORT), timeout=5).close()\n"
         "    except OSError:\n        return state.legal_moves[0]\n"
         "    raise RuntimeError('ESCAPED: connected to a port on 127.0.0.1')"
     ),
@@ -102,7 +111,9 @@ REFEREE = r"""
 import json, os, socket, sys, time
 import psutil
 from pathlib import Path
+from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import new_game
+from duel_lessons.play.isolation import PACKAGE
 from duel_lessons.play.sandbox import BotFile, Forfeit, Sandbox, isolation_notes
 from duel_lessons.play.tournament import bot_files, round_robin
 import duel_lessons.play.sandbox as sandbox_module
@@ -113,15 +124,28 @@ teacher, mark = Path(sys.argv[2]), sys.argv[3]
 secret = teacher / "secret.txt"
 secret.write_text("the answers")
 secret.chmod(0o600)
+readable = teacher / "open.txt"
+readable.write_text("the notes")
+readable.chmod(0o644)
+shared = teacher / "shared"
+shared.mkdir()
+shared.chmod(0o1777)
+beside = PACKAGE.parent  # what lives beside the package (the teacher's, if Python is in a home) is not bound
 bots = teacher / "bots"
 bots.mkdir()
 (bots / "other.py").write_text("# OTHER-BOT-SECRET\ndef move(state):\n    return state.legal_moves[-1]\n")
 header = (f"import os, sys, time\nREFEREE = {os.getpid()}\nSECRET = {str(secret)!r}\nTEACHER = {str(teacher)!r}\n"
-          f"MARK = {mark!r}\nOTHER = {str(bots / 'other.py')!r}\nCOPIES = {sandbox_module.copies_folder()!r}\n")
+          f"MARK = {mark!r}\nOTHER = {str(bots / 'other.py')!r}\nCOPIES = {sandbox_module.copies_folder()!r}\n"
+          f"OPEN = {str(readable)!r}\nSHARED = {str(shared)!r}\nBESIDE_PACKAGE = {str(beside)!r}\n")
 listener = socket.create_server(("127.0.0.1", 0))  # a local service a bot must not reach
 header += f"PORT = {listener.getsockname()[1]}\n"
 results = {"notes": isolation_notes(), "hidden": []}
 other = BotFile.snapshot(bots / "other.py")
+try:  # the class tournament: it runs other people's bot files only where it can isolate them
+    round_robin([other, "random"], starts=[12], time_limit=0.5)
+    results["tournament"] = "ran"
+except DuelError as refusal:
+    results["tournament"] = str(refusal)
 for name, body in attacks.items():
     before = time.process_time()
     with Sandbox(other, new_game().rules, 0.5, wall_limit=300, restricted=False) as rival:  # wall: a safety net
@@ -143,7 +167,8 @@ for name, body in attacks.items():
                        if mark + "-daemon" in " ".join(p.info["cmdline"] or [])]
     for p in daemons:
         p.kill()  # (only in a set-up where it escaped)
-    escaped_files = [p for p in (teacher / "pwned", Path("/tmp", mark), Path("/dev/shm", mark)) if p.exists()]
+    places = ("/tmp", "/dev/shm", "/run/lock", "/var/tmp", str(shared), "/tmp/.X11-unix")
+    escaped_files = [p for p in (teacher / "pwned", *(Path(f, mark) for f in places)) if p.exists()]
     for p in escaped_files:
         p.unlink()
     left = [str(p) for p in escaped_files] + [f"daemon {p.pid}" for p in daemons]
@@ -204,9 +229,16 @@ def _contained(results: dict[str, object], name: str) -> bool:
 
 
 def _user_namespaces() -> bool:
+    """Whether the user ``nobody`` may make a user namespace and mount in it here, asked of util-linux's
+    ``unshare`` (not of the package): some kernels forbid it, or let AppArmor take the namespace's rights away."""
+    unshare = shutil.which("unshare")
+    if not LINUX_ROOT or SETPRIV is None or unshare is None:
+        return False
+    command = [SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups", unshare, "--user", "--map-root-user"]
+    command += ["--mount", "--pid", "--net", "--fork", "mount", "-t", "tmpfs", "none", "/tmp"]
     try:
-        return int(Path("/proc/sys/user/max_user_namespaces").read_text()) > 0
-    except (OSError, ValueError):
+        return subprocess.run(command, capture_output=True, timeout=60, check=False).returncode == 0
+    except (OSError, subprocess.SubprocessError):
         return False
 
 
@@ -226,32 +258,30 @@ def test_attacks_per_setup(setup: str, tmp_path: Path) -> None:
     escaped = sorted(name for name in ATTACKS if not _contained(results, name))
     namespaces = "bubblewrap" not in notes  # bubblewrap ran (it may be installed and still not run: root without caps)
     if setup.startswith("root-nocap") and not namespaces:
-        # Root that may not change user, with no namespaces: a bot *is* root. The tournament must say so.
+        # Root that may not change user, with no namespaces: a bot *is* root. The tournament says so, and refuses
+        # other people's bot files without the flag that names the risk.
         assert "could harm this process" in notes
         assert not _contained(results, "signal the referee")  # the attack is real in this set-up
         assert _contained(results, "find another bot's source")  # the fresh interpreter still holds
         assert _contained(results, "use CPU in a forked child")  # the CPU of the whole tree still counts
-    elif setup.startswith("user") and not namespaces:
-        # An ordinary user without bubblewrap: bots run as the teacher's user. Said, and no fork, no source; where
-        # the kernel allows user namespaces, each worker makes its own (pid, network, mount): it covers the other
-        # bots' folders and copies, reaches no other process and no port, and writes only a private /tmp.
-        assert ("could read your files" if USER_NAMESPACES else "signal this process") in notes
-        held = ["leave a daemon", "use CPU in a forked child", "find another bot's source"]
-        assert results["hidden"] == [USER_NAMESPACES] * len(ATTACKS)
-        if USER_NAMESPACES:
-            held += ["read another bot's file", "read another bot's private copy", "list the private copies"]
-            held += [
-                "reach the referee's port",
-                "signal the referee",
-                "signal another bot",
-                "read the referee's memory",
-                "write the teacher's folder",
-                "fill /tmp and /dev/shm",
-            ]  # left: "read the teacher's file", which the bot's user (the teacher's) may read
-        for name in held:
+        assert UNISOLATED_FLAG in str(results["tournament"]) and "apt-get install bubblewrap" in str(
+            results["tournament"]
+        )
+    elif setup.startswith("user") and not namespaces and not USER_NAMESPACES:
+        # An ordinary user, no bubblewrap, no user namespaces: bots run as the teacher's user. Said, refused without
+        # the flag, and still no fork and no other bot's source.
+        assert "signal this process" in notes
+        assert results["hidden"] == [None] * len(ATTACKS)
+        for name in ("leave a daemon", "use CPU in a forked child", "find another bot's source"):
             assert _contained(results, name), (name, results[name])
+        assert UNISOLATED_FLAG in str(results["tournament"])
     else:
+        # bubblewrap, or (without it) namespaces and a root of each worker's own: every attack is contained.
         assert escaped == [], {name: results[name] for name in escaped}
+        assert results["tournament"] == "ran"
+        if not namespaces:
+            assert "a root of its own" in notes
+            assert results["hidden"] == [True] * len(ATTACKS)
 
 
 def test_the_worker_binds_only_python_and_the_package() -> None:
@@ -259,3 +289,58 @@ def test_the_worker_binds_only_python_and_the_package() -> None:
     folders = python_dirs()
     assert str(Path(__file__).parent) not in folders
     assert not any(Path(f) == Path.home() for f in folders)
+
+
+VIEW = r"""
+import json, os, sys
+from duel_lessons.play import worker_namespaces
+from duel_lessons.play.isolation import PACKAGE
+from duel_lessons.play.worker_namespaces import own_namespaces, root_plan
+if sys.argv[1] == "remount":
+    worker_namespaces.SYS_MOUNT_SETATTR = 100_000  # no such system call (ENOSYS), as on Linux before 5.12
+plan = root_plan()
+done = own_namespaces([])
+def writes(path):
+    try:
+        with open(path, "w") as file:
+            file.write("x")
+    except OSError:
+        return False
+    if path != "/dev/null":
+        os.unlink(path)  # (a test that fails leaves nothing in the package)
+    return True
+print(json.dumps({
+    "done": done, "pid": os.getpid(), "plan": sorted({p.split("/")[1] for p, _ in plan}),
+    "top": sorted(os.listdir("/")),
+    "dev": sorted(os.listdir("/dev")), "pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
+    "writes": [writes(p) for p in ("/x", str(PACKAGE / "x"), "/usr/x", "/tmp/x", "/dev/shm/x", "/dev/null")],
+    "beside": sorted(os.listdir(PACKAGE.parent)),
+}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's namespaces")
+@pytest.mark.parametrize("read_only_by", ["mount_setattr", "remount"])
+def test_a_root_of_its_own_holds_only_the_system_python_and_the_package(read_only_by: str) -> None:
+    """Without bubblewrap, the worker's own root: what it binds, a few devices, its own processes, two scratch
+    folders; nothing else of the file system, and nothing writable but the scratch folders (and /dev/null).
+    The same where the kernel has no mount_setattr: each mount is remounted read-only."""
+    from duel_lessons.play.isolation import own_namespaces_here
+
+    if not own_namespaces_here():
+        pytest.skip("this kernel allows this process no namespaces (the tournament refuses bot files here)")
+    done = subprocess.run(
+        [sys.executable, "-c", VIEW, read_only_by],
+        capture_output=True,
+        text=True,
+        env=worker_environment(),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    view = json.loads(done.stdout)
+    assert view["done"] is True and view["pid"] == 2 and view["pids"] == [1, 2]
+    assert view["top"] == sorted({*view["plan"], "dev", "proc", "tmp"})
+    assert view["dev"] == ["fd", "full", "null", "random", "shm", "stderr", "stdin", "stdout", "urandom", "zero"]
+    assert view["writes"] == [False, False, False, True, True, True]
+    assert view["beside"] == ["duel_lessons"]  # the package's folder holds the tests and docs: not bound

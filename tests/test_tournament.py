@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +15,9 @@ from matplotlib.figure import Figure
 from duel_lessons.engine.game import GameState, new_game
 from duel_lessons.engine.rules import DuelError, get_rules
 from duel_lessons.play.players import make_player
+from duel_lessons.play.sandbox import BotFile
 from duel_lessons.play.tournament import GameRecord, TournamentResult, draw_starts, play_game, round_robin
+from duel_lessons.play.unisolated import UNISOLATED_FLAG
 from duel_lessons.solving.tables import tabulate
 from duel_lessons.views.league import league_plot
 
@@ -269,3 +272,75 @@ def test_a_computer_player_that_fails_forfeits_too(monkeypatch: pytest.MonkeyPat
     result = round_robin({"perfect": "perfect", "first": lambda s: s.legal_moves[0]}, starts=[60], time_limit=0.5)
     reasons = [g.forfeit or "" for g in result.games if g.loser == "perfect"]
     assert len(reasons) == 2 and all(r.startswith("raised DuelError: cannot solve") for r in reasons)
+
+
+# -- where nothing can isolate other people's bot files ---------------------------------------------
+
+
+def _no_isolation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a Binder session: no bubblewrap, and no namespaces for a worker (user namespaces are off)."""
+    import duel_lessons.play.isolation as isolation
+    import duel_lessons.play.sandbox as sandbox
+
+    for module in (isolation, sandbox):
+        monkeypatch.setattr(module, "bubblewrap", lambda: (None, "bubblewrap (bwrap) is not installed"))
+        monkeypatch.setattr(module, "own_namespaces_here", lambda: False)
+
+
+def test_the_class_tournament_refuses_bot_files_unless_the_risk_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command says why and what to install, and runs nothing; with the flag it runs the class all the same."""
+    from duel_lessons.cli.app import main
+
+    _no_isolation(monkeypatch)
+    for name, pick in (("ana", "0"), ("ben", "-1")):
+        (tmp_path / f"{name}.py").write_text(f"def move(state):\n    return state.legal_moves[{pick}]\n")
+    command = ["tournament", str(tmp_path), "--starts", "1"]
+    assert main(command) == 2
+    said = capsys.readouterr()
+    assert "bubblewrap (bwrap) is not installed" in said.err and "apt-get install bubblewrap" in said.err
+    assert "no process may make namespaces of its own" in said.err
+    assert UNISOLATED_FLAG in said.err and said.out == ""  # refused before anything is said or run
+    assert main([*command, UNISOLATED_FLAG]) == 0
+    said = capsys.readouterr()
+    assert "bots are not in namespaces of their own" in said.out
+    assert "ana" in said.out and "ben" in said.out  # the league table
+
+
+def test_round_robin_refuses_bot_files_but_runs_the_callers_own_functions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lesson 12's checks give the student's own bot as a function, in the student's own session: it runs."""
+    _no_isolation(monkeypatch)
+    bot = Path(__file__).parent / "no-such-bot.py"  # never read: refused before any bot starts
+    with pytest.raises(DuelError, match=UNISOLATED_FLAG):
+        round_robin([BotFile(bot, "def move(state):\n    return 1\n"), "random"], starts=[12])
+    result = round_robin({"mine": lambda s: s.legal_moves[0], "random": "random"}, starts=[12], time_limit=0.5)
+    assert len(result.games) == 2
+
+
+def test_root_that_may_not_change_user_is_refused_even_with_namespaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Namespaces alone would leave a root bot every capability inside them: refused; an ordinary user is not."""
+    import duel_lessons.play.isolation as isolation
+
+    monkeypatch.setattr(isolation, "bubblewrap", lambda: (None, "bubblewrap (bwrap) is not installed"))
+    monkeypatch.setattr(isolation, "own_namespaces_here", lambda: True)
+    monkeypatch.setattr(isolation, "is_root", lambda: True)
+    monkeypatch.setattr(isolation, "can_change_user", lambda: False)
+    refusal = isolation.bots_unisolated() or ""
+    assert "may not change user (CAP_SETUID)" in refusal and "would run as root" in refusal
+    monkeypatch.setattr(isolation, "can_change_user", lambda: True)
+    assert isolation.bots_unisolated() is None
+    monkeypatch.setattr(isolation, "is_root", lambda: False)
+    assert isolation.bots_unisolated() is None
+    monkeypatch.setattr(isolation, "bubblewrap", lambda: (False, ""))
+    monkeypatch.setattr(isolation, "own_namespaces_here", lambda: False)
+    assert isolation.bots_unisolated() is None  # bubblewrap runs
+
+
+def test_the_tournament_and_the_class_report_share_one_flag() -> None:
+    """One constant, the words the class report has always used."""
+    from duel_lessons.cli.app import build_parser
+
+    for command, needed in (("tournament", ["bots"]), ("class-report", ["hand-ins"])):
+        args = build_parser(command).parse_args([command, *needed, UNISOLATED_FLAG])
+        assert args.run_untrusted_code_without_isolation is True

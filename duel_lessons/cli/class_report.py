@@ -12,6 +12,7 @@ from pathlib import Path
 from duel_lessons.cli.console import Console
 from duel_lessons.cli.options import Subparsers
 from duel_lessons.engine.errors import DuelError
+from duel_lessons.play.unisolated import UNISOLATED_FLAG
 
 EXAMPLES = """\
 examples:
@@ -94,7 +95,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", default="report.html", help="the HTML page (CSV beside it)")
     parser.add_argument("--force", action="store_true", help="replace an earlier report")
     parser.add_argument(
-        "--run-untrusted-code-without-isolation",
+        UNISOLATED_FLAG,
         action="store_true",
         help="where bubblewrap cannot run, re-run the notebooks anyway, as your own user: a notebook could then "
         "read and change your files and reach your network (only for notebooks you trust)",

@@ -10,6 +10,10 @@ and the tournament goes on.  Each bot also has a time budget for the whole tourn
 which of the sandbox's layers this system lacks.  Then it prints the league table, the
 head-to-head table, every forfeit, and each bot's forfeits, errors and output.
 
+Where nothing can isolate the bots (neither bubblewrap nor namespaces of a worker's own: a Binder
+session, say), it refuses, saying what to install; ``--run-untrusted-code-without-isolation`` runs
+them anyway, for bot files the teacher trusts.
+
     duel-lessons tournament bots/ --starts 10 --seed 2026
     duel-lessons tournament bots/ --rules number-factor --with perfect --time-limit 0.5
 """
@@ -23,10 +27,11 @@ from typing import Any, Protocol
 from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.numbers import read_number
 from duel_lessons.engine.rules import RULEBOOKS, get_rules
-from duel_lessons.play.in_kernel import isolation_notes
+from duel_lessons.play.in_kernel import bots_unisolated, isolation_notes
 from duel_lessons.play.players import LEVELS
 from duel_lessons.play.referee import BotFile, check_time_limit
 from duel_lessons.play.tournament import MAX_STARTS, bot_files, default_budget, longest_time, round_robin
+from duel_lessons.play.unisolated import UNISOLATED_FLAG
 
 EXAMPLES = """\
 examples:
@@ -69,6 +74,9 @@ def run(args: argparse.Namespace, io: Output) -> int:
     for level in levels:
         if level not in LEVELS:
             raise DuelError(f"Unknown player level {level!r} for --with. Known: {', '.join(LEVELS)}.")
+    refusal = bots_unisolated() if bots else None
+    if refusal is not None and not args.run_untrusted_code_without_isolation:
+        raise DuelError(refusal)
     if len(bots) + len(levels) < 2:
         raise DuelError(
             f"{args.bots_dir} holds {len(bots)} bot file(s) (NAME.py defining move(state)); a tournament needs two "
@@ -92,7 +100,15 @@ def run(args: argparse.Namespace, io: Output) -> int:
     if bots:
         for note in isolation_notes():
             io.say(note)
-    result = round_robin(bots + levels, rules=rules, starts=starts, seed=seed, time_limit=limit, budget=budget)
+    result = round_robin(
+        bots + levels,
+        rules=rules,
+        starts=starts,
+        seed=seed,
+        time_limit=limit,
+        budget=budget,
+        run_untrusted_code_without_isolation=args.run_untrusted_code_without_isolation,
+    )
     io.say(result.to_text(), "Each entrant:", result.bot_report())
     return 0
 
@@ -123,5 +139,11 @@ def add_parser(subparsers: Any) -> None:
         action="append",
         metavar="LEVEL",
         help=f"add a computer player ({', '.join(LEVELS)}); may be repeated",
+    )
+    parser.add_argument(
+        UNISOLATED_FLAG,
+        action="store_true",
+        help="where nothing can isolate the bots (no bubblewrap, no namespaces), run them anyway: a bot could then "
+        "read your files and the other bots', reach your network and signal your processes (only for bots you trust)",
     )
     parser.set_defaults(func=run)

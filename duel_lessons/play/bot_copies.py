@@ -34,8 +34,8 @@ def copies_folder() -> str:
 def private_copy(name: str, source: str, uid: int | None) -> Path:
     """A copy of a bot file for one worker only: ``name`` (0600) in a folder of its own (0700), both owned
     by the worker's user when a root referee gives it one.  No other bot can read it by path: bubblewrap
-    binds only this folder into its own worker, another user may not enter it, and a worker of the same
-    user finds the copies folder covered by an empty one (where the kernel allows a mount namespace)."""
+    binds only this folder into its own worker, another user may not enter it, and without bubblewrap a
+    worker's root of its own holds no copies folder (where the kernel allows a mount namespace)."""
     folder = Path(tempfile.mkdtemp(prefix="bot-", dir=copies_folder()))
     path = folder / (Path(name).name or "bot.py")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)

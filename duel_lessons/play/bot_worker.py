@@ -18,8 +18,8 @@ may import only :data:`ALLOWED_MODULES`, and from each only the names in :data:`
 an attribute in the source (:func:`attribute_refusal`: no name that starts with ``_``, no frame,
 traceback or code attribute, no formatting by name, no ctypes).  So no name a bot writes or makes
 leads to evaluating a string, to a frame, to a module's globals or to ctypes.  Behind bubblewrap
-this is a second line; without it, it is the guarantee against what the process layers leave
-open (see :mod:`duel_lessons.play.sandbox`).
+or the worker's own namespaces this is a second line; where neither runs, it is the guarantee
+against what the process layers leave open (see :mod:`duel_lessons.play.sandbox`).
 
 >>> from duel_lessons.engine.game import new_game
 >>> state = new_game("divisor-duel", 12).play(2)
@@ -339,12 +339,14 @@ def serve(
     uid: int | None = None,
     restricted: bool = True,
     hide: list[str] | tuple[str, ...] = (),
+    namespaces: bool = False,
 ) -> None:
     """Prepare this process (imports, folders, limits, user), load the bot, then answer the referee's requests.
 
-    A bot file given as ``(path, None)`` is the worker's private copy, read here; ``hide`` are the folders
-    of the other bot files and their copies, given where bubblewrap did not run: they are covered in
-    namespaces of the worker's own, without a network (:func:`own_namespaces`).
+    A bot file given as ``(path, None)`` is the worker's private copy, read here.  With ``namespaces``
+    (where bubblewrap did not run) the worker makes namespaces and a root of its own before the bot runs
+    (:func:`own_namespaces`), or refuses to run the bot; ``hide`` are the folders of the other bot files
+    and their copies, covered should a bound folder hold one.
     """
     failed = None
     if isinstance(bot, tuple) and bot[1] is None:
@@ -357,10 +359,12 @@ def serve(
     wanted = imports_of(bot[1]) if isinstance(bot, tuple) and bot[1] is not None else []
     _preload(["ctypes", "encodings.idna", "json.decoder", *PRELOAD, *wanted])
     warm_up(rules)
-    hidden = own_namespaces(hide) if hide else None
+    hidden = own_namespaces(hide) if namespaces else None
     if hidden is not None:
         global _PARENT
         _PARENT = os.getppid()  # the first process of the worker's own pid namespace
+    if hidden is False and failed is None:
+        failed = "could not be isolated: the worker could not make namespaces and a root of its own"
     limit_resources(memory)
     not_root = drop_privileges(uid)
     die_with_parent()
@@ -387,7 +391,7 @@ def serve(
             "ready": True,
             "not_root": not_root,
             "hidden": hidden,
-            "nested": bool(hide) and os.getpid() == 2,  # forked into a pid namespace of its own (no bubblewrap)
+            "nested": namespaces and os.getpid() == 2,  # forked into a pid namespace of its own (no bubblewrap)
         }
     )
     for line in reader:
@@ -440,7 +444,17 @@ def main(argv: list[str] | None = None) -> None:
     bot = spec["bot"]
     if isinstance(bot, bytes):  # a function pickled by reference: its module is imported here, before any limit
         bot = pickle.loads(bot)
-    serve(sock, bot, spec["rules"], spec["memory"], spec["output_limit"], spec["uid"], spec["restricted"], spec["hide"])
+    serve(
+        sock,
+        bot,
+        spec["rules"],
+        spec["memory"],
+        spec["output_limit"],
+        spec["uid"],
+        spec["restricted"],
+        spec["hide"],
+        spec.get("namespaces", False),
+    )
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ from duel_lessons.play.referee import (
     printable,
     read_bot_source,
 )
+from duel_lessons.play.unisolated import UNISOLATED_FLAG
 
 #: What every tournament's page says where bots run in the kernel.
 NO_ISOLATION = (
@@ -303,6 +304,19 @@ def open_sandbox(bot: Bot, rules: Rules, time_limit: float = 1.0, **limits: Any)
     from duel_lessons.play.sandbox import Sandbox
 
     return Sandbox(bot, rules, time_limit, **limits)
+
+
+def bots_unisolated() -> str | None:
+    """Why other people's bot files cannot be isolated here (None when they can): always where bots run in the
+    kernel; elsewhere :func:`duel_lessons.play.isolation.bots_unisolated` says."""
+    if not processes_available():
+        return (
+            f"The bot files cannot be isolated here. {NO_ISOLATION} Take that risk only for bot files you trust, "
+            f"with {UNISOLATED_FLAG} (run_untrusted_code_without_isolation=True in Python)."
+        )
+    from duel_lessons.play.isolation import bots_unisolated as process_refusal
+
+    return process_refusal()
 
 
 def isolation_notes(functions: bool = False) -> list[str]:

@@ -35,6 +35,7 @@ import psutil  # type: ignore[import-untyped]
 
 from duel_lessons.play.referee import check_time_limit as check_time_limit
 from duel_lessons.play.referee import printable as printable
+from duel_lessons.play.unisolated import INSTALL_ISOLATION, UNISOLATED_FLAG
 
 #: How far past its CPU limit a looping bot can get before the referee sees it: the referee reads the CPU
 #: time at least every ``CPU_TICK`` seconds, and a tick on a loaded machine can be late by about as much again.
@@ -68,16 +69,24 @@ def can_change_user() -> bool:
     return True
 
 
-def _system_binds() -> list[str]:
-    binds: list[str] = []
+def system_paths() -> list[tuple[str, str | None]]:
+    """The system folders and files a worker's Python needs, each with its symlink's target (None: bound as it is)."""
+    found: list[tuple[str, str | None]] = []
     for path in ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
         if os.path.islink(path):
-            binds += ["--symlink", os.readlink(path), path]
+            found.append((path, os.readlink(path)))
         elif os.path.isdir(path):
-            binds += ["--ro-bind", path, path]
+            found.append((path, None))
     for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime"):
         if os.path.exists(path):
-            binds += ["--ro-bind", path, path]
+            found.append((path, None))
+    return found
+
+
+def _system_binds() -> list[str]:
+    binds: list[str] = []
+    for path, target in system_paths():
+        binds += ["--symlink", target, path] if target is not None else ["--ro-bind", path, path]
     return binds
 
 
@@ -181,8 +190,9 @@ def isolation_notes(functions: bool = False) -> list[str]:
     own = wrap is None and own_namespaces_here()
     if own:
         notes.append(
-            f"Sandbox: {why}; each bot makes namespaces of its own instead (no network, no other process, "
-            "no other bot's file, nothing it writes outlives it)."
+            f"Sandbox: {why}; each bot makes namespaces and a root of its own instead (only Python and the package, "
+            "read-only: none of your files or the other bots'; no network, no other process; nothing it writes "
+            "outlives it)."
         )
     elif wrap is None:
         notes.append(f"Sandbox: {why}; bots are not in namespaces of their own.")
@@ -195,12 +205,7 @@ def isolation_notes(functions: bool = False) -> list[str]:
                 else " and could harm this process. Install bubblewrap, or run as an ordinary user."
             )
         )
-    elif not is_root() and own:
-        notes.append(
-            "Sandbox: bots run as your own user, so a bot written to attack could read your files; "
-            "bot files are kept to a restricted namespace. Install bubblewrap to hide your files from them."
-        )
-    elif not is_root() and wrap is None and hasattr(os, "geteuid"):
+    elif not is_root() and wrap is None and not own and hasattr(os, "geteuid"):
         notes.append(
             "Sandbox: bots run as your own user, so a bot written to attack could signal this process; "
             "bot files are kept to a restricted namespace. Install bubblewrap for namespaces."
@@ -213,6 +218,29 @@ def isolation_notes(functions: bool = False) -> list[str]:
             "outside bubblewrap; give bots as files for a fresh interpreter."
         )
     return notes
+
+
+def bots_unisolated() -> str | None:
+    """Why other people's bot files cannot be isolated here, saying what to install and naming
+    :data:`UNISOLATED_FLAG`; None when they can: bubblewrap runs, or each worker can make namespaces and a root
+    of its own (:func:`own_namespaces_here`) and, under root, become a user of its own."""
+    wrap, why = bubblewrap()
+    if wrap is not None:
+        return None
+    own = own_namespaces_here()
+    if own and (not is_root() or can_change_user()):
+        return None
+    if own:  # namespaces, but a root worker would keep every capability in them
+        why += ", and this root process may not change user (CAP_SETUID)"
+    else:
+        why += ", and no process may make namespaces of its own here"
+    who = "root" if is_root() else "your own user"
+    return (
+        f"The bot files cannot be isolated here: {why}. Each bot would run as {who}, able to read your files and "
+        "the other bots', leave files behind, reach your network and signal your processes. "
+        f"{INSTALL_ISOLATION}, or, only for bot files you trust, take that risk with {UNISOLATED_FLAG} "
+        "(run_untrusted_code_without_isolation=True in Python)."
+    )
 
 
 def worker_environment(extra_paths: Sequence[str] = ()) -> dict[str, str]:

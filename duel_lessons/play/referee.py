@@ -37,8 +37,9 @@ LOAD_LIMIT = 5.0
 LOAD_WALL_LIMIT = 30.0
 #: A bot file larger than this is refused by its size, before it is read.
 MAX_BOT_FILE = 1_000_000
-#: The folders of every bot file this referee has read: covered, in each worker that bubblewrap does not
-#: isolate, by an empty folder (:func:`~duel_lessons.play.bot_worker.own_namespaces`).
+#: The folders of every bot file this referee has read: absent from the root of its own that each worker
+#: makes where bubblewrap does not run, and covered by an empty folder should a bound folder hold one
+#: (:func:`~duel_lessons.play.bot_worker.own_namespaces`).
 BOT_FOLDERS: set[str] = set()
 
 

@@ -10,13 +10,13 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    environment (none of the teacher's variables), no terminal (a session of its own: it cannot
    type into the teacher's terminal) and no inherited file descriptor but its socket.  It reads
    its bot from a **private copy** (:func:`private_copy`: 0600 in a 0700 folder, owned by the
-   worker's user), the only bot file it may read: bubblewrap binds only that folder, and without
-   bubblewrap the worker covers the other bots' folders and every copy in a mount namespace of its
-   own before the bot runs (:func:`~duel_lessons.play.bot_worker.own_namespaces`; root, or a
-   user where the kernel allows user namespaces).  There it also takes pid, network and IPC
-   namespaces of its own (it sees and signals no other process and reaches no address), and
-   every mount is read-only but a private ``/tmp``, ``/var/tmp``, ``/dev/shm`` and ``/run/lock``,
-   gone with it: the layers of bubblewrap but for the view of files.  A bot
+   worker's user), the only bot file it may read.  Without bubblewrap, the worker makes pid,
+   network, IPC and mount namespaces and a root of its own before the bot runs
+   (:func:`~duel_lessons.play.bot_worker.own_namespaces`; root, or a user where the kernel allows
+   user namespaces): read-only binds of only the system libraries, Python and the package, its own
+   ``/proc``, a private ``/tmp`` and ``/dev/shm`` gone with it, and nothing else (no teacher's
+   file, no bot folder, no copy): the layers of bubblewrap; a worker that cannot make them
+   refuses to run its bot.  A bot
    given as a *function* is the caller's own code (a notebook's, a test's): it runs in a worker
    forked from the caller (spawned where there is no fork), which drops every bot file's text
    before the function runs, then takes layers 3 to 6.
@@ -37,12 +37,21 @@ The referee never runs bot code in its own process.  The layers, each for its ow
    an allowlist of modules and of names in each (sympy's number theory wrapped to whole numbers,
    numpy's arrays), builtins without ``open``, ``eval`` or ``type``, and attribute names refused
    by rule wherever they come from (private names, frames, formatting by name, ctypes).  Behind
-   bubblewrap a second line; without it the guarantee against what the other layers leave open
-   (the teacher's readable files, the network); the only layer left on Windows.
+   bubblewrap or a worker's own namespaces a second line; where neither runs, the guarantee
+   against what the other layers leave open (the teacher's files, the network).
 6. **The referee's clocks**: the CPU time of the worker *and every process under it* (a forked
    child does not escape the limit), read from the operating system, a wall-clock limit per move,
    and a wall-clock **budget** per game and per tournament (:attr:`Sandbox.game_budget`,
    :attr:`Sandbox.total_budget`): a bot that stalls forfeits once its budget is spent.
+
+**Which layer is the guarantee** (the teacher guide says the same, set-up by set-up): with
+bubblewrap, bubblewrap (2); without it, the worker's own namespaces and root (1), as root or as a
+user where the kernel allows user namespaces, with a user of its own (3) under root; where
+neither runs (no bubblewrap and no namespaces, root that may not change user, Windows), nothing
+does, and the class tournament refuses other people's bot files
+(:func:`~duel_lessons.play.isolation.bots_unisolated`) unless told to run them with
+``--run-untrusted-code-without-isolation``: then only the restricted namespace (5) and the limits
+(4, 6) stand.  Bots given as functions are the caller's own code (lesson 12's checks) and always run.
 
 The bot gets a plain copy of the game state, rebuilt in the worker from numbers; the worker
 turns the answer into an ``int`` itself and sends one line of JSON, read by the referee within
@@ -92,12 +101,14 @@ from duel_lessons.play.isolation import (
     UID_BASE,
     Isolated,
     Worker,
+    bots_unisolated,
     bubblewrap,
     bwrap_command,
     can_change_user,
     check_time_limit,
     isolation_notes,
     next_uid,
+    own_namespaces_here,
     printable,
     run_isolated,
     sweep_user,
@@ -123,6 +134,7 @@ __all__ = [
     "Forfeit",
     "Isolated",
     "Sandbox",
+    "bots_unisolated",
     "bubblewrap",
     "check_time_limit",
     "decode_state",
@@ -195,7 +207,7 @@ class Sandbox:
         self.spent_total = 0.0
         #: Whether the last worker left root (None: not known yet, or the referee is not root).
         self.not_root: bool | None = None
-        #: Whether the last worker covered the other bots' folders itself (None: not asked, as in bubblewrap).
+        #: Whether the last worker made namespaces and a root of its own (None: not asked, as in bubblewrap).
         self.hidden: bool | None = None
         self.forked = False
         self._copy: Path | None = None
@@ -286,7 +298,7 @@ class Sandbox:
             raise self._broken
         self.not_root = bool(reply.get("not_root"))
         worker.nested = bool(reply.get("nested"))  # forked into a pid namespace of its own (no bubblewrap)
-        self.hidden = reply.get("hidden") if self._copy is not None and self._hide else None
+        self.hidden = reply.get("hidden") if self._copy is not None else None
         self._cpu = worker.cpu() or 0.0
 
     def _exec(
@@ -301,8 +313,10 @@ class Sandbox:
             ours.close()
             raise DuelError(f"Cannot make a private copy of the bot file {Path(path).name}: {error}.") from None
         self._copy = copy.parent
-        self._hide = folders_to_hide() if user_namespace is None else []
+        namespaces = user_namespace is None and own_namespaces_here()
+        self._hide = folders_to_hide() if namespaces else []
         spec = {**spec, "bot": (str(copy), None), "hide": self._hide, "uid": uid, "restricted": self.restricted}
+        spec["namespaces"] = namespaces
         command = [sys.executable, "-s", "-m", "duel_lessons.play.bot_worker", str(theirs.fileno())]
         if user_namespace is not None:
             command = bwrap_command([*extra, str(copy.parent)], user_namespace) + command

@@ -70,7 +70,7 @@ from duel_lessons.engine.errors import DuelError
 from duel_lessons.engine.game import GameState, Moved, new_game, play_out
 from duel_lessons.engine.rules import Rules, get_rules
 from duel_lessons.engine.starts import random_start
-from duel_lessons.play.in_kernel import isolation_notes, open_sandbox, processes_available
+from duel_lessons.play.in_kernel import bots_unisolated, isolation_notes, open_sandbox, processes_available
 from duel_lessons.play.players import Strategy, make_player
 from duel_lessons.play.referee import (
     LOAD_WALL_LIMIT,
@@ -508,6 +508,7 @@ def round_robin(
     output_limit: int = OUTPUT_LIMIT,
     budget: float | None = None,
     max_workers: int = MAX_WORKERS,
+    run_untrusted_code_without_isolation: bool = False,
 ) -> TournamentResult:
     """Every pair of entrants plays both colours from each start number.
 
@@ -518,11 +519,19 @@ def round_robin(
     spend in the whole tournament (default: :func:`default_budget`).  Games from the same start
     are played twice, each entrant moving first once.  The whole takes at most
     :func:`longest_time`.
+
+    Bot files are other people's code: where nothing can isolate them (:func:`bots_unisolated`) it raises
+    DuelError, saying what to install, unless ``run_untrusted_code_without_isolation``.  Bots given as
+    functions are the caller's own code (lesson 12's checks): the limits suffice, and they always run.
     """
     book = get_rules(rules)
     limit = check_time_limit(time_limit)
     numbers = tournament_starts(book, starts, seed, start_range)
     entrants = _entrants(strategies)
+    if not run_untrusted_code_without_isolation and any(isinstance(e, BotFile) for e in entrants.values()):
+        refusal = bots_unisolated()
+        if refusal is not None:
+            raise DuelError(refusal)
     size = 1024
     while size < max(numbers):
         size *= 2

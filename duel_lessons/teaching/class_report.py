@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from duel_lessons.play.unisolated import INSTALL_ISOLATION, UNISOLATED_FLAG
 from duel_lessons.teaching import record as records_module
 from duel_lessons.teaching.bounded_json import Reply, Unreadable, loads, parse_reply
 from duel_lessons.teaching.judging import Judge
@@ -52,8 +53,6 @@ from duel_lessons.teaching.report_page import ClassReport, Row
 #: A handed-in notebook larger than this is not read, nor one whose JSON nests deeper than this.
 MAX_BYTES = 20 * 2**20
 MAX_NOTEBOOK_DEPTH = 100
-#: The flag that lets the command run hand-ins where nothing can isolate them (it names the risk).
-UNISOLATED_FLAG = "--run-untrusted-code-without-isolation"
 
 
 @dataclass(frozen=True)
@@ -325,8 +324,7 @@ def isolation_problem() -> str | None:
     return (
         f"The hand-ins cannot be isolated here: {why}. Each notebook would run as {who}, able to read your "
         "files and the other hand-ins, leave files behind, reach your network and signal your processes. "
-        "Install bubblewrap (Debian or Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) "
-        "and allow user namespaces, or, only for notebooks you trust, take that risk with "
+        f"{INSTALL_ISOLATION}, or, only for notebooks you trust, take that risk with "
         f"{UNISOLATED_FLAG} (run_untrusted_code_without_isolation=True in Python)."
     )
 
