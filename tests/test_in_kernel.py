@@ -100,6 +100,26 @@ def test_the_tournament_plays_bots_in_the_kernel_and_says_isolation_is_absent() 
     assert all("time limit" in (g.forfeit or "") for g in result.games)
 
 
+def test_bot_files_are_refused_in_the_kernel_unless_the_risk_is_taken(tmp_path: object) -> None:
+    """Other people's bot files would run in the kernel beside the notebook: refused, naming the flag."""
+    from pathlib import Path
+
+    from duel_lessons.engine.errors import DuelError
+    from duel_lessons.play.referee import BotFile
+    from duel_lessons.play.tournament import round_robin
+
+    path = Path(str(tmp_path)) / "smallest.py"
+    path.write_text("def move(state):\n    return state.legal_moves[0]\n", encoding="utf-8")
+    entrants = {"File": BotFile(path), "Largest": lambda s: s.legal_moves[-1]}
+    with pytest.raises(DuelError, match="--run-untrusted-code-without-isolation") as refused:
+        round_robin(entrants, starts=[12], time_limit=0.5)
+    assert "cannot start processes" in str(refused.value)
+    result = round_robin(entrants, starts=[12], time_limit=0.5, run_untrusted_code_without_isolation=True)
+    # The file plays its smallest move: 12 -2-> 10 -5-> 5, stuck; and 12 -6-> 6 -2-> 4 -2-> 2, stuck. Largest wins both.
+    assert [(g.winner, g.loser) for g in result.games] == [("Largest", "File")] * 2
+    assert result.notes == (NO_ISOLATION,)
+
+
 def test_lesson_11s_sum_rule_is_judged_in_the_kernel() -> None:
     from duel_lessons.teaching.checks.lesson11 import SPEC
 
