@@ -272,8 +272,21 @@ all_divisors = _all_divisors
 is_legal = _is_legal
 
 
+#: Until numba has been loaded, ranges of fewer numbers than this run as plain Python: a table of 1,024
+#: numbers (the oracle's first, a game board's) takes about 10 ms that way, where importing numba and
+#: loading the compiled kernel takes 1-3 s (the game app's first card waited for it).
+PLAIN_BELOW = 4096
+
+
 def solve(*args: Any) -> None:
-    """Fill outcome, grundy and remoteness for lo <= n < hi: :func:`_solve`, compiled on first use."""
+    """Fill outcome, grundy and remoteness for lo <= n < hi: :func:`_solve`, compiled on first use.
+
+    A short range (under :data:`PLAIN_BELOW` numbers) before the kernel is loaded runs as plain Python,
+    without importing numba.
+    """
+    if not _kernel and args[1] - args[0] < PLAIN_BELOW:
+        _solve(*args)
+        return
     _compiled_kernel()["solve"](*args)
 
 
