@@ -41,7 +41,7 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-SETUPS = ("plain", "repo", "repo-settled", "binder")
+SETUPS = ("plain", "repo", "repo-settled", "binder", "progressive", "binder-progressive")
 TARGET_S = 3.0
 
 
@@ -67,14 +67,18 @@ def wait_for(url: str, proc: subprocess.Popen[bytes], timeout: float = 120) -> N
 def server(setup: str, code: Path, port: int, env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
     """Start the server for ``setup``; the page's URL."""
     notebook = code / "notebooks" / "play.ipynb"
-    if setup == "binder":
+    if setup.startswith("binder"):
         command = [sys.executable, "-m", "jupyter", "server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
                    "--IdentityProvider.token=", "--ServerApp.password=", "--allow-root", f"--ServerApp.root_dir={code}",
                    "--ServerApp.port_retries=0", "--ServerApp.jpserver_extensions={'voila': True}"]  # fmt: skip
+        if setup == "binder-progressive":
+            command.append("--VoilaConfiguration.progressive_rendering=True")
         url, cwd = f"http://127.0.0.1:{port}/voila/render/notebooks/play.ipynb", code
     else:
         command = [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
                    "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]  # fmt: skip
+        if setup == "progressive":
+            command.append("--progressive_rendering=True")
         url = f"http://127.0.0.1:{port}/"
         cwd = code if setup.startswith("repo") else Path(env["BENCH_EMPTY_DIR"])
     with log.open("ab") as out:
@@ -90,7 +94,7 @@ def one_run(
     began = time.monotonic()
     proc, url = server(setup, code, port, env, log)
     try:
-        probe = f"http://127.0.0.1:{port}/" + ("api/status" if setup == "binder" else "voila/static/voila.js")
+        probe = f"http://127.0.0.1:{port}/" + ("api/status" if setup.startswith("binder") else "voila/static/voila.js")
         wait_for(probe, proc)
         if setup == "repo-settled":
             time.sleep(settle)
