@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from duel_lessons.views.app import TITLES, PlayApp
 
@@ -53,3 +54,13 @@ def test_the_other_tabs_are_made_when_first_opened() -> None:
     assert app.explorer.large and "duel-large-type" in app.explorer.widget._dom_classes
     assert app._pages[0].children == (app.explorer.widget,)
     assert app.builder.play_it() is app.board and app.tabs.selected_index == 0
+
+
+def test_voila_json_preheats_the_app_only() -> None:
+    """``voila notebooks/play.ipynb`` run from the root reads ./voila.json: one kernel pre-heated for the app (named
+    as voila names it when given the notebook, and when serving the root), none for the lessons."""
+    config = json.loads((Path(__file__).resolve().parents[1] / "voila.json").read_text(encoding="utf-8"))
+    assert config["VoilaConfiguration"] == {"preheat_kernel": True}  # progressive_rendering would make voila refuse
+    pools = config["VoilaKernelManager"]["kernel_pools_config"]
+    one = {"pool_size": 1}
+    assert pools == {"default": {"pool_size": 0}, "play.ipynb": one, "notebooks/play.ipynb": one}

@@ -7,7 +7,11 @@ every variant.  With ``NUMBA_DISABLE_JIT=1``, or where numba cannot be imported
 Python: :data:`COMPILED` says which.  Measured (README, Performance): without numba, large tables are solved in
 numpy instead (:mod:`duel_lessons.solving.retrograde`), a Divisor Duel table to 10^5 in 0.13-0.42 s
 (0.28-0.43 times a naive pure-Python loop run beside it) and to 10^6 in 3.2-7.4 s (load 2 to 16);
-compiled, 0.01-0.04 s and 0.1-0.5 s, 2.3-2.4 times as fast as an independent numba kernel.
+compiled, 0.01-0.04 s and 0.1-0.5 s, 2.3-2.4 times as fast as an independent numba kernel.  In one run
+of ``benchmarks/bench_issue31.py`` at load 10.5: 0.30 times the naive loop at 10^5, 10^6 in 7.4 s (1.9 s
+of CPU time), compiled 2.5 times as fast as the reference.  So every lesson runs at full size without
+numba (``benchmarks/bench_lessons.py``: lessons 00-11 at most 8.5 s of CPU time each, pytest included).
+Until numba is loaded, ranges under :data:`PLAIN_BELOW` numbers run as plain Python (see :func:`solve`).
 
 Arrays: ``spf[n]`` is the smallest prime factor of n (0 for n < 2);
 ``outcome`` int8 (0 = P, 1 = N), ``grundy`` and ``remoteness`` int32.
