@@ -8,9 +8,9 @@ Python: :data:`COMPILED` says which.  Measured (README, Performance): without nu
 numpy instead (:mod:`duel_lessons.solving.retrograde`), a Divisor Duel table to 10^5 in 0.13-0.42 s
 (0.28-0.43 times a naive pure-Python loop run beside it) and to 10^6 in 3.2-7.4 s (load 2 to 16);
 compiled, 0.01-0.04 s and 0.1-0.5 s, 2.3-2.4 times as fast as an independent numba kernel.  In one run
-of ``benchmarks/bench_issue31.py`` at load 10.5: 0.30 times the naive loop at 10^5, 10^6 in 7.4 s (1.9 s
-of CPU time), compiled 2.5 times as fast as the reference.  So every lesson runs at full size without
-numba (``benchmarks/bench_lessons.py``: lessons 00-11 at most 8.5 s of CPU time each, pytest included).
+of ``benchmarks/bench_issue31.py`` with the machine nearly idle: 0.32 times the naive loop at 10^5, 10^6 in
+1.5 s, compiled 2.4 times as fast as the reference (at load 10.5: 0.30 times, 7.4 s, 2.5 times).  So every
+lesson runs at full size without numba (``benchmarks/bench_lessons.py``: 2.5-16 s each under nbval).
 Until numba is loaded, ranges under :data:`PLAIN_BELOW` numbers run as plain Python (see :func:`solve`).
 
 Arrays: ``spf[n]`` is the smallest prime factor of n (0 for n < 2);
