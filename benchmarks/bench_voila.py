@@ -5,7 +5,7 @@ Run ``nice -n 10 python benchmarks/bench_voila.py`` (about a minute).  Needs Deb
 kernel), opens the page once and times, in the page's own clock (``performance.now()``, from the navigation's
 start), when the HTML arrived and when the first ``.dg-card`` became visible.  Target: <= 3 s on a quiet machine.
 
-Setups (``--setup``, several allowed; default: all three):
+Setups (``--setup``, several allowed; default: the first four):
 
 * ``plain``: ``voila notebooks/play.ipynb`` run from a folder without a voila.json, the page asked for as soon as
   the server answers: the kernel starts and runs the notebook while the browser waits for the HTML;
@@ -14,7 +14,9 @@ Setups (``--setup``, several allowed; default: all three):
 * ``repo-settled``: the same, with the page asked for ``--settle`` seconds later (the pre-heated kernel has
   already run the notebook: a second visitor, or a teacher who starts the server before the lesson);
 * ``binder``: ``jupyter server`` with Voilà as its extension, as the Binder app link serves it
-  (``/voila/render/notebooks/play.ipynb``; the extension has no kernel pool).
+  (``/voila/render/notebooks/play.ipynb``; the extension has no kernel pool);
+* ``progressive``, ``binder-progressive``: ``plain`` and ``binder`` with Voilà's progressive rendering (measured
+  slower here, so not used).
 
 ``--code DIR`` serves another copy of the package (``git archive COMMIT | tar -x -C DIR``, for a before/after:
 its voila.json, if any, is the one used).  Before timing, ``python -m duel_lessons.warm`` fills matplotlib's and
@@ -145,7 +147,7 @@ def main() -> None:
         results: dict[str, list[float]] = {}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-            for setup in args.setup or SETUPS:
+            for setup in args.setup or SETUPS[:4]:
                 for run in range(1, args.runs + 1):
                     html, card, total = one_run(setup, code, env, args.settle, browser, log)
                     results.setdefault(setup, []).append(card)
