@@ -40,15 +40,18 @@ HARD = [
 ]
 
 
-def main() -> None:
+def measure(echo: bool = True) -> list[tuple[str, float, float]]:
+    """A perfect move at each hard number for every variant: (rules, worst clock ms, worst CPU ms) each."""
     variants = list({r.name: r for r in [*RULEBOOKS.values(), *(f.rules for f in all_closed_forms())]}.values())
     player = make_player("perfect")
     began = time.perf_counter()
     numbers.smallest_prime_factor(1_000_003 * 1_000_033)  # once per process: the primes up to 10**6 (numpy)
-    print(f"one-off: the primes for trial division, {(time.perf_counter() - began) * 1000:.1f} ms")
-    print(f"perfect move at n <= 10**18 ({len(HARD)} hard numbers each), target <= {TARGET_MS:.0f} ms")
-    print("(wall time, and in brackets CPU time, which other jobs on the machine do not inflate)")
-    print(f"{'rules':34} {'worst ms':>9} {'(CPU)':>7} {'median ms':>10}  {'worst at':<20} verdict")
+    if echo:
+        print(f"one-off: the primes for trial division, {(time.perf_counter() - began) * 1000:.1f} ms")
+        print(f"perfect move at n <= 10**18 ({len(HARD)} hard numbers each), target <= {TARGET_MS:.0f} ms")
+        print("(wall time, and in brackets CPU time, which other jobs on the machine do not inflate)")
+        print(f"{'rules':34} {'worst ms':>9} {'(CPU)':>7} {'median ms':>10}  {'worst at':<20} verdict")
+    rows = []
     for rules in variants:
         times, cpu = [], []
         for n in HARD:
@@ -64,12 +67,19 @@ def main() -> None:
             assert rules.allows(move, n), (rules.name, n, move)
         times.sort()
         (worst, at), median = times[-1], times[len(times) // 2][0]
+        rows.append((rules.name, worst, max(cpu)))
         verdict = "PASS" if worst <= TARGET_MS else "PASS on CPU" if max(cpu) <= TARGET_MS else "FAIL"
-        print(f"{rules.name:34} {worst:9.2f} {max(cpu):7.2f} {median:10.2f}  {at:<20} {verdict}")
+        if echo:
+            print(f"{rules.name:34} {worst:9.2f} {max(cpu):7.2f} {median:10.2f}  {at:<20} {verdict}")
+    return rows
 
 
-def semiprimes(count: int) -> None:
-    """CPU time of the perfect move of Division Duel at ``count`` random products of two primes near 10**9."""
+def main() -> None:
+    measure()
+
+
+def semiprimes(count: int, echo: bool = True) -> list[float]:
+    """CPU ms of the perfect move of Division Duel at ``count`` random products of two primes near 10**9, sorted."""
     rng = random.Random(31)
     rules = RULEBOOKS["division-duel"]
     player = make_player("perfect")
@@ -83,10 +93,12 @@ def semiprimes(count: int) -> None:
         cpu.append((time.thread_time() - began) * 1000)
         assert move in (p, q)
     cpu.sort()
-    print(
-        f"\n{count} products of two primes near 10**9, Division Duel, CPU ms: median {cpu[count // 2]:.1f}, "
-        f"90% {cpu[int(count * 0.9)]:.1f}, worst {cpu[-1]:.1f}"
-    )
+    if echo:
+        print(
+            f"\n{count} products of two primes near 10**9, Division Duel, CPU ms: median {cpu[count // 2]:.1f}, "
+            f"90% {cpu[int(count * 0.9)]:.1f}, worst {cpu[-1]:.1f}"
+        )
+    return cpu
 
 
 if __name__ == "__main__":

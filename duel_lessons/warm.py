@@ -18,8 +18,9 @@ def warm() -> float:
     from matplotlib.figure import Figure
 
     from duel_lessons.engine.rules import RULEBOOKS
-    from duel_lessons.solving.tables import tabulate
+    from duel_lessons.solving.tables import compiled, tabulate
 
+    compiled()  # loads numba's kernel first: before that, tables this small run as plain Python
     for rules in RULEBOOKS.values():
         tabulate(rules, 1000)
     Figure().subplots().plot([1, 2], [1, 2])

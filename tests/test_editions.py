@@ -133,7 +133,8 @@ def test_student_copies_and_answer_key_default_to_the_clone(tmp_path: Path) -> N
 
 
 def test_kernel_without_numba_gives_the_same_tables(tmp_path: Path) -> None:
-    """Where numba cannot be imported, the same kernel runs as plain Python, and lessons scale sizes down."""
+    """Where numba cannot be imported, the same kernel runs as plain Python; lessons keep their full sizes up to
+    VECTOR_LIMIT (2 * 10**6, solved in numpy), and only larger ones are scaled down, with a note."""
     hide = tmp_path / "hide" / "numba"
     hide.mkdir(parents=True)
     (hide / "__init__.py").write_text("raise ImportError('numba hidden by the test')\n", encoding="utf-8")
@@ -141,7 +142,9 @@ def test_kernel_without_numba_gives_the_same_tables(tmp_path: Path) -> None:
         "import json\n"
         "from duel_lessons.solving import tables\n"
         "assert not tables.COMPILED\n"
-        "n = tables.lesson_size(10**6, 2000)\n"
+        "assert tables.lesson_size(10**6, 10**5) == 10**6\n"
+        "print(tables.lesson_size(10**7, 2000))\n"
+        "n = tables.lesson_size(3000, 2000)\n"
         "t = tables.tabulate('divisor-duel', n)\n"
         "print(json.dumps([n, t.outcome.tolist(), t.grundy.tolist(), t.remoteness.tolist()]))\n"
     )
@@ -149,12 +152,13 @@ def test_kernel_without_numba_gives_the_same_tables(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    note, data = run.stdout.splitlines()
-    assert "plain Python" in note and "2,000 instead of 1,000,000" in note
+    note, capped, data = run.stdout.splitlines()
+    assert "not compiled" in note and "2,000,000 instead of 10,000,000" in note and capped == "2000000"
     n, outcome, grundy, remoteness = json.loads(data)
     from duel_lessons.solving.tables import tabulate
 
     table = tabulate("divisor-duel", n)
+    assert n == 3000  # the full size: no note
     assert (outcome, grundy, remoteness) == (table.outcome.tolist(), table.grundy.tolist(), table.remoteness.tolist())
 
 

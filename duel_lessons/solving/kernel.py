@@ -4,11 +4,14 @@ Plain Python functions on ints and numpy arrays, compiled with numba.  The
 rules arrive as small ints (the codes below), so one compiled version serves
 every variant.  With ``NUMBA_DISABLE_JIT=1``, or where numba cannot be imported
 (Pyodide/JupyterLite, a machine without it), the same functions run as ordinary
-Python: :data:`COMPILED` says which, and lessons scale their sizes with
-:func:`lesson_size`.  Measured (README, Performance): without numba, large tables are solved in
+Python: :data:`COMPILED` says which.  Measured (README, Performance): without numba, large tables are solved in
 numpy instead (:mod:`duel_lessons.solving.retrograde`), a Divisor Duel table to 10^5 in 0.13-0.42 s
 (0.28-0.43 times a naive pure-Python loop run beside it) and to 10^6 in 3.2-7.4 s (load 2 to 16);
-compiled, 0.01-0.04 s and 0.1-0.5 s, 2.3-2.4 times as fast as an independent numba kernel.
+compiled, 0.01-0.04 s and 0.1-0.5 s, 2.3-2.4 times as fast as an independent numba kernel.  In one run
+of ``benchmarks/bench_issue31.py`` with the machine nearly idle: 0.32 times the naive loop at 10^5, 10^6 in
+1.5 s, compiled 2.4 times as fast as the reference (at load 10.5: 0.30 times, 7.4 s, 2.5 times).  So every
+lesson runs at full size without numba (``benchmarks/bench_lessons.py``: 2.5-16 s each under nbval).
+Until numba is loaded, ranges under :data:`PLAIN_BELOW` numbers run as plain Python (see :func:`solve`).
 
 Arrays: ``spf[n]`` is the smallest prime factor of n (0 for n < 2);
 ``outcome`` int8 (0 = P, 1 = N), ``grundy`` and ``remoteness`` int32.
@@ -90,24 +93,6 @@ def __getattr__(name: str) -> bool:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def lesson_size(size: int, plain: int, what: str = "N") -> int:
-    """``size`` where the kernel is compiled; otherwise ``plain``, with a printed note saying so.
-
-    For a lesson's PARAMETERS cell: ``N = lesson_size(10**6, 10**5)`` keeps a
-    lesson quick where numba is missing (plain Python is about a hundred times slower).
-
-    >>> lesson_size(1000, 1000)   # equal sizes: never a note
-    1000
-    """
-    if plain >= size or compiled():
-        return size
-    print(
-        f"Note: the solver runs as plain Python here (numba is not available), so {what} = {plain:,} "
-        f"instead of {size:,} to keep this lesson quick. The results hold the same way; only fewer numbers are checked."
-    )
-    return plain
-
-
 # Rule codes.
 SUBTRACT, DIVIDE = 0, 1
 ALL, EVEN, ODD, PRIME = 0, 1, 2, 3
@@ -120,7 +105,11 @@ WORK_SIZE = 2 * DIVISOR_BUFFER + 1
 
 
 def sieve(limit: int) -> np.ndarray:
-    """Smallest prime factor of every n <= limit (int32; 0 at 0 and 1), in numpy."""
+    """Smallest prime factor of every n <= limit (int32; 0 at 0 and 1), in numpy.
+
+    >>> sieve(10).tolist()
+    [0, 0, 2, 3, 2, 5, 2, 7, 2, 3, 2]
+    """
     spf = np.zeros(limit + 1, np.int32)
     for p in range(2, math.isqrt(limit) + 1):
         if spf[p] == 0:  # p is prime: it is the smallest factor of its unmarked multiples
@@ -287,8 +276,21 @@ all_divisors = _all_divisors
 is_legal = _is_legal
 
 
+#: Until numba has been loaded, ranges of fewer numbers than this run as plain Python: a table of 1,024
+#: numbers (the oracle's first, a game board's) takes about 10 ms that way, where importing numba and
+#: loading the compiled kernel takes 1-3 s (the game app's first card waited for it).
+PLAIN_BELOW = 4096
+
+
 def solve(*args: Any) -> None:
-    """Fill outcome, grundy and remoteness for lo <= n < hi: :func:`_solve`, compiled on first use."""
+    """Fill outcome, grundy and remoteness for lo <= n < hi: :func:`_solve`, compiled on first use.
+
+    A short range (under :data:`PLAIN_BELOW` numbers) before the kernel is loaded runs as plain Python,
+    without importing numba.
+    """
+    if not _kernel and args[1] - args[0] < PLAIN_BELOW:
+        _solve(*args)
+        return
     _compiled_kernel()["solve"](*args)
 
 

@@ -40,10 +40,9 @@ from duel_lessons.engine.rules import DuelError, Game, Rules, get_rules, whole_n
 from duel_lessons.solving import kernel as _kernel
 from duel_lessons.solving import retrograde as _retrograde
 
-# Re-exported for lessons: whether the kernel is compiled (numba), and sizes that follow it.
+# Re-exported for lessons: whether the kernel is compiled (numba).
 # (``COMPILED`` is worked out on first use, by __getattr__ below: importing numba takes half a second.)
 from duel_lessons.solving.kernel import compiled as compiled
-from duel_lessons.solving.kernel import lesson_size as lesson_size
 
 #: The largest N a table may have (a 10**7 table takes about 130 MB while it is built).
 TABLE_LIMIT: int = 10**7
@@ -60,6 +59,28 @@ _VECTOR_FROM = 4096
 #: Without numba, the largest table solved in numpy: its list of moves takes about 60 bytes a number
 #: (13 moves a number at 10**6), so larger ones run the kernel's loop as plain Python (slow, but small).
 VECTOR_LIMIT: int = 2 * 10**6
+
+
+def lesson_size(size: int, plain: int, what: str = "N") -> int:
+    """``size``, unless the kernel is not compiled and ``size`` is above :data:`VECTOR_LIMIT`; then the larger
+    of ``plain`` and VECTOR_LIMIT, with a printed note saying so.
+
+    Kept for notebooks that call it (``N = lesson_size(10**6, 10**5)``).  Lessons used to shrink
+    their sizes here without numba; the numpy solver now runs every lesson at full size (a Divisor
+    Duel table to 10**6 in about 3 s), so only a size numpy cannot take is scaled down: above
+    VECTOR_LIMIT the kernel's loop would run as plain Python, minutes for 10**7.
+
+    >>> lesson_size(10**6, 10**5)   # numba or not: the full size
+    1000000
+    """
+    if size <= VECTOR_LIMIT or plain >= size or _kernel.compiled():
+        return size
+    smaller = max(plain, VECTOR_LIMIT)
+    print(
+        f"Note: the solver is not compiled here (numba is not available), so {what} = {smaller:,} "
+        f"instead of {size:,} to keep this lesson quick. The results hold the same way; only fewer numbers are checked."
+    )
+    return smaller
 
 
 class TableTooLargeError(DuelError):

@@ -194,7 +194,10 @@ def servers(jupyter_env: dict[str, str], tmp_path_factory: pytest.TempPathFactor
             }  # fmt: skip
             for name, command in commands.items():
                 files.append(open(logs / f"{name}-{attempt}.log", "wb"))  # noqa: SIM115
-                procs.append(subprocess.Popen(command, env=jupyter_env, stdout=files[-1], stderr=subprocess.STDOUT))
+                # Voilà reads ./voila.json: run it in its own root, not under the repository's (the app's pool only).
+                where = voila_root if name == "voila" else None
+                procs.append(subprocess.Popen(command, env=jupyter_env, cwd=where, stdout=files[-1],
+                                              stderr=subprocess.STDOUT))  # fmt: skip
             lab = Lab(f"http://127.0.0.1:{lab_port}", token, lab_root)
             voila = Voila(f"http://127.0.0.1:{voila_port}", voila_root)
             try:
