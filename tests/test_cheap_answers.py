@@ -5,11 +5,12 @@ independent references (sympy's factorisation, a brute force over the game engin
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 import sympy
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from duel_lessons.engine import numbers
@@ -36,6 +37,19 @@ HARD = [
 ]  # fmt: skip
 
 
+@pytest.fixture(params=["flint", "rho"])
+def splitter(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each test below runs with FLINT's factoriser (a dependency) and with the engine's own Pollard rho
+    (its fallback where python-flint is missing, as on Pyodide)."""
+    numbers._smallest_factor.cache_clear()
+    if request.param == "rho":
+        monkeypatch.setattr(numbers, "_flint", lambda: None)
+    else:
+        assert numbers._flint() is not None, "python-flint is a dependency: pip install -e '.[dev]'"
+    yield request.param
+    numbers._smallest_factor.cache_clear()
+
+
 def test_the_big_primes_are_prime() -> None:
     for p in (P1, P2, BIG_P, BIG_Q, 999_983):
         assert sympy.isprime(p)
@@ -43,7 +57,7 @@ def test_the_big_primes_are_prime() -> None:
 
 
 @pytest.mark.parametrize("n", HARD)
-def test_factors_of_hard_numbers_agree_with_sympy(n: int) -> None:
+def test_factors_of_hard_numbers_agree_with_sympy(n: int, splitter: str) -> None:
     factors = sympy.factorint(n)
     assert numbers.omega(n) == sum(factors.values())
     assert numbers.smallest_prime_factor(n) == min(factors)
@@ -62,9 +76,10 @@ def test_factors_of_any_number_agree_with_sympy(n: int) -> None:
         assert numbers.smallest_prime_factor(n) == min(factors)
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.integers(min_value=10**6, max_value=10**9), st.integers(min_value=10**6, max_value=10**9))
-def test_products_of_two_large_primes_are_split(a: int, b: int) -> None:
+# The fixture only chooses the splitter, the same for every example.
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(a=st.integers(min_value=10**6, max_value=10**9), b=st.integers(min_value=10**6, max_value=10**9))
+def test_products_of_two_large_primes_are_split(a: int, b: int, splitter: str) -> None:
     p, q = sorted((int(sympy.nextprime(a)), int(sympy.nextprime(b))))
     assert numbers.omega(p * q) == 2
     assert numbers.smallest_prime_factor(p * q) == p
