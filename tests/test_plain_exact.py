@@ -1,0 +1,130 @@
+"""teaching.plain, value by value: which values a check reads, and the words feedback shows for them.
+
+Every expected text is written out by hand (issue 30: the `plain` area's survivors).
+"""
+
+from __future__ import annotations
+
+import types
+from fractions import Fraction
+
+import pytest
+
+import duel_lessons
+from duel_lessons.teaching import plain as plain_module
+from duel_lessons.teaching.plain import LargeNumber, Unreadable, plain, show
+
+
+def test_a_number_of_exactly_1000_digits_keeps_its_value_and_one_more_digit_does_not() -> None:
+    # 10**999 has 1000 digits (a 1 and 999 zeros); 10**1000 has 1001.
+    big = plain(10**999)
+    assert isinstance(big, LargeNumber) and big.value == 10**999
+    assert repr(big) == "a number with about 1,000 digits"
+    bigger = plain(-(10**1000))
+    assert isinstance(bigger, Unreadable) and not isinstance(bigger, LargeNumber)
+    assert repr(bigger) == "a number with about 1,001 digits"
+    assert plain(10**18) == 10**18 and plain(-(10**18)) == -(10**18)
+    assert repr(plain(10**18 + 1)) == "a number with about 19 digits"
+
+
+def test_a_class_of_the_package_itself_is_read_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A class whose home is the top package `duel_lessons` (not a submodule) counts as the package's own.
+    class Token:
+        def __call__(self) -> None: ...
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    Token.__module__ = "duel_lessons"
+    Token.__qualname__ = Token.__name__ = "Token"
+    monkeypatch.setattr(duel_lessons, "Token", Token, raising=False)
+    token = Token()
+    assert plain(token) is token
+    # The same class under another name in its module is not found there: unreadable.
+    monkeypatch.delattr(duel_lessons, "Token")
+    monkeypatch.setattr(duel_lessons, "Other", Token, raising=False)
+    assert isinstance(plain(token), Unreadable)
+
+
+# show(): the words, exactly.
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ([3, 1], "[3, 1]"),
+        ([], "[]"),
+        ((), "()"),
+        ((5,), "(5,)"),
+        ((5, 6), "(5, 6)"),
+        ([[1]], "[[1]]"),
+        ([[[1]]], "[[[1]]]"),
+        ([[[[1]]]], "[[[[...]]]]"),
+        (((((1,),),),), "((((...,),),),)"),  # a one-item tuple keeps its comma, even cut
+        ({3, 1, 2}, "[1, 2, 3]"),
+        (frozenset({"b", "a"}), "['a', 'b']"),
+        ({"a": [1, 2], "b": "P"}, "{'a': [1, 2], 'b': 'P'}"),
+        ({"a": [[[1]]]}, "{'a': [[[...]]]}"),
+        ({1: 2}, "{1: 2}"),
+        ({}, "{}"),
+        ("P", "'P'"),
+        (Fraction(3, 4), "3/4"),
+        (True, "True"),
+        (2.5, "2.5"),
+        (None, "None"),
+        (..., "Ellipsis"),
+        (10**30, "a number with about 31 digits"),
+        (object(), "a object object"),  # an Unreadable: its own words
+    ],
+)
+def test_show_writes_a_value_as_typed(value: object, words: str) -> None:
+    assert show(value) == words
+
+
+def test_show_sorts_a_set_of_words_whatever_its_hash_order() -> None:
+    letters = "qwertyuiopasdfgh"
+    assert show(set(letters)) == "[" + ", ".join(repr(c) for c in sorted(letters)) + "]"
+
+
+def test_a_set_that_cannot_be_sorted_is_shown_in_its_own_order() -> None:
+    words = show({1, "a"})
+    assert words in ("[1, 'a']", "['a', 1]")
+
+
+def test_show_stops_at_200_characters() -> None:
+    assert show("a" * 198) == "'" + "a" * 198 + "'"  # 200 characters: whole
+    assert show("a" * 199) == "'" + "a" * 198 + "…"  # 201: cut to 199 and an ellipsis
+    assert len(show(list(range(1000)))) == 200
+    written = "[" + ", ".join(str(i) for i in range(1000)) + "]"
+    assert show(list(range(1000))) == written[:199] + "…"
+
+
+def test_show_cuts_long_words_and_long_lists_before_writing_them() -> None:
+    # The text of a string is cut at 201 characters before repr (so the quotes close a shorter one).
+    assert plain_module._show("x" * 500, 3) == "'" + "x" * 201 + "'"
+    # A list shows its first 200 items, a dict its first 200 entries.
+    assert plain_module._show(list(range(300)), 3) == "[" + ", ".join(str(i) for i in range(200)) + "]"
+    shown = plain_module._show({i: i for i in range(300)}, 3)
+    assert shown == "{" + ", ".join(f"{i}: {i}" for i in range(200)) + "}"
+    # A dict's keys are shown at depth 0: a tuple key becomes (...).
+    assert plain_module._show({(1, 2): 3}, 3) == "{(...): 3}"
+
+
+def student_rule(n: int) -> bool:
+    return n > 1
+
+
+def test_show_names_functions_and_where_they_are() -> None:
+    line = student_rule.__code__.co_firstlineno
+    assert show(student_rule) == f"student_rule (a function, line {line} of its cell or file)"
+    assert show(plain_module.show) == "show (the function in duel_lessons.teaching.plain)"
+    assert show(len) == "len"  # a builtin has no code object: its name only
+    nameless = types.SimpleNamespace(__call__=None)
+    assert plain_module._show(nameless, 3) == "a SimpleNamespace"
+
+
+def test_a_named_thing_with_a_non_text_module_is_named_only() -> None:
+    thing = types.SimpleNamespace(__name__="rule", __module__=7, __code__=types.SimpleNamespace(co_firstlineno="1"))
+    assert plain_module._show(thing, 3) == "rule"
+    thing = types.SimpleNamespace(__name__="rule", __module__="duel_lessons_fork.x")
+    assert plain_module._show(thing, 3) == "rule"
