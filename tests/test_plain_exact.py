@@ -128,3 +128,16 @@ def test_a_named_thing_with_a_non_text_module_is_named_only() -> None:
     assert plain_module._show(thing, 3) == "rule"
     thing = types.SimpleNamespace(__name__="rule", __module__="duel_lessons_fork.x")
     assert plain_module._show(thing, 3) == "rule"
+
+
+def test_a_method_of_a_builtin_type_is_named_by_its_name() -> None:
+    # str.upper has a name but no __module__ (and no code): its name alone.
+    assert show(str.upper) == "upper" and show(list.append) == "append"
+
+
+def test_plain_reads_four_levels_of_containers_and_no_more() -> None:
+    assert plain([[[[1]]]]) == [[[[1]]]]
+    deep = plain([[[[[1]]]]])
+    assert isinstance(deep[0][0][0][0], Unreadable)
+    assert repr(deep[0][0][0][0]) == "a value nested too deep"
+    assert isinstance(plain({"a": {"b": {"c": {"d": {"e": 1}}}}})["a"]["b"]["c"]["d"], Unreadable)
