@@ -141,3 +141,35 @@ def test_plain_reads_four_levels_of_containers_and_no_more() -> None:
     assert isinstance(deep[0][0][0][0], Unreadable)
     assert repr(deep[0][0][0][0]) == "a value nested too deep"
     assert isinstance(plain({"a": {"b": {"c": {"d": {"e": 1}}}}})["a"]["b"]["c"]["d"], Unreadable)
+
+
+def test_numpy_values_become_python_ones() -> None:
+    np = pytest.importorskip("numpy")
+    for value, expected in [(np.int64(5), 5), (np.bool_(True), True), (np.float64(0.5), 0.5), (np.int8(-3), -3)]:
+        got = plain(value)
+        assert got == expected and type(got) is type(expected)
+    assert repr(plain(np.uint64(2**64 - 1))) == "a number with about 20 digits"
+    assert plain(np.array([3, 1, 2])) == [3, 1, 2]
+    assert plain(np.array([[1, 2], [3, 4]])) == [1, 2, 3, 4]  # read flat, row by row
+    assert plain(np.array(7)) == [7]
+    assert [type(x) for x in plain(np.array([1, 2]))] == [int, int]
+
+
+def test_numpy_arrays_are_read_up_to_10001_items() -> None:
+    np = pytest.importorskip("numpy")
+    assert len(plain(np.arange(20_000))) == 10_001
+    flat = plain(np.arange(12_000).reshape(2, 6_000))
+    assert len(flat) == 10_001 and flat[:3] == [0, 1, 2] and flat[-1] == 10_000
+
+
+def test_a_numpy_array_counts_as_a_level_of_nesting() -> None:
+    np = pytest.importorskip("numpy")
+    assert plain([[[np.array([1, 2])]]]) == [[[[1, 2]]]]
+    assert isinstance(plain([[[[np.array([1, 2])]]]])[0][0][0][0], Unreadable)
+
+
+def test_other_numpy_objects_are_unreadable_and_named() -> None:
+    np = pytest.importorskip("numpy")
+    generator = np.random.default_rng(1)  # its class lives in numpy.random._generator
+    assert repr(plain(generator)) == "a numpy Generator"
+    assert repr(plain(np.dtype("int64"))).startswith("a numpy ")
