@@ -5,7 +5,9 @@ Every expected text is written out by hand (issue 30: the `plain` area's survivo
 
 from __future__ import annotations
 
+import itertools
 import types
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -173,3 +175,83 @@ def test_other_numpy_objects_are_unreadable_and_named() -> None:
     generator = np.random.default_rng(1)  # its class lives in numpy.random._generator
     assert repr(plain(generator)) == "a numpy Generator"
     assert repr(plain(np.dtype("int64"))).startswith("a numpy ")
+
+
+def test_every_kind_of_collection_is_read_up_to_10001_items() -> None:
+    assert plain(list(range(20_000))) == list(range(10_001))
+    assert plain(tuple(range(20_000))) == tuple(range(10_001))
+    assert len(plain(set(range(20_000)))) == 10_001 and type(plain(set(range(3)))) is set
+    assert len(plain(frozenset(range(20_000)))) == 10_001 and type(plain(frozenset(range(3)))) is frozenset
+    assert plain({i: -i for i in range(20_000)}) == {i: -i for i in range(10_001)}
+    assert plain(range(20_000)) == list(range(10_001))
+    assert plain(range(10_000)) == list(range(10_000)) and plain(range(2, 9, 3)) == [2, 5, 8]
+    assert plain(x * 2 for x in itertools.count()) == [2 * i for i in range(10_001)]
+    assert plain(itertools.count(5)) == list(range(5, 10_006))
+    assert plain(map(abs, [-1, -2])) == [1, 2] and plain(filter(None, [0, 3])) == [3]
+    assert plain(zip("ab", [1, 2], strict=True)) == [("a", 1), ("b", 2)]
+    assert plain(enumerate("ab")) == [(0, "a"), (1, "b")] and plain(reversed("ab")) == ["b", "a"]
+    assert plain(types.MappingProxyType({"a": [1]})) == {"a": [1]}
+
+
+def test_each_collection_is_one_level_of_nesting() -> None:
+    deep = plain((((((1,),),),),))
+    assert isinstance(deep[0][0][0][0], Unreadable) and plain(((((1,),),),)) == ((((1,),),),)
+    assert isinstance(next(iter(plain([[[{frozenset({1})}]]])[0][0][0])), Unreadable)
+    assert plain([[[{frozenset({1})}]]]) != [[[{frozenset({1})}]]]
+    assert plain([[{frozenset({1})}]]) == [[{frozenset({1})}]]
+    assert plain([[[(x for x in [1])]]]) == [[[[1]]]]
+    assert isinstance(plain([[[[(x for x in [1])]]]])[0][0][0][0], Unreadable)
+    # A range and a mapping proxy are read as the list or dict they hold, at their own level.
+    assert plain([[[range(2)]]]) == [[[[0, 1]]]]
+    assert plain([[[types.MappingProxyType({"a": 1})]]]) == [[[{"a": 1}]]]
+    assert isinstance(plain([[[[range(2)]]]])[0][0][0][0], Unreadable)
+    assert isinstance(plain([[[{"k": [1]}]]])[0][0][0]["k"], Unreadable)
+
+
+def _broken(error: Exception) -> Iterator[int]:  # a generator that stops with error
+    yield 1
+    raise error
+
+
+def test_a_collection_that_breaks_while_read_is_unreadable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(plain_module.STRICT, "0")
+    assert repr(plain(_broken(RuntimeError("x")))) == "a value that could not be read (RuntimeError)"
+
+    class HashableList(list):  # type: ignore[type-arg]
+        __hash__ = object.__hash__  # type: ignore[assignment]
+
+    assert repr(plain({HashableList([1]): 2})) == "a value that could not be read (TypeError)"
+    monkeypatch.setenv(plain_module.STRICT, "1")  # the test suite: a check's own errors are raised ...
+    with pytest.raises(RuntimeError):
+        plain(_broken(RuntimeError("x")))
+    for error in (ValueError("v"), TypeError("t"), ZeroDivisionError("z")):  # ... but not a student's value's
+        assert repr(plain(_broken(error))) == f"a value that could not be read ({type(error).__name__})"
+
+
+def test_strict_only_when_the_variable_is_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert plain_module.STRICT == "DUEL_LESSONS_STRICT_SOLUTIONS"
+    monkeypatch.setenv(plain_module.STRICT, "1")
+    assert plain_module.strict() is True
+    monkeypatch.setenv(plain_module.STRICT, "true")
+    assert plain_module.strict() is False
+    monkeypatch.delenv(plain_module.STRICT)
+    assert plain_module.strict() is False
+
+
+def test_functions_pass_and_objects_that_compare_do_not() -> None:
+    assert plain(len) is len and plain(student_rule) is student_rule
+
+    class Comparing:
+        def __call__(self) -> None: ...
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    class Calling:
+        def __call__(self) -> None: ...
+
+    assert repr(plain(Comparing())) == "a Comparing object"
+    calling = Calling()
+    assert plain(calling) is calling
