@@ -255,3 +255,22 @@ def test_functions_pass_and_objects_that_compare_do_not() -> None:
     assert repr(plain(Comparing())) == "a Comparing object"
     calling = Calling()
     assert plain(calling) is calling
+
+
+def test_what_a_set_or_a_dict_key_holds_is_one_level_deeper() -> None:
+    inside = plain([[[frozenset({(1,)})]]])[0][0][0]  # the frozenset at level 3: its tuple at level 4
+    assert type(inside) is frozenset and [repr(x) for x in inside] == ["a value nested too deep"]
+    inside = plain([[[{(1,)}]]])[0][0][0]
+    assert type(inside) is set and [repr(x) for x in inside] == ["a value nested too deep"]
+    keys = list(plain([[[{(1,): 2}]]])[0][0][0])
+    assert [repr(k) for k in keys] == ["a value nested too deep"]
+    assert plain([[{(1,): 2}]]) == [[{(1,): 2}]] and plain([[frozenset({(1,)})]]) == [[frozenset({(1,)})]]
+
+
+def test_a_mapping_proxy_is_read_at_its_own_level() -> None:
+    assert plain([[types.MappingProxyType({"a": [1]})]]) == [[{"a": [1]}]]
+    assert isinstance(plain([[[types.MappingProxyType({"a": [1]})]]])[0][0][0]["a"], Unreadable)
+
+
+def test_a_huge_range_is_read_only_as_far_as_10001_items() -> None:
+    assert plain(range(10**12)) == list(range(10_001))
