@@ -201,6 +201,8 @@ def test_each_collection_is_one_level_of_nesting() -> None:
     assert plain([[{frozenset({1})}]]) == [[{frozenset({1})}]]
     assert plain([[[(x for x in [1])]]]) == [[[[1]]]]
     assert isinstance(plain([[[[(x for x in [1])]]]])[0][0][0][0], Unreadable)
+    assert plain([[(x for x in [[1]])]]) == [[[[1]]]]  # what a generator yields is one level deeper
+    assert isinstance(plain([[[(x for x in [[1]])]]])[0][0][0][0], Unreadable)
     # A range and a mapping proxy are read as the list or dict they hold, at their own level.
     assert plain([[[range(2)]]]) == [[[[0, 1]]]]
     assert plain([[[types.MappingProxyType({"a": 1})]]]) == [[[{"a": 1}]]]
