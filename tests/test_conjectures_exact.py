@@ -71,3 +71,33 @@ def test_beyond_a_far_reach_keeps_the_next_hundred_and_thins_the_rest() -> None:
 
 def test_beyond_is_the_same_every_time() -> None:
     assert beyond(50, 10**6) == beyond(50, 10**6)
+
+
+def special(upto: int, reach: int) -> list[int]:
+    """The docstring's numbers in (upto, reach], smallest first: the next 100, powers of 2 and of 10 with
+    their neighbours, and 3 x 2^k (listed here from the words, up to 2^40 and 10^12)."""
+    found = set(range(upto + 1, upto + 101))
+    found |= {2**k + d for k in range(1, 41) for d in (-1, 0, 1)} | {3 * 2**k for k in range(1, 41)}
+    found |= {10**k + d for k in range(1, 13) for d in (-1, 0, 1)}
+    return sorted(n for n in found if upto < n <= reach)
+
+
+def test_beyond_keeps_every_special_number_when_there_are_at_most_250() -> None:
+    wanted = special(10_000, 10**12)
+    assert len(wanted) == 228  # 100 + 78 powers of 2 and neighbours + 27 of 3 x 2^k + 23 of 10^k
+    found = beyond(10_000, 10**12)
+    assert set(wanted) <= set(found) and len(found) == 300
+    assert 2**39 + 1 in found and 3 * 2**38 in found and 10**11 + 1 in found and 10**12 - 1 in found
+
+
+def test_beyond_thins_more_than_250_special_numbers_to_the_smallest_250() -> None:
+    wanted = special(0, 10**12)
+    assert len(wanted) == 262  # 100 + 99 powers of 2 and neighbours + 33 of 3 x 2^k + 30 of 10^k (101 too)
+    found = set(beyond(0, 10**12))
+    assert len(found) == 300
+    assert set(wanted[:250]) <= found
+    assert not set(wanted[250:]) & found  # the 12 largest are left to the spread numbers (which miss them)
+
+
+def test_a_reach_that_is_not_a_whole_number_reaches_nothing() -> None:
+    assert reach_of("upto", {"upto": None}) == 0 and reach_of("upto", {"upto": 2.5}) == 0
