@@ -101,3 +101,10 @@ def test_beyond_thins_more_than_250_special_numbers_to_the_smallest_250() -> Non
 
 def test_a_reach_that_is_not_a_whole_number_reaches_nothing() -> None:
     assert reach_of("upto", {"upto": None}) == 0 and reach_of("upto", {"upto": 2.5}) == 0
+
+
+def test_the_next_hundred_are_tried_even_where_no_power_is_near() -> None:
+    # 5001 .. 5100 hold no power of 2 or 10 (nor a neighbour) and no 3 x 2^k; the next special is
+    # 6144 = 3 x 2^11, and the spread numbers (up to 10^12) fall far above it.
+    found = beyond(5_000, 10**12)
+    assert found[:101] == [*range(5_001, 5_101), 6_144]
