@@ -30,7 +30,7 @@ def test_nesting_64_deep_is_read_and_65_is_not() -> None:
     for _ in range(64):
         value = [value]
     assert decode(value) == value  # the 1 sits at level 64
-    with pytest.raises(Unreadable, match="^it is nested more than 64 deep$"):
+    with pytest.raises(Unreadable, match=r"^it is nested more than 64 deep$"):
         decode([value])
 
 
