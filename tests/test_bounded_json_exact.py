@@ -82,3 +82,33 @@ def test_missing_answers_or_rules_are_none_and_raw_values_are_kept() -> None:
     assert only_answers.answers == {"check:1": (1,)} and only_answers.rules == {}
     assert only_answers.raw_answers == {"check:1": {"tuple": [1]}} and only_answers.raw_rules == {}
     assert parse_reply(reply({}, {"test:u": {"tuple": [2, 3]}})).rules == {"test:u": (2, 3)}
+
+
+def test_exactly_500000_values_are_read() -> None:
+    # 1 outer list + 49 lists of 10,000 (490,049) + 1 list of 9,949 (9,950) = 500,000 values.
+    assert len(decode([*[[0] * 10_000] * 49, [0] * 9_949])) == 50
+
+
+def test_texts_tuples_and_decimals_at_their_limits() -> None:
+    assert decode("x" * 10_000) == "x" * 10_000
+    assert decode({"tuple": [0] * 10_000}) == (0,) * 10_000
+    assert decode({"float": "1." + "0" * 38}) == 1.0  # 40 characters
+    with pytest.raises(Unreadable) as caught:
+        decode({"float": "1." + "0" * 39})
+    assert str(caught.value) == "it holds a value of an unknown kind ('float')"
+    assert decode({"error": "e" * 300}) == {"error": "e" * 200}
+    with pytest.raises(Unreadable) as caught:
+        decode({"y" * 50: 1})
+    assert str(caught.value) == f"it holds a value of an unknown kind ({'y' * 40!r})"
+
+
+def test_tuples_nest_64_deep_and_no_more() -> None:
+    value: object = 1
+    for _ in range(64):
+        value = {"tuple": [value]}
+    expected: object = 1
+    for _ in range(64):
+        expected = (expected,)
+    assert decode(value) == expected
+    with pytest.raises(Unreadable, match=r"^it is nested more than 64 deep$"):
+        decode({"tuple": [value]})
