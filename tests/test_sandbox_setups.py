@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from duel_lessons.play.isolation import bwrap_command, python_dirs, worker_environment
+from duel_lessons.play.isolation import PACKAGE, bwrap_command, python_dirs, worker_environment
 from duel_lessons.play.unisolated import UNISOLATED_FLAG
 
 LINUX_ROOT = sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0
@@ -343,4 +343,11 @@ def test_a_root_of_its_own_holds_only_the_system_python_and_the_package(read_onl
     assert view["top"] == sorted({*view["plan"], "dev", "proc", "tmp"})
     assert view["dev"] == ["fd", "full", "null", "random", "shm", "stderr", "stdin", "stdout", "urandom", "zero"]
     assert view["writes"] == [False, False, False, True, True, True]
-    assert view["beside"] == ["duel_lessons"]  # the package's folder holds the tests and docs: not bound
+    # The package's folder (here, the repository) holds the tests, docs and notebooks: not bound. Only the package
+    # is, and a Python folder that lives there (CI's venv is the repository's .venv).
+    parent = PACKAGE.parent
+    inside = [Path(d) for d in python_dirs() if Path(d).is_relative_to(parent)]
+    assert parent not in inside, "an installed package's folder is site-packages: run this from a clone"
+    pythons = {d.relative_to(parent).parts[0] for d in inside}
+    assert view["beside"] == sorted({"duel_lessons", *pythons})
+    assert not {"tests", "docs", "notebooks", "pyproject.toml"} & set(view["beside"])
