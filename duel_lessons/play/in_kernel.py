@@ -40,7 +40,6 @@ duel_lessons.play.referee.Forfeit: took longer than the time limit of 0.05 s (st
 from __future__ import annotations
 
 import contextlib
-import math
 import sys
 import time
 from collections.abc import Callable
@@ -57,6 +56,8 @@ from duel_lessons.play.referee import (
     Bot,
     BotFile,
     Forfeit,
+    budget_left,
+    budget_spent,
     check_time_limit,
     printable,
     read_bot_source,
@@ -241,12 +242,7 @@ class KernelSandbox:
         return loaded  # type: ignore[return-value]
 
     def _remaining(self) -> float:
-        left = math.inf
-        if self.game_budget is not None:
-            left = min(left, self.game_budget - self.spent_game)
-        if self.total_budget is not None:
-            left = min(left, self.total_budget - self.spent_total)
-        return left
+        return budget_left(self.game_budget, self.spent_game, self.total_budget, self.spent_total)
 
     def ask(self, state: GameState) -> int:
         """The bot's answer from ``state`` as a whole number, or :class:`~duel_lessons.play.referee.Forfeit`."""
@@ -254,11 +250,12 @@ class KernelSandbox:
 
         if self._broken is not None:
             raise Forfeit(self._broken.reason, self._broken.trace)
-        if self.total_budget is not None and self.spent_total >= self.total_budget:
-            self._broken = Forfeit(f"spent its whole time budget of {self.total_budget:g} s for the tournament")
-            raise Forfeit(self._broken.reason)
-        if self.game_budget is not None and self.spent_game >= self.game_budget:
-            raise Forfeit(f"spent its time budget of {self.game_budget:g} s for this game")
+        out_of_time = budget_spent(self.game_budget, self.spent_game, self.total_budget, self.spent_total)
+        if out_of_time is not None:
+            reason, for_good = out_of_time
+            if for_good:
+                self._broken = Forfeit(reason)
+            raise Forfeit(reason)
         began = clock()
         try:
             if self._function is None:

@@ -77,6 +77,40 @@ def default_game_budget(time_limit: float) -> float:
     return 10 + 5 * time_limit
 
 
+def budget_left(game_budget: float | None, spent_game: float, total_budget: float | None, spent_total: float) -> float:
+    """Seconds a bot has left: the less of what is left of its game's budget and of its tournament's (None: no
+    budget; inf when neither is set).
+
+    >>> budget_left(10.0, 9.5, 100.0, 20.0), budget_left(None, 3.0, 100.0, 98.0), budget_left(None, 0.0, None, 0.0)
+    (0.5, 2.0, inf)
+    """
+    left = math.inf
+    if game_budget is not None:
+        left = min(left, game_budget - spent_game)
+    if total_budget is not None:
+        left = min(left, total_budget - spent_total)
+    return left
+
+
+def budget_spent(
+    game_budget: float | None, spent_game: float, total_budget: float | None, spent_total: float
+) -> tuple[str, bool] | None:
+    """Why a bot may not move now, and whether for the rest of the tournament; None while it may.
+
+    >>> budget_spent(1.0, 1.0, 5.0, 2.0)
+    ('spent its time budget of 1 s for this game', False)
+    >>> budget_spent(1.0, 0.0, 5.0, 5.0)
+    ('spent its whole time budget of 5 s for the tournament', True)
+    >>> budget_spent(1.0, 0.5, None, 99.0) is None
+    True
+    """
+    if total_budget is not None and spent_total >= total_budget:
+        return f"spent its whole time budget of {total_budget:g} s for the tournament", True
+    if game_budget is not None and spent_game >= game_budget:
+        return f"spent its time budget of {game_budget:g} s for this game", False
+    return None
+
+
 class Forfeit(Exception):
     """The bot loses the game: ``reason`` in words, and ``trace``, the bot's traceback if it raised."""
 

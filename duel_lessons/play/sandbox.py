@@ -122,6 +122,7 @@ from duel_lessons.play.referee import OUTPUT_LIMIT as OUTPUT_LIMIT
 from duel_lessons.play.referee import Bot as Bot
 from duel_lessons.play.referee import BotFile as BotFile
 from duel_lessons.play.referee import Forfeit as Forfeit
+from duel_lessons.play.referee import budget_left, budget_spent
 from duel_lessons.play.referee import default_game_budget as default_game_budget
 from duel_lessons.play.referee import default_wall_limit as default_wall_limit
 
@@ -371,23 +372,19 @@ class Sandbox:
     # -- one move --
 
     def _remaining(self) -> float:
-        left = math.inf
-        if self.game_budget is not None:
-            left = min(left, self.game_budget - self.spent_game)
-        if self.total_budget is not None:
-            left = min(left, self.total_budget - self.spent_total)
-        return left
+        return budget_left(self.game_budget, self.spent_game, self.total_budget, self.spent_total)
 
     def ask(self, state: GameState) -> int:
         """The bot's answer from ``state`` as a whole number, or :class:`Forfeit`."""
         if self._broken is not None:
             raise Forfeit(self._broken.reason, self._broken.trace)
-        if self.total_budget is not None and self.spent_total >= self.total_budget:
-            self._broken = Forfeit(f"spent its whole time budget of {self.total_budget:g} s for the tournament")
-            self.close()
-            raise Forfeit(self._broken.reason)
-        if self.game_budget is not None and self.spent_game >= self.game_budget:
-            raise Forfeit(f"spent its time budget of {self.game_budget:g} s for this game")
+        out_of_time = budget_spent(self.game_budget, self.spent_game, self.total_budget, self.spent_total)
+        if out_of_time is not None:
+            reason, for_good = out_of_time
+            if for_good:
+                self._broken = Forfeit(reason)
+                self.close()
+            raise Forfeit(reason)
         began = time.monotonic()
         starting = 0.0  # a start is not the game's time; a restart after a stop is the bot's own (its budget)
         try:
