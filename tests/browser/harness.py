@@ -185,6 +185,14 @@ def is_over(board: Any) -> bool:
     return bool(board.locator(".dg-result:not([hidden])").count())
 
 
+def wait_until_ready(board: Any) -> None:
+    """Until the board takes clicks (not answering a move, nor within 400 ms of one), as a student waits for it."""
+    deadline = time.monotonic() + SAFETY_NET
+    while board.locator(".dg-root.dg-busy, .dg-root.dg-cooling").count():
+        assert time.monotonic() < deadline, f"The board stayed busy: {board.locator('.dg-root').inner_text()!r}"
+        board.page.wait_for_timeout(50)
+
+
 def wait_for_reply(board: Any, before: int, mine: int) -> None:
     """After my move from ``before`` to ``mine``: wait for the computer's reply (after its pause), or the end, and
     for the board to take clicks again (one move per intention: not before 400 ms after the last one)."""
@@ -209,6 +217,7 @@ def play_to_a_win(board: Any, choose: Any, before_click: Any = None) -> int:
         assert d is not None, f"{n} should be a winning position for me"
         if before_click is not None:
             before_click(moves, n, d)
+        wait_until_ready(board)
         board.locator(f".duel-move-{d}").click()
         moves += 1
         wait_for_reply(board, n, n - d)
