@@ -83,12 +83,8 @@ def main() -> None:
         what = f"perfect move, {len(split)} random p*q, p, q > 3*10**8 (CPU)"
         rows.append((what, f"{split[-1]:.1f} ms", goal, split[-1] <= bench_players.TARGET_MS))
 
-    print(f"\nload average {os.getloadavg()} at the end; {time.perf_counter() - began:.0f} s in all\n")
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'measured':>9}  {'target':>8}  result")
-    for what, measured, goal, ok in rows:
-        print(f"{what:<{width}}  {measured:>9}  {goal:>8}  {'PASS' if ok else 'FAIL'}")
-    sys.exit(0 if all(r[3] for r in rows) else 1)
+    print(f"\nload average {os.getloadavg()} at the end; {time.perf_counter() - began:.0f} s in all")
+    sys.exit(bench_reference.verdicts(rows))
 
 
 if __name__ == "__main__":
