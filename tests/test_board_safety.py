@@ -33,6 +33,31 @@ def test_an_action_sent_from_a_position_already_left_is_ignored() -> None:
     assert board.state.number == 54
 
 
+def test_a_click_on_an_older_drawing_of_the_same_position_is_played() -> None:
+    """The board drawn again (here a message; in a lesson, a later cell touching it while the page loads)
+    before the student's click arrives: the click names the position it was made on, which the board is
+    still at, so it is played, not dropped as stale (a CI run lost lesson 02's first click so)."""
+    board = GameBoard("divisor-duel", 60, opponent="human", delay=0)
+    seq, position = board.view.seq, board.view.frames[-1]["position"]
+    board._show_message("Hello")  # drawn again: a new view of the same position
+    assert board.view.seq == seq + 1 and board.view.frames[-1]["position"] == position
+    board.view._received(board.view, {"kind": "card", "d": 3, "seq": seq, "position": position}, [])
+    assert board.state.number == 57 and len(board.state.history) == 1
+    # the same click again, from that position (now left): not played, even with the current view's seq
+    board.view._received(board.view, {"kind": "card", "d": 3, "seq": board.view.seq, "position": position}, [])
+    assert board.state.number == 57 and len(board.state.history) == 1
+
+
+def test_the_position_names_rules_start_and_moves() -> None:
+    """Same game, same name; another rule book, start, or move count, another name."""
+    from duel_lessons.views.board_frame import position_key
+
+    game = new_game("divisor-duel", 12)
+    assert position_key(game) == position_key(new_game("divisor-duel", 12))
+    others = [new_game("division-duel", 12), new_game("divisor-duel", 14), game.play(3), game.play(2)]
+    assert len({position_key(game), *map(position_key, others)}) == 5
+
+
 def test_every_action_gets_an_answer_even_one_that_does_nothing() -> None:
     """The browser ignores clicks until the board answers, so even a message it cannot use is answered."""
     board = GameBoard("divisor-duel", 60, delay=0)

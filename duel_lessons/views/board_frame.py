@@ -119,6 +119,22 @@ class Scene:
     winning: frozenset[int] | None = field(default=None)
 
 
+def position_key(state: GameState) -> str:
+    """A name for the position ``state`` shows, the same in every redraw of it (a message, P/N shown).
+
+    The browser sends it with a click, so the kernel plays a click made on any drawing of the position
+    it is at, and refuses one made on a position it has left (:class:`~duel_lessons.views.board_view.OneMove`).
+
+    >>> from duel_lessons.engine.game import new_game
+    >>> game = new_game("divisor-duel", 12)
+    >>> position_key(game) == position_key(new_game("divisor-duel", 12))
+    True
+    >>> position_key(game) == position_key(game.play(3))
+    False
+    """
+    return f"{state.rules.name}:{hash(state.rules)}:{state.start}:{len(state.history)}:{state.number}:{state.passes}"
+
+
 class BoardFrame:
     """Draws a position: ``words`` (every phrase), at most ``max_buttons`` cards, and the rectangles of dots
     when ``pictures`` is on (views.rectangles).
@@ -248,6 +264,7 @@ class BoardFrame:
         spoken = result["headline"] + " " + result["why"] if result else f"{turn}. {instruction}"
         said = f"{words.problem} {prose(text)}" if error and text else prose(text)
         return {
+            "position": position_key(state),
             "title": rules.title, "number": grouped(state.number), "turn": turn, "turn_kind": turn_kind,
             "instruction": instruction, "result": result, "cards": cards, "more": more.strip(),
             "can_type": human and not state.must_pass, "can_pass": human and state.must_pass,

@@ -53,19 +53,27 @@ class OneMove:
     shown twice (two views, each with its own guard), a view drawn again while it waited, or a
     guard that gave up waiting.  So the kernel checks too, with two keys the browser sends:
 
-    - ``seq``, the number of the board's view the click was made on.  An action from a view the
-      board has already replaced (the second of two clicks on the same card) is not played.
+    - ``position``, the name of the position the click was made on (``board_frame.position_key``).  An
+      action from a position the board has already left (the second of two clicks on the same card) is
+      not played; one from any drawing of the position it is at is, even if the board has been drawn
+      again since (a message, P/N shown, a cell that touched the board while the page was loading).
+      An action without it (an older front end) is checked by ``seq``, the number of the view it was
+      made on, instead.
     - ``t``, the browser's clock (ms) at the click.  An action less than ``gap_ms`` after the last
       action played is the same intention again.  Both times come from the student's browser, so
       a busy kernel, which receives clicks late and bunched together, cannot mistake two
       deliberate moves for one.
 
-    An action without ``t`` (a test, an old front end) is checked by ``seq`` only.
+    An action without ``t`` (a test, an old front end) is checked by its position (or ``seq``) only.
 
     >>> gate = OneMove()
     >>> gate.admits(seq=3, now=3, t=1000.0), gate.admits(seq=3, now=3, t=1150.0), gate.admits(seq=3, now=3, t=1400.0)
     (True, False, True)
     >>> gate.admits(seq=2, now=3, t=5000.0)   # sent from a view the board has left
+    False
+    >>> gate.admits(seq=2, now=3, t=9000.0, position="p", here="p")   # an older drawing of the same position
+    True
+    >>> gate.admits(seq=3, now=3, t=9900.0, position="p", here="q")   # a position the board has left
     False
     """
 
@@ -73,9 +81,14 @@ class OneMove:
         self.gap_ms = gap_ms
         self.last: float | None = None  # the browser time of the last action played
 
-    def admits(self, seq: object, now: int, t: object = None) -> bool:
-        """Whether an action sent from view ``seq`` at browser time ``t`` is played (the board shows view ``now``)."""
-        if isinstance(seq, int) and not isinstance(seq, bool) and seq != now:
+    def admits(self, seq: object, now: int, t: object = None, position: object = None, here: object = None) -> bool:
+        """Whether an action sent from view ``seq`` (showing ``position``) at browser time ``t`` is played.
+
+        The board shows view ``now``, of the position named ``here``."""
+        if isinstance(position, str) and isinstance(here, str):
+            if position != here:
+                return False
+        elif isinstance(seq, int) and not isinstance(seq, bool) and seq != now:
             return False
         if not isinstance(t, int | float) or isinstance(t, bool) or math.isnan(t):
             return True
@@ -227,7 +240,8 @@ class BoardView(anywidget.AnyWidget):
     def _received(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if not isinstance(content, dict) or self.on_action is None:
             return
-        if not self.gate.admits(content.get("seq"), self.seq, content.get("t")):
+        here = self.frames[-1].get("position") if self.frames else None
+        if not self.gate.admits(content.get("seq"), self.seq, content.get("t"), content.get("position"), here):
             # The second click of one intention (OneMove).  The view that sent it waits for an answer: the
             # position again (a new seq, so any other copy of that click is stale too).
             self.show(self.frames[-1:])

@@ -120,7 +120,7 @@ function render({ model, el: host }) {
 
   // One move per intention: a second click or key press while a move is answered (the computer's reply
   // included) or within `gap` ms of it is ignored.  The kernel checks again (views.board_view.OneMove), with
-  // the view's seq and the click's time, since it may receive both clicks all the same.
+  // the position clicked on and the click's time, since it may receive both clicks all the same.
   function setCooling(on) {
     cooling = on;
     root.classList.toggle("dg-cooling", on);
@@ -171,7 +171,9 @@ function render({ model, el: host }) {
     setPending(true);
     sentAt = performance.now();
     const v = model.get("view") || {};
-    model.send(Object.assign({}, msg, { seq: v.seq, t: Date.now() }));
+    const steps = v.steps || [];
+    const shown = steps.length ? steps[steps.length - 1].position : undefined;  // the position clicked on
+    model.send(Object.assign({}, msg, { seq: v.seq, position: shown, t: Date.now() }));
     return true;
   }
 
