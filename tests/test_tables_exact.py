@@ -363,3 +363,16 @@ def test_winning_moves_over_batch_edges(monkeypatch: pytest.MonkeyPatch) -> None
     for r in rows:
         assert r["winning_moves"] == list(brute.winning_moves(r["n"]) if brute.wins(r["n"]) else ()), r["n"]
         assert all(type(d) is int for d in r["winning_moves"])
+
+
+def test_a_misere_table_shows_no_grundy_value_rather_than_minus_one() -> None:
+    """Misère Grundy values are not kept (-1 in the array): the tables a student reads show "-" there.
+
+    By hand, misère Divisor Duel: 2 has no move (the player there wins: N), 4 -> 2 only (P), 6 -> 4 wins."""
+    misere = tabulate(DIVISOR_DUEL.variant(last_mover_wins=False), 6)
+    assert misere.to_text(4, 6).splitlines()[1:] == ["4        P       -           1", "5        N       -           0",
+                                                     "6        N       -           2  2"]  # fmt: skip
+    html = misere._repr_html_()
+    assert "<td>4</td><td>P</td><td>-</td><td>1</td>" in html and "<td>-1</td>" not in html
+    normal = tabulate(DIVISOR_DUEL, 6)._repr_html_()
+    assert "<td>1</td><td>P</td><td>0</td><td>0</td>" in normal

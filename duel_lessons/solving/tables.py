@@ -420,12 +420,21 @@ class Table:
         return json.dumps(self.to_records(lo, hi))
 
     def to_text(self, lo: int = 1, hi: int | None = None) -> str:
-        """An aligned plain-text table."""
+        """An aligned plain-text table; a Grundy value the package does not give (misère play) shows as ``-``.
+
+        >>> from duel_lessons.engine.rules import DIVISOR_DUEL
+        >>> print(tabulate(DIVISOR_DUEL.variant(last_mover_wins=False), 6).to_text(4, 6), end="")
+        n  outcome  grundy  remoteness  winning moves
+        4        P       -           1
+        5        N       -           0
+        6        N       -           2  2
+        """
         header = ("n", "outcome", "grundy", "remoteness", "winning moves")
         body = [
-            (str(r["n"]), r["outcome"], str(r["grundy"]), str(r["remoteness"]), " ".join(map(str, r["winning_moves"])))
+            (str(r["n"]), r["outcome"], _grundy_text(r["grundy"]), str(r["remoteness"]),
+             " ".join(map(str, r["winning_moves"])))
             for r in self.rows(lo, hi)
-        ]
+        ]  # fmt: skip
         widths = [max(len(line[i]) for line in [header, *body]) for i in range(4)]
         lines = ["  ".join(cell.rjust(w) for cell, w in zip(line[:4], widths, strict=True)) + "  " + line[4]
                  for line in [header, *body]]  # fmt: skip
@@ -443,12 +452,18 @@ class Table:
         head = "".join(f"<th>{h}</th>" for h in ("n", "outcome", "grundy", "remoteness", "winning moves"))
         body = "".join(
             "<tr>"
-            + "".join(f"<td>{escape(str(v))}</td>" for v in list(r.values())[:4])
+            + "".join(f"<td>{escape(cell)}</td>" for cell in (str(r["n"]), r["outcome"], _grundy_text(r["grundy"]),
+                                                              str(r["remoteness"])))
             + f"<td>{' '.join(map(str, r['winning_moves']))}</td></tr>"
             for r in self.rows(1, shown)
         )
         note = f"<p>First {shown} of {self.upto:,} rows.</p>" if shown < self.upto else ""
         return f"{summary}<table><tr>{head}</tr>{body}</table>{note}"
+
+
+def _grundy_text(value: int) -> str:
+    """A Grundy value as a table shows it: ``-`` where there is none (kept as -1 in misère play)."""
+    return "-" if value < 0 else str(value)
 
 
 def __getattr__(name: str) -> bool:
