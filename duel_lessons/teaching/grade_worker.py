@@ -31,6 +31,7 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -122,31 +123,39 @@ def _limited(seconds: float, action: Any) -> tuple[bool, Any]:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
-def main() -> None:
-    """Read the request, run the cells, print the answers as one JSON line."""
-    request = json.loads(sys.stdin.buffer.read() or b"{}")
-    scratch = tempfile.mkdtemp(prefix="duel-grade-")  # IPython's and matplotlib's folders, this run's only
-    os.environ.update(MPLBACKEND="Agg", HOME=scratch, IPYTHONDIR=scratch, MPLCONFIGDIR=scratch)
-    os.environ.pop("VIRTUAL_ENV", None)  # or IPython adds that venv's packages to this Python's path
-    from IPython.core.interactiveshell import InteractiveShell
+def place_files(files: object, folder: str) -> None:
+    """Write the request's ``files`` (name -> text) into ``folder``: only a lesson's declarations, by a plain
+    name (:data:`FILE_NAME`), each under 1 MiB of text; anything else is skipped.
 
-    shell = InteractiveShell.instance()
-    result_stream = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    quiet = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
-    os.dup2(quiet.fileno(), 1)  # the student's printing goes nowhere
-    os.dup2(quiet.fileno(), 2)
-    signal.signal(signal.SIGPROF, _alarm)
-    work = os.path.join(scratch, "work")
-    os.mkdir(work)
-    for name, text in dict(request.get("files") or {}).items():  # the lesson's declarations, as a student has them
+    >>> folder = tempfile.mkdtemp()
+    >>> place_files({"04-proof.lesson.toml": "x = 1", "../04-a.lesson.toml": "", "notes.txt": ""}, folder)
+    >>> os.listdir(folder)
+    ['04-proof.lesson.toml']
+    >>> shutil.rmtree(folder)
+    """
+    for name, text in dict(files or {}).items():  # type: ignore[call-overload]
         if isinstance(name, str) and isinstance(text, str) and FILE_NAME.fullmatch(name) and len(text) < 2**20:
-            with open(os.path.join(work, name), "w", encoding="utf-8") as file:
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
                 file.write(text)
-    os.chdir(work)
-    calls: dict[str, object] = {}  # the last answer given to lesson.check(NAME, ...) by a call, per exercise
-    from duel_lessons.teaching.record import listen
 
-    listen(lambda lesson, name, answer: calls.__setitem__(str(name)[:80], answer))
+
+def remember(calls: dict[str, object]) -> Callable[[str, str, object], None]:
+    """A listener for :func:`duel_lessons.teaching.record.listen` keeping, in ``calls``, the last answer per
+    exercise name (its first 80 characters).
+
+    >>> calls = {}
+    >>> remember(calls)("04", "order", ["B", "A"]); calls
+    {'order': ['B', 'A']}
+    """
+    return lambda lesson, name, answer: calls.__setitem__(str(name)[:80], answer)
+
+
+def grade(request: dict[str, Any], shell: Any, calls: dict[str, object]) -> dict[str, object]:
+    """Run the request's cells in ``shell`` (IPython's), then read its answers, ``calls`` and rules, as plain values.
+
+    Each cell, expression and rule has ``cell_seconds`` of CPU time (20 by default), under the
+    ``SIGPROF`` alarm that :func:`main` points at :class:`CellTimeout`.
+    """
     seconds = float(request.get("cell_seconds", 20))
     ran = failed = 0
     for source in request.get("cells", []):
@@ -185,7 +194,33 @@ def main() -> None:
 
         finished, said = _limited(seconds, values)
         rules[name] = said if finished else {"timeout": True}
-    result_stream.write(json.dumps({"ran": ran, "failed": failed, "answers": answers, "rules": rules}) + "\n")
+    return {"ran": ran, "failed": failed, "answers": answers, "rules": rules}
+
+
+def main() -> None:
+    """Read the request, run the cells, print the answers as one JSON line."""
+    request = json.loads(sys.stdin.buffer.read() or b"{}")
+    scratch = tempfile.mkdtemp(prefix="duel-grade-")  # IPython's and matplotlib's folders, this run's only
+    os.environ.update(MPLBACKEND="Agg", HOME=scratch, IPYTHONDIR=scratch, MPLCONFIGDIR=scratch)
+    os.environ.pop("VIRTUAL_ENV", None)  # or IPython adds that venv's packages to this Python's path
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    result_stream = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    quiet = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+    os.dup2(quiet.fileno(), 1)  # the student's printing goes nowhere
+    os.dup2(quiet.fileno(), 2)
+    signal.signal(signal.SIGPROF, _alarm)
+    work = os.path.join(scratch, "work")
+    os.mkdir(work)
+    place_files(request.get("files"), work)  # the lesson's declarations, as a student has them
+    os.chdir(work)
+    calls: dict[str, object] = {}  # the last answer given to lesson.check(NAME, ...) by a call, per exercise
+    from duel_lessons.teaching.record import listen
+
+    listen(remember(calls))
+    reply = grade(request, shell, calls)
+    result_stream.write(json.dumps(reply) + "\n")
     result_stream.flush()
     shutil.rmtree(scratch, ignore_errors=True)
     os._exit(0)  # nothing the student registered (atexit, threads) runs after the answer
