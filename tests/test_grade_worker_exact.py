@@ -75,6 +75,13 @@ def test_plain_of_containers() -> None:
     assert plain([]) == [] and plain(()) == {"tuple": []} and plain(set()) == {"set": []} and plain({}) == {"dict": []}
 
 
+def test_plain_sorts_sets_only() -> None:
+    assert list({8, 1}) == [8, 1]  # a set's own order is not sorted
+    assert plain({8, 1}) == {"set": [1, 8]} and plain(frozenset({8, 1})) == {"set": [1, 8]}
+    assert plain([3, 1, 2]) == [3, 1, 2] and plain((3, 1)) == {"tuple": [3, 1]}
+    assert plain({3: 0, 1: 0}) == {"dict": [[3, 0], [1, 0]]}
+
+
 def test_plain_of_a_set_that_cannot_be_sorted_keeps_every_item() -> None:
     said = plain({1, (2,)})
     assert isinstance(said, dict) and list(said) == ["set"]
@@ -148,6 +155,27 @@ def test_plain_names_functions() -> None:
         def __call__(self) -> None:
             pass
 
+    class Fickle:
+        """Its name is a text once, then a number."""
+
+        def __init__(self) -> None:
+            self.names: list[object] = ["fickle", 5]
+
+        @property
+        def __name__(self) -> object:
+            return self.names.pop(0)
+
+        def __call__(self) -> None:
+            pass
+
+    class Name(str):
+        def __str__(self) -> str:
+            return "other"
+
+    named = Anonymous()
+    named.__name__ = Name("shown")  # type: ignore[attr-defined]
+    assert plain(Fickle()) == {"function": "fickle"}
+    assert plain(named) == {"function": "shown"} and type(plain(named)["function"]) is str  # type: ignore[index]
     assert plain(my_rule) == {"function": "my_rule"}
     assert plain(Anonymous()) == {"function": "?"}
     assert plain(BadName()) == {"function": "?"}
@@ -313,6 +341,21 @@ def test_grade_reads_the_answers_as_plain_values() -> None:
         "check:3": {"missing": True},
         "check:4": {"function": "<lambda>"},
     }
+
+
+class Touchy:
+    """An object the student made that cannot be compared: sorting a set of them raises."""
+
+    def __lt__(self, other: object) -> bool:
+        raise ValueError("no order")
+
+
+def test_an_answer_whose_plain_value_cannot_be_read_is_missing() -> None:
+    shell = Shell()
+    shell.user_ns.update(touchy={Touchy(), Touchy()})
+    reply = grade({"answers": {"check:1": "touchy", "check:2": "[1]"}, "rules": {"test:r": ["touchy", 5]}}, shell, {})
+    assert reply["answers"] == {"check:1": {"missing": True}, "check:2": [1]}
+    assert reply["rules"] == {"test:r": {"missing": True}}
 
 
 def test_grade_reads_the_answers_given_by_calls_the_first_hundred() -> None:

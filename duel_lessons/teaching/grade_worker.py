@@ -95,9 +95,8 @@ def plain(value: object, depth: int = 0) -> object:
     if value is Ellipsis:
         return {"ellipsis": True}
     if callable(value):
-        return {
-            "function": getattr(value, "__name__", "?") if isinstance(getattr(value, "__name__", None), str) else "?"
-        }
+        name = getattr(value, "__name__", None)  # read once: a property may answer differently the second time
+        return {"function": str.__str__(name) if isinstance(name, str) else "?"}
     try:  # numpy integers and booleans, by their exact type name
         import numpy as np
 
@@ -169,16 +168,21 @@ def grade(request: dict[str, Any], shell: Any, calls: dict[str, object]) -> dict
     namespace = shell.user_ns
     answers: dict[str, object] = {}
     for name, expression in request.get("answers", {}).items():
-        finished, value = _limited(seconds, lambda e=expression: eval(e, namespace))  # the teacher's expression
-        answers[name] = plain(value) if finished else {"missing": True}
+        # the teacher's expression; made plain under the alarm too (sorting a set runs the student's __lt__)
+        finished, value = _limited(seconds, lambda e=expression: plain(eval(e, namespace)))
+        answers[name] = value if finished else {"missing": True}
     for name, value in list(calls.items())[:100]:
         finished, plained = _limited(seconds, lambda v=value: plain(v))
         answers[f"call:{name}"] = plained if finished else {"missing": True}
     rules: dict[str, object] = {}
     for name, (expression, upto) in request.get("rules", {}).items():
         finished, rule = _limited(seconds, lambda e=expression: eval(e, namespace))
-        if not finished or not callable(rule):
-            rules[name] = {"missing": True} if not finished else plain(rule)
+        if finished and not callable(rule):  # a value, not a function: that value is the answer
+            finished, plained = _limited(seconds, lambda r=rule: plain(r))
+            rules[name] = plained if finished else {"missing": True}
+            continue
+        if not finished:
+            rules[name] = {"missing": True}
             continue
 
         def values(rule: Any = rule, upto: int = int(upto)) -> list[object]:
