@@ -13,6 +13,7 @@ import io
 import os
 import resource
 import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from types import SimpleNamespace
@@ -440,3 +441,36 @@ def test_a_process_whose_cpu_time_cannot_be_read_has_used_none(monkeypatch: pyte
     judge._popen = SimpleNamespace(pid=4321)  # type: ignore[assignment]
     assert judge._cpu() == 0.0
     judge._popen = None
+
+
+class Stream:
+    def __init__(self) -> None:
+        self.closing = 0
+
+    def close(self) -> None:
+        self.closing += 1
+        raise OSError("already gone")
+
+
+class Unkillable:
+    """A judging process that cannot be signalled, does not end, and whose pipes fail to close."""
+
+    def __init__(self) -> None:
+        self.stdin, self.stdout = Stream(), Stream()
+        self.waits: list[float | None] = []
+
+    def kill(self) -> None:
+        raise PermissionError("not yours")
+
+    def wait(self, timeout: float | None = None) -> int:
+        self.waits.append(timeout)
+        raise subprocess.TimeoutExpired("judge", timeout or 0)
+
+
+def test_closing_a_process_that_cannot_be_ended_gives_up_quietly() -> None:
+    judge, stuck = Judge(), Unkillable()
+    judge._popen = stuck  # type: ignore[assignment]
+    judge.close()
+    assert judge._popen is None
+    assert len(stuck.waits) == 1 and stuck.waits[0] is not None  # a bounded wait
+    assert (stuck.stdin.closing, stuck.stdout.closing) == (1, 1)
