@@ -153,7 +153,9 @@ def grade(request: dict[str, Any], shell: Any, calls: dict[str, object]) -> dict
     """Run the request's cells in ``shell`` (IPython's), then read its answers, ``calls`` and rules, as plain values.
 
     Each cell, expression and rule has ``cell_seconds`` of CPU time (20 by default), under the
-    ``SIGPROF`` alarm that :func:`main` points at :class:`CellTimeout`.
+    ``SIGPROF`` alarm that :func:`main` points at :class:`CellTimeout`.  Making a value plain runs
+    under that alarm too (sorting a set calls the student's ``__lt__``): an answer that fails or
+    runs out of time there is ``{"missing": True}``, as one whose expression fails.
     """
     seconds = float(request.get("cell_seconds", 20))
     ran = failed = 0
