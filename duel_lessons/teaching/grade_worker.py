@@ -31,6 +31,7 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -94,9 +95,8 @@ def plain(value: object, depth: int = 0) -> object:
     if value is Ellipsis:
         return {"ellipsis": True}
     if callable(value):
-        return {
-            "function": getattr(value, "__name__", "?") if isinstance(getattr(value, "__name__", None), str) else "?"
-        }
+        name = getattr(value, "__name__", None)  # read once: a property may answer differently the second time
+        return {"function": str.__str__(name) if isinstance(name, str) else "?"}
     try:  # numpy integers and booleans, by their exact type name
         import numpy as np
 
@@ -122,6 +122,87 @@ def _limited(seconds: float, action: Any) -> tuple[bool, Any]:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
+def place_files(files: object, folder: str) -> None:
+    """Write the request's ``files`` (name -> text) into ``folder``: only a lesson's declarations, by a plain
+    name (:data:`FILE_NAME`), each under 1 MiB of text; anything else is skipped.
+
+    >>> folder = tempfile.mkdtemp()
+    >>> place_files({"04-proof.lesson.toml": "x = 1", "../04-a.lesson.toml": "", "notes.txt": ""}, folder)
+    >>> os.listdir(folder)
+    ['04-proof.lesson.toml']
+    >>> shutil.rmtree(folder)
+    """
+    for name, text in dict(files or {}).items():  # type: ignore[call-overload]
+        if isinstance(name, str) and isinstance(text, str) and FILE_NAME.fullmatch(name) and len(text) < 2**20:
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
+                file.write(text)
+
+
+def remember(calls: dict[str, object]) -> Callable[[str, str, object], None]:
+    """A listener for :func:`duel_lessons.teaching.record.listen` keeping, in ``calls``, the last answer per
+    exercise name (its first 80 characters).
+
+    >>> calls = {}
+    >>> remember(calls)("04", "order", ["B", "A"]); calls
+    {'order': ['B', 'A']}
+    """
+    return lambda lesson, name, answer: calls.__setitem__(str(name)[:80], answer)
+
+
+def grade(request: dict[str, Any], shell: Any, calls: dict[str, object]) -> dict[str, object]:
+    """Run the request's cells in ``shell`` (IPython's), then read its answers, ``calls`` and rules, as plain values.
+
+    Each cell, expression and rule has ``cell_seconds`` of CPU time (20 by default), under the
+    ``SIGPROF`` alarm that :func:`main` points at :class:`CellTimeout`.  Making a value plain runs
+    under that alarm too (sorting a set calls the student's ``__lt__``): an answer that fails or
+    runs out of time there is ``{"missing": True}``, as one whose expression fails.
+    """
+    seconds = float(request.get("cell_seconds", 20))
+    ran = failed = 0
+    for source in request.get("cells", []):
+        if not isinstance(source, str):
+            continue
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            finished, outcome = _limited(seconds, lambda s=source: shell.run_cell(s, store_history=False, silent=True))
+        ran += 1
+        if not finished or outcome is None or not outcome.success:
+            failed += 1
+    namespace = shell.user_ns
+    answers: dict[str, object] = {}
+    for name, expression in request.get("answers", {}).items():
+        # the teacher's expression; made plain under the alarm too (sorting a set runs the student's __lt__)
+        finished, value = _limited(seconds, lambda e=expression: plain(eval(e, namespace)))
+        answers[name] = value if finished else {"missing": True}
+    for name, value in list(calls.items())[:100]:
+        finished, plained = _limited(seconds, lambda v=value: plain(v))
+        answers[f"call:{name}"] = plained if finished else {"missing": True}
+    rules: dict[str, object] = {}
+    for name, (expression, upto) in request.get("rules", {}).items():
+        finished, rule = _limited(seconds, lambda e=expression: eval(e, namespace))
+        if finished and not callable(rule):  # a value, not a function: that value is the answer
+            finished, plained = _limited(seconds, lambda r=rule: plain(r))
+            rules[name] = plained if finished else {"missing": True}
+            continue
+        if not finished:
+            rules[name] = {"missing": True}
+            continue
+
+        def values(rule: Any = rule, upto: int = int(upto)) -> list[object]:
+            said = []
+            for n in range(1, upto + 1):
+                try:
+                    said.append(plain(rule(n)))
+                except CellTimeout:
+                    raise
+                except BaseException as error:  # the rule's failure at n is its answer there
+                    said.append({"error": type(error).__name__})
+            return said
+
+        finished, said = _limited(seconds, values)
+        rules[name] = said if finished else {"timeout": True}
+    return {"ran": ran, "failed": failed, "answers": answers, "rules": rules}
+
+
 def main() -> None:
     """Read the request, run the cells, print the answers as one JSON line."""
     request = json.loads(sys.stdin.buffer.read() or b"{}")
@@ -138,54 +219,14 @@ def main() -> None:
     signal.signal(signal.SIGPROF, _alarm)
     work = os.path.join(scratch, "work")
     os.mkdir(work)
-    for name, text in dict(request.get("files") or {}).items():  # the lesson's declarations, as a student has them
-        if isinstance(name, str) and isinstance(text, str) and FILE_NAME.fullmatch(name) and len(text) < 2**20:
-            with open(os.path.join(work, name), "w", encoding="utf-8") as file:
-                file.write(text)
+    place_files(request.get("files"), work)  # the lesson's declarations, as a student has them
     os.chdir(work)
     calls: dict[str, object] = {}  # the last answer given to lesson.check(NAME, ...) by a call, per exercise
     from duel_lessons.teaching.record import listen
 
-    listen(lambda lesson, name, answer: calls.__setitem__(str(name)[:80], answer))
-    seconds = float(request.get("cell_seconds", 20))
-    ran = failed = 0
-    for source in request.get("cells", []):
-        if not isinstance(source, str):
-            continue
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            finished, outcome = _limited(seconds, lambda s=source: shell.run_cell(s, store_history=False, silent=True))
-        ran += 1
-        if not finished or outcome is None or not outcome.success:
-            failed += 1
-    namespace = shell.user_ns
-    answers: dict[str, object] = {}
-    for name, expression in request.get("answers", {}).items():
-        finished, value = _limited(seconds, lambda e=expression: eval(e, namespace))  # the teacher's expression
-        answers[name] = plain(value) if finished else {"missing": True}
-    for name, value in list(calls.items())[:100]:
-        finished, plained = _limited(seconds, lambda v=value: plain(v))
-        answers[f"call:{name}"] = plained if finished else {"missing": True}
-    rules: dict[str, object] = {}
-    for name, (expression, upto) in request.get("rules", {}).items():
-        finished, rule = _limited(seconds, lambda e=expression: eval(e, namespace))
-        if not finished or not callable(rule):
-            rules[name] = {"missing": True} if not finished else plain(rule)
-            continue
-
-        def values(rule: Any = rule, upto: int = int(upto)) -> list[object]:
-            said = []
-            for n in range(1, upto + 1):
-                try:
-                    said.append(plain(rule(n)))
-                except CellTimeout:
-                    raise
-                except BaseException as error:  # the rule's failure at n is its answer there
-                    said.append({"error": type(error).__name__})
-            return said
-
-        finished, said = _limited(seconds, values)
-        rules[name] = said if finished else {"timeout": True}
-    result_stream.write(json.dumps({"ran": ran, "failed": failed, "answers": answers, "rules": rules}) + "\n")
+    listen(remember(calls))
+    reply = grade(request, shell, calls)
+    result_stream.write(json.dumps(reply) + "\n")
     result_stream.flush()
     shutil.rmtree(scratch, ignore_errors=True)
     os._exit(0)  # nothing the student registered (atexit, threads) runs after the answer
