@@ -106,7 +106,10 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str]] = {
     "outcome": (lambda r, n: oracle(_rules(r)).outcome(_number(n)), '"P" or "N" for n'),
     "moves": (lambda r, n: sorted(_rules(r).divisors_of(_number(n))), "the moves allowed from n"),
     "winning_moves": (lambda r, n: sorted(oracle(_rules(r)).winning_moves(_number(n))), "every winning move from n"),
-    "winning_move": (lambda r, n: oracle(_rules(r)).winning_move(_number(n)), "the smallest winning move from n"),
+    "winning_move": (
+        lambda r, n: oracle(_rules(r)).winning_move(_number(n)),
+        "a winning move from n: the fastest (ties to the smallest)",
+    ),
     "grundy": (lambda r, n: oracle(_rules(r)).grundy(_number(n)), "the Grundy value of n"),
     "remoteness": (lambda r, n: oracle(_rules(r)).remoteness(_number(n)), "the remoteness of n"),
     "p_among": (lambda r, ns: _positions(r, _items(ns), True), "the P-positions among a list of numbers"),
