@@ -248,9 +248,7 @@ def _power(base: Any, exponent: Any) -> Any:
 def _value(node: ast.expr, names: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
-    if isinstance(node, ast.Name):
-        if node.id in ("True", "False"):
-            return node.id == "True"
+    if isinstance(node, ast.Name):  # True and False are constants to Python's parser
         if node.id not in names:
             raise FormulaError(f"{node.id} is not a parameter of the lesson here (known: {', '.join(sorted(names))}).")
         return names[node.id]
@@ -263,13 +261,12 @@ def _value(node: ast.expr, names: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.UnaryOp):
         inner = _value(node.operand, names)
         return not inner if isinstance(node.op, ast.Not) else -inner if isinstance(node.op, ast.USub) else +inner
-    if isinstance(node, ast.BoolOp):
-        result: Any = isinstance(node.op, ast.And)
-        for item in node.values:
+    if isinstance(node, ast.BoolOp):  # as Python: the first value that settles it, else the last
+        for item in node.values[:-1]:
             result = _value(item, names)
             if bool(result) != isinstance(node.op, ast.And):
                 return result
-        return result
+        return _value(node.values[-1], names)
     if isinstance(node, ast.Compare):
         left = _value(node.left, names)
         for op, right_node in zip(node.ops, node.comparators, strict=True):
