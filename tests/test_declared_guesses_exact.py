@@ -335,6 +335,16 @@ def test_a_truth_reveal_says_where_the_rule_first_differs() -> None:
     assert right.reveal(lambda n: True, {}) == "Your last rule agrees with it for every n from 1 to 10,000. Well found!"
 
 
+def test_a_truth_reveal_names_a_value_that_cannot_be_worked_out() -> None:
+    broken = Truth("t", {**LOSES.fields, "values": {"bad": "1 // 0"}})
+    with pytest.raises(DeclarationError) as caught:
+        broken.reveal(None, {})
+    assert (
+        str(caught.value)
+        == "[truth.t] values.bad: '1 // 0': cannot be worked out (integer division or modulo by zero)."
+    )
+
+
 def test_a_further_reveal_needs_after_and_text() -> None:
     message = f"{W} after: give after (the guess or truth that opens it) and text."
     assert refusal(Reveal("r", {"text": "t"})) == message
