@@ -210,6 +210,9 @@ def test_a_range_may_be_as_long_as_the_bound() -> None:
         ("x if True else 0", 7),
         ("'text'", "text"),
         ("x + 1", 8),
+        ("[x, 1]", [7, 1]),
+        ("'big' if x > 3 else 'small'", "big"),
+        ("[1, 2, 3][x - 6]", 2),
     ],
 )
 def test_the_language_computes_as_python_does(text: str, value: object) -> None:

@@ -310,7 +310,7 @@ def function(text: str, names: Mapping[str, Any], variable: str = "n") -> Callab
     >>> function("outcome(rules, n)", {"rules": "divisor-duel"})(6)
     'N'
     """
-    tree = parse(text, [variable])
+    tree = parse(text)  # the names are checked when it is worked out, with the variable among them
 
     def value(x: Any) -> Any:
         try:
