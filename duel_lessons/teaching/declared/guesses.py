@@ -234,10 +234,9 @@ class Truth:
 
     def reveal(self, rule: object, params: Mapping[str, Any]) -> str:
         upto = int(self.fields.get("compare_upto", 10_000))
-        found = first_difference(rule, self.function(params), upto) if callable(rule) else None
         if not callable(rule):
             comparison = "Test a rule first to compare it."
-        elif found is None:
+        elif (found := first_difference(rule, self.function(params), upto)) is None:
             comparison = f"Your last rule agrees with it for every n from 1 to {upto:,}. Well found!"
         else:
             comparison = f"Your last rule differs from it first at n = {found[0]}."
