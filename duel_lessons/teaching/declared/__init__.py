@@ -254,8 +254,8 @@ def parse(text: str, source: str = "declarations") -> Declarations:
             raise DeclarationError(f"{where} after: name the guess (or conjecture test) that opens this text.")
         if edition == "student":
             try:
-                markdown = zlib.decompress(base64.b64decode(str(fields.get("sealed", ""))), bufsize=MAX_BYTES).decode()
-            except (ValueError, zlib.error):
+                markdown = zlib.decompress(base64.b64decode(str(fields["sealed"])), bufsize=MAX_BYTES).decode()
+            except (KeyError, ValueError, zlib.error):
                 raise DeclarationError(f"{where} sealed: this student copy is damaged; make it again.") from None
         else:
             written = fields.get("markdown")

@@ -106,7 +106,10 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], str]] = {
     "outcome": (lambda r, n: oracle(_rules(r)).outcome(_number(n)), '"P" or "N" for n'),
     "moves": (lambda r, n: sorted(_rules(r).divisors_of(_number(n))), "the moves allowed from n"),
     "winning_moves": (lambda r, n: sorted(oracle(_rules(r)).winning_moves(_number(n))), "every winning move from n"),
-    "winning_move": (lambda r, n: oracle(_rules(r)).winning_move(_number(n)), "the smallest winning move from n"),
+    "winning_move": (
+        lambda r, n: oracle(_rules(r)).winning_move(_number(n)),
+        "a winning move from n: the fastest (ties to the smallest)",
+    ),
     "grundy": (lambda r, n: oracle(_rules(r)).grundy(_number(n)), "the Grundy value of n"),
     "remoteness": (lambda r, n: oracle(_rules(r)).remoteness(_number(n)), "the remoteness of n"),
     "p_among": (lambda r, ns: _positions(r, _items(ns), True), "the P-positions among a list of numbers"),
@@ -245,9 +248,7 @@ def _power(base: Any, exponent: Any) -> Any:
 def _value(node: ast.expr, names: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
-    if isinstance(node, ast.Name):
-        if node.id in ("True", "False"):
-            return node.id == "True"
+    if isinstance(node, ast.Name):  # True and False are constants to Python's parser
         if node.id not in names:
             raise FormulaError(f"{node.id} is not a parameter of the lesson here (known: {', '.join(sorted(names))}).")
         return names[node.id]
@@ -260,13 +261,12 @@ def _value(node: ast.expr, names: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.UnaryOp):
         inner = _value(node.operand, names)
         return not inner if isinstance(node.op, ast.Not) else -inner if isinstance(node.op, ast.USub) else +inner
-    if isinstance(node, ast.BoolOp):
-        result: Any = isinstance(node.op, ast.And)
-        for item in node.values:
+    if isinstance(node, ast.BoolOp):  # as Python: the first value that settles it, else the last
+        for item in node.values[:-1]:
             result = _value(item, names)
             if bool(result) != isinstance(node.op, ast.And):
                 return result
-        return result
+        return _value(node.values[-1], names)
     if isinstance(node, ast.Compare):
         left = _value(node.left, names)
         for op, right_node in zip(node.ops, node.comparators, strict=True):
@@ -310,7 +310,7 @@ def function(text: str, names: Mapping[str, Any], variable: str = "n") -> Callab
     >>> function("outcome(rules, n)", {"rules": "divisor-duel"})(6)
     'N'
     """
-    tree = parse(text, [variable])
+    tree = parse(text)  # the names are checked when it is worked out, with the variable among them
 
     def value(x: Any) -> Any:
         try:

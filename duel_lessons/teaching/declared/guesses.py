@@ -197,7 +197,7 @@ class Guess:
             chosen = sorted({str(x).strip().lower() for x in given})
             right = sorted(str(x).strip().lower() for x in answer) if isinstance(answer, list) else []
             agree = sum((x in chosen) == (x in right) for x in (str(o).lower() for o in f["options"]))
-            comparison = f"You chose {listing([x.upper() if len(x) == 1 else x for x in chosen]) or 'none'}" + (
+            comparison = f"You chose {listing([x.upper() if len(x) == 1 else x for x in chosen])}" + (
                 ": right." if chosen == right else f"; you were right about {agree} of the {len(f['options'])}."
             )
         else:
@@ -234,11 +234,10 @@ class Truth:
 
     def reveal(self, rule: object, params: Mapping[str, Any]) -> str:
         upto = int(self.fields.get("compare_upto", 10_000))
-        found = first_difference(rule, self.function(params), upto) if callable(rule) else (0, False, None)
-        if found is None:
-            comparison = f"Your last rule agrees with it for every n from 1 to {upto:,}. Well found!"
-        elif found[0] == 0:
+        if not callable(rule):
             comparison = "Test a rule first to compare it."
+        elif (found := first_difference(rule, self.function(params), upto)) is None:
+            comparison = f"Your last rule agrees with it for every n from 1 to {upto:,}. Well found!"
         else:
             comparison = f"Your last rule differs from it first at n = {found[0]}."
         names = _names(params, {"comparison": comparison})
