@@ -440,3 +440,22 @@ def test_check_folder_names_each_problem(tmp_path: Path) -> None:
         "304-near.lesson.toml: it declares lesson 30, but its name starts otherwise.",
     ]
     assert check_folder(tmp_path / "01-good.lesson.toml") == [f"{tmp_path / '01-good.lesson.toml'}: not a folder."]
+
+
+def test_a_sealed_field_that_unpacks_beyond_the_limit_is_refused_without_unpacking_it() -> None:
+    """A student copy under 100 kB whose sealed text would unpack to 50 MB: refused as damaged (4 MB at most)."""
+    import base64
+    import zlib
+
+    from duel_lessons.teaching import declared
+
+    bomb = base64.b64encode(zlib.compress(b" " * 50_000_000, 9)).decode()
+    assert len(bomb) < 100_000
+    with pytest.raises(ValueError, match="more than 4,000,000 bytes"):
+        declared._inflate(bomb)
+    with pytest.raises(declared.DeclarationError, match="damaged"):
+        declared._unseal({"sealed": bomb}, "x.lesson.toml: [exercise.a]")
+    cut = base64.b64encode(zlib.compress(b'{"a": 1}')[:-3]).decode()
+    with pytest.raises(declared.DeclarationError, match="damaged"):
+        declared._unseal({"sealed": cut}, "x.lesson.toml: [exercise.a]")
+    assert declared._unseal({"sealed": base64.b64encode(zlib.compress(b'{"a": 1}')).decode()}, "w") == {"a": 1}

@@ -109,6 +109,8 @@ STUDENT_HEADER = "# The student edition of this lesson's exercises, made by duel
 FOLDER_VARIABLE = "DUEL_LESSONS_FOLDER"
 #: The biggest declarations file read (a lesson's is a few kilobytes).
 MAX_BYTES = 200_000
+#: The most one sealed field of a student edition unpacks to (its file is at most MAX_BYTES packed).
+MAX_UNPACKED = 4_000_000
 SECTIONS: dict[str, type[Guess] | type[Truth] | type[Reveal]] = {"guess": Guess, "truth": Truth, "reveal": Reveal}
 
 
@@ -254,7 +256,7 @@ def parse(text: str, source: str = "declarations") -> Declarations:
             raise DeclarationError(f"{where} after: name the guess (or conjecture test) that opens this text.")
         if edition == "student":
             try:
-                markdown = zlib.decompress(base64.b64decode(str(fields["sealed"])), bufsize=MAX_BYTES).decode()
+                markdown = _inflate(fields["sealed"]).decode()
             except (KeyError, ValueError, zlib.error):
                 raise DeclarationError(f"{where} sealed: this student copy is damaged; make it again.") from None
         else:
@@ -272,9 +274,29 @@ def _table(value: object, source: str, where: str) -> dict[str, Any]:
     return value
 
 
+def _inflate(sealed: object) -> bytes:
+    """The bytes a sealed field packs, refused (ValueError) beyond ``MAX_UNPACKED``: a student copy of a few
+    kilobytes cannot unpack to gigabytes.  Damaged data raises ValueError or zlib.error.
+
+    >>> _inflate(base64.b64encode(zlib.compress(b"hello")).decode())
+    b'hello'
+    >>> _inflate(base64.b64encode(zlib.compress(b"0" * (MAX_UNPACKED + 1))).decode())
+    Traceback (most recent call last):
+    ...
+    ValueError: it unpacks to more than 4,000,000 bytes
+    """
+    inflater = zlib.decompressobj()
+    unpacked = inflater.decompress(base64.b64decode(str(sealed)), MAX_UNPACKED + 1)
+    if len(unpacked) > MAX_UNPACKED:
+        raise ValueError(f"it unpacks to more than {MAX_UNPACKED:,} bytes")
+    if not inflater.eof:
+        raise zlib.error("the packed text is cut short")
+    return unpacked
+
+
 def _unseal(fields: dict[str, Any], where: str) -> dict[str, Any]:
     try:
-        unpacked = json.loads(zlib.decompress(base64.b64decode(str(fields["sealed"])), bufsize=MAX_BYTES))
+        unpacked = json.loads(_inflate(fields["sealed"]))
     except (KeyError, ValueError, zlib.error) as error:
         raise DeclarationError(
             f"{where} sealed: this student copy is damaged ({type(error).__name__}); make it again."
