@@ -360,6 +360,31 @@ def test_a_refusal_names_its_reason_even_with_a_kind(monkeypatch: pytest.MonkeyP
     assert row.verdicts == {"1": "wrong"} and row.mistakes == {"1": "not judged: it could not be checked (Unreadable)"}
 
 
+def test_a_mistake_without_a_message_or_a_hint_is_told_by_the_other(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report_module, "explanation_names", lambda plan: set())
+    plan = Plan("04", {}, checks={"1": "a", "2": "b", "3": "c"})
+    said = {
+        "1": {"kind": "partial", "key": "some", "hint": "Try 2."},  # no message: the hint
+        "2": {"kind": "misconception", "key": "half", "message": "Your answer was 6."},  # no hint: the message
+        "3": {"kind": "misconception", "key": "half"},
+    }
+    row = Row("ana", "ana.ipynb")
+    report_module._judge(row, plan, Reply(answers={"check:1": 1, "check:2": 2, "check:3": 3}), FakeJudge(said=said))
+    assert row.mistakes == {"1": "Try 2.", "2": "Your answer was 6.", "3": ""}
+
+
+def test_an_answer_without_a_value_and_no_tries_saved(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report_module, "explanation_names", lambda plan: set())
+    row = Row("ana", "ana.ipynb")
+    answers = {"check:1": {"function": "f"}}
+    report_module._judge(
+        row, Plan("04", {}, checks={"1": "a"}), Reply(answers=answers, raw_answers=answers), FakeJudge()
+    )
+    assert (row.verdicts, row.tries) == ({"1": "wrong"}, {})
+    report_module._not_borne_out(row, [saved("check", "1", "right")], "04")  # and no tries to forget there either
+    assert row.not_borne_out == ["1"] and row.tries == {}
+
+
 # -- re-running a hand-in --------------------------------------------------------------------------
 
 

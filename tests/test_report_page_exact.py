@@ -406,7 +406,7 @@ def test_many_mistakes_students_and_explanations_are_cut_short(no_chart: list[Cl
             verdicts={"1": "wrong"},
             # s00..s12 (13 students) share mistake M; the other three have mistakes A, B and C
             mistakes={"1": "M" if i < 13 else "ABC"[i - 13]},
-            explanations={"why": "x" * (i + 1)} if i < 5 else {},
+            explanations={"why": "x" * (i + 1)} if i < 6 else {},
         )
         for i, name in enumerate(names)
     ]
@@ -427,14 +427,14 @@ def test_many_mistakes_students_and_explanations_are_cut_short(no_chart: list[Cl
     first15 = ", ".join(names[:15])
     assert f"<li><b>Exercise 1</b> (20): {first15} …</li>" in lines
     assert f"<li><b>why</b> (16): {first15} …</li>" in lines
-    # five explanations: the four longest (s04's 5 letters first), then who else wrote one
+    # six explanations: the four longest (s05's 6 letters first), then who else wrote one
     start = lines.index("<h3>Explanations to discuss: why</h3>")
     assert lines[start + 1 : start + 6] == [
+        "<blockquote><b>s05</b>: xxxxxx</blockquote>",
         "<blockquote><b>s04</b>: xxxxx</blockquote>",
         "<blockquote><b>s03</b>: xxxx</blockquote>",
         "<blockquote><b>s02</b>: xxx</blockquote>",
-        "<blockquote><b>s01</b>: xx</blockquote>",
-        "<p class='note'>Also written by: s00.</p>",
+        "<p class='note'>Also written by: s00, s01.</p>",
     ]
 
 
@@ -518,3 +518,16 @@ def test_the_chart_stacks_the_outcomes_per_exercise(monkeypatch: pytest.MonkeyPa
     assert ax.get_xticklabels()[0].get_fontsize() == ax.get_yticklabels()[0].get_fontsize() == 12
     locator = ax.yaxis.get_major_locator()
     assert isinstance(locator, MaxNLocator) and locator._integer  # whole students
+
+
+def test_an_exercise_everyone_got_right_and_counterexamples_that_differ(no_chart: list[ClassReport]) -> None:
+    plan = Plan("04", {}, checks={"1": "answer_1"}, tests={"even": ("rule_1", 50)})
+    rows = [
+        Row("ana", "a.ipynb", verdicts={"1": "right"}, counterexamples={"even": "6"}),
+        Row("ben", "b.ipynb", verdicts={"1": "right"}, counterexamples={"even": "8"}),
+        Row("cy", "c.ipynb", status="is not a regular file", counterexamples={"even": "8"}),
+    ]
+    lines = ClassReport(plan, rows).html().split("\n")
+    assert "<tr><td>Exercise 1</td><td>2</td><td>0</td><td>0</td><td>0</td><td class='detail'>—</td>" \
+        "<td class='detail'>—</td><td class='detail'>—</td></tr>" in lines  # fmt: skip
+    assert "<tr><td>even</td><td>n = 8 (2), n = 6 (1)</td></tr>" in lines
