@@ -700,6 +700,19 @@ def test_titles_and_explanations_come_from_the_teachers_declarations(teacher: Pa
     assert titles_of(Plan("77", {}, folder=folder)) == {}
 
 
+def test_without_a_folder_the_declarations_are_looked_for_where_the_judge_looks(
+    teacher: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plan without the teacher's folder reads the declarations the usual way: the folder named by
+    DUEL_LESSONS_FOLDER first (not only the current folder)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("DUEL_LESSONS_FOLDER", str(teacher.parent))
+    assert titles_of(Plan("77", {})) == {"explain": "Explain: why 12 wins"}
+    assert explanation_names(Plan("77", {})) == {"explain"}
+
+
 def test_a_check_not_declared_as_an_explanation_is_none(tmp_path: Path) -> None:
     (tmp_path / "77-two.lesson.toml").write_text(
         TOML + '\n[exercise.sum]\nkind = "number"\nvalue = "2 + 2"\nlabel = "Exercise 2"\n', encoding="utf-8"

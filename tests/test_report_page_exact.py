@@ -196,6 +196,9 @@ def test_misconceptions_tied_are_ordered_by_exercise_then_words() -> None:
         ("a", "Why.", ["ana"]),
         ("b", "Alpha.", ["ben"]),
     ]
+    # by exercise, not by who made them: ben's mistake on a comes before ana's on b
+    rows = [Row("ana", "a.ipynb", mistakes={"b": "B."}), Row("ben", "b.ipynb", mistakes={"a": "A."})]
+    assert ClassReport(plan, rows).misconceptions() == [("a", "A.", ["ben"]), ("b", "B.", ["ana"])]
 
 
 def test_explanations_and_who_is_stuck() -> None:
@@ -509,9 +512,14 @@ def test_the_chart_stacks_the_outcomes_per_exercise(monkeypatch: pytest.MonkeyPa
         ("#D55E00", "xx", 2, 1), ("#D55E00", "xx", 0, 2), ("#D55E00", "xx", 1, 0),
         ("#BBBBBB", "..", 3, 0), ("#BBBBBB", "..", 2, 1), ("#BBBBBB", "..", 1, 2),
     ]  # fmt: skip
-    assert {to_hex(p.get_edgecolor()) for p in ax.patches} == {"#000000"}
+    assert {to_hex(p.get_edgecolor(), keep_alpha=True) for p in ax.patches} == {"#000000ff"}  # hatches drawn black
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["right", "partial", "wrong", "blank"]
     assert ax.get_legend().get_texts()[0].get_fontsize() == 12
+    # outside the axes, at their top right: the legend never hides a bar
+    legend = ax.get_legend()
+    assert legend._loc == 2  # "upper left" (of the legend, anchored at the point below)
+    anchor = legend.get_bbox_to_anchor().transformed(ax.transAxes.inverted()).bounds
+    assert anchor == pytest.approx((1.01, 1.0, 0.0, 0.0))
     assert ax.get_title() == "Lesson 04: answers per exercise" and ax.title.get_fontsize() == 16
     assert (ax.get_xlabel(), ax.xaxis.label.get_fontsize()) == ("exercise", 14)
     assert (ax.get_ylabel(), ax.yaxis.label.get_fontsize()) == ("students", 14)
@@ -531,3 +539,11 @@ def test_an_exercise_everyone_got_right_and_counterexamples_that_differ(no_chart
     assert "<tr><td>Exercise 1</td><td>2</td><td>0</td><td>0</td><td>0</td><td class='detail'>—</td>" \
         "<td class='detail'>—</td><td class='detail'>—</td></tr>" in lines  # fmt: skip
     assert "<tr><td>even</td><td>n = 8 (2), n = 6 (1)</td></tr>" in lines
+
+
+def test_the_chart_is_the_same_png_whatever_the_teachers_matplotlib_settings() -> None:
+    import matplotlib
+
+    with matplotlib.rc_context({"savefig.format": "svg", "savefig.dpi": 72, "figure.dpi": 50}):
+        png = base64.b64decode(class_of_four()._chart(), validate=True)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1000, 450)
