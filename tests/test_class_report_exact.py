@@ -787,6 +787,25 @@ def test_as_many_judges_as_workers_all_closed(
     assert [j.closed for j in judges] == [1]
 
 
+def test_as_many_threads_as_workers(
+    teacher: Path, hand_ins: Path, monkeypatch: pytest.MonkeyPatch, judges: list[FakeJudge]
+) -> None:
+    """``workers`` notebooks graded at once: that many threads, each with a judge of its own."""
+    pools: list[int | None] = []
+
+    class Pool(report_module.ThreadPoolExecutor):
+        def __init__(self, max_workers: int | None = None) -> None:
+            pools.append(max_workers)
+            super().__init__(max_workers=max_workers)
+
+    monkeypatch.setattr(report_module, "ThreadPoolExecutor", Pool)
+    monkeypatch.setattr(report_module, "grade", grading()[1])
+    monkeypatch.setattr(report_module, "isolation_problem", lambda: None)
+    for workers in (1, 3):
+        class_report(hand_ins, teacher, workers=workers, progress=lambda *a: None)
+    assert pools == [1, 3] and len(judges) == 4
+
+
 def test_a_failure_while_grading_still_closes_every_judge(
     teacher: Path, hand_ins: Path, monkeypatch: pytest.MonkeyPatch, judges: list[FakeJudge]
 ) -> None:
