@@ -64,7 +64,7 @@ def test_fill_writes_a_parameter_and_a_list_as_the_reveals_do() -> None:
     assert fill("{moves}", {"moves": (3, 7)}) == "3 and 7"
     assert fill("{moves}", {"moves": [5]}) == "5"
     assert fill("{moves}", {"moves": []}) == "[]"  # nothing to list: written as it is
-    assert fill("{x_1} {_y}", {"x_1": 1, "_y": "two"}) == "1 two"
+    assert fill("{x_1} {_y} {N}", {"x_1": 1, "_y": "two", "N": 45}) == "1 two 45"
     assert fill("{a} {b} {1a} { a }", {"a": 1}) == "1 {b} {1a} { a }"  # not a parameter: left as written
 
 
@@ -119,6 +119,11 @@ GOOD: list[tuple[str, dict[str, Any]]] = [
 @pytest.mark.parametrize(("kind", "fields"), GOOD)
 def test_a_well_declared_exercise_is_taken(kind: str, fields: dict[str, Any]) -> None:
     assert takes(kind, fields)
+
+
+def test_validate_reads_a_teachers_file_unless_told_otherwise() -> None:
+    with pytest.raises(DeclarationError, match="needs its answer"):
+        validate(Exercise("e", "number", {}), WHERE)
 
 
 def test_a_field_of_another_kind_is_refused_with_the_fields_of_this_one() -> None:
@@ -385,6 +390,10 @@ def test_a_list_is_judged_against_its_answer_or_value() -> None:
     named = Exercise("e", "numbers", {"answer": [2, 5], "what": "moves", "ordered": True})
     assert check(named, [2, 7], {}, "s").message == "1 of your 2 moves is right, but 7 is not one of them."
     assert check(named, [5, 2], {}, "s").key == "format:order"
+    texts = {"hint": "From {start}.", "misconceptions": [{"key": "one", "value": [1, 2, 5], "hint": "Not 1."}]}
+    taught = Exercise("e", "numbers", {"answer": [2, 5], **texts})
+    assert check(taught, [5, 2, 1], {"start": 10}, "s").key == "one"
+    assert check(taught, [3], {"start": 10}, "s").hint == "From 10."
     computed = Exercise("e", "numbers", {"value": "moves(rules, 12)"})  # 12: divisors 2, 3, 4, 6
     assert kinds_of(computed, [[6, 4, 3, 2], [2, 3, 4]], DD) == ["right", "partial"]
 
@@ -402,8 +411,19 @@ def test_a_students_list_is_judged_by_the_digests_of_its_elements() -> None:
     assert check(sealed, [2, 5, 7], {}, salt).kind == "partial"
     assert check(sealed, 2, {}, salt).key == "format:not-a-list"
     assert check(sealed, [10**30], {}, salt).key == "format:not-numbers"  # a huge number: no digest tried
+    # the stand-ins for the elements not given are numbers no student can type (beyond ±10**18)
+    assert kinds_of(sealed, [[2, -1], [-1, -2], [2, -(10**18)], [-(10**18), -(10**18) - 1]], salt=salt) == [
+        "partial",
+        "miss",
+        "partial",
+        "format",
+    ]
     unordered = Exercise("e", "numbers", {"answer_digests": [digest(2, salt)], "answer_count": 1})
     assert check(unordered, [2], {}, salt).kind == "right"
+    empty = Exercise("e", "numbers", {"answer_digests": [], "answer_count": 0})
+    assert kinds_of(empty, [[], [2]], salt=salt) == ["right", "miss"]
+    assert kinds_of(Exercise("e", "numbers", {"answer_digests": []}), [[]], salt=salt) == ["right"]  # no count: 0
+    assert kinds_of(Exercise("e", "numbers", {"answer_count": 1}), [[2], [-1]], salt=salt) == ["miss", "miss"]
     no_count = Exercise("e", "numbers", {"answer_digests": [digest(2, salt)]})
     assert check(no_count, [2], {}, salt).kind == "right"  # no count: only the digests matched
 
@@ -419,6 +439,12 @@ def test_a_label_is_judged_against_its_answer_value_or_digest() -> None:
     assert kinds_of(sealed, ["N", "P"]) == ["right", "miss"]
     number = Exercise("e", "label", {"value": "1", "options": ["1", "2"]})
     assert kinds_of(number, ["1", "2"]) == ["miss", "miss"]  # a value that is no text matches no option
+    # a student copy whose digest does not match has no right text: no text typed is right, not even "\0"
+    assert kinds_of(sealed, ["\0", ""]) == ["format", "format"]
+    texts = {"hint": "Look at {start}.", "misconceptions": [{"key": "flip", "value": "P", "hint": "Turn it round."}]}
+    taught = Exercise("e", "label", {"answer": "N", "options": ["P", "N", "?"], **texts})
+    assert check(taught, "P", {"start": 12}, "s").key == "flip"
+    assert check(taught, "?", {"start": 12}, "s").hint == "Look at 12."
     numbered = Exercise("e", "label", {"answer": "1", "options": [1, 2]})
     assert kinds_of(numbered, ["1"]) == ["right"]  # the options are read as texts
 
@@ -494,7 +520,8 @@ def test_an_expression_is_judged_with_its_factor_shape_and_misconceptions() -> N
 
 def test_an_expression_that_is_no_text_is_a_format_slip_with_an_example() -> None:
     assert check(EXPRESSION, 5, {}, "s").message == 'Type the expression as text in quotes, such as "N + 1".'
-    assert check(EXPRESSION, "  ", {}, "s").message == 'That is empty: type an expression, such as "N + 1".'
+    blank = check(EXPRESSION, "  ", {}, "s")
+    assert (blank.kind, blank.message) == ("format", 'That is empty: type an expression, such as "N + 1".')
     assert check(EXPRESSION, "", {}, "s").key == "format:blank"
     assert check(EXPRESSION, ..., {}, "s").kind == "unanswered"
     given = Exercise("x", "expression", {**EXPRESSION_FIELDS, "example": "2*(N + d)"})
@@ -521,7 +548,7 @@ CLAIM = {
     "hint": "Try the even numbers up to {upto}.",
     "misconceptions": [
         {"key": "odd", "when": "answer % 2 == 1", "hint": "An odd {upto}?"},
-        {"key": "four", "value": 4, "hint": "4 = 2 × 2", "stronger": "4 is a power of 2."},
+        {"key": "four", "value": 4, "hint": "4 = 2 × 2", "stronger": "4 is a power of 2, below {upto}."},
     ],
 }
 
@@ -537,7 +564,7 @@ def test_a_counterexample_is_the_smallest_number_where_the_claim_fails() -> None
     odd = check(flaw, 9, params, "s")
     assert (odd.kind, odd.key, odd.hint, odd.stronger) == ("misconception", "odd", "An odd 20?", "An odd 20?")
     four = check(flaw, 4, params, "s")
-    assert (four.key, four.message, four.stronger) == ("four", "Your answer was 4.", "4 is a power of 2.")
+    assert (four.key, four.message, four.stronger) == ("four", "Your answer was 4.", "4 is a power of 2, below 20.")
     # a text is no mistake of the form "answer % 2 == 1": its own format slip
     assert check(flaw, "six", params, "s").message == "Give one whole number, not 'six'."
     assert check(flaw, 10**6 + 2, params, "s").message == "Give a whole number from 1 to 1,000,000."
@@ -551,8 +578,13 @@ def test_a_students_counterexample_is_known_by_its_digest() -> None:
     assert kinds_of(sealed, [6, 10, 8], {"upto": 20}, "99:c") == ["right", "partial", "miss"]
     computed = Exercise("c", "counterexample", {**CLAIM, "value": "2 * 3"})
     assert kinds_of(computed, [6, 10], {"upto": 20}) == ["right", "partial"]
-    texted = Exercise("c", "counterexample", {**CLAIM, "value": "'six'"})
-    assert kinds_of(texted, [6], {"upto": 20}) == ["partial"]  # no whole smallest: 6 fails, but is not "it"
+    six = {"claim": "n is not 6", "fails": "n == 6"}
+    texted = Exercise("c", "counterexample", {**six, "value": "'six'"})
+    assert kinds_of(texted, [6, 1]) == ["partial", "miss"]  # no whole smallest: 6 fails, but is not "it"
+    truth = Exercise("c", "counterexample", {**six, "value": "1 > 0"})
+    assert kinds_of(truth, [1]) == ["miss"]  # True is no number: 1 is not the answer
+    bare = Exercise("c", "counterexample", {"claim": "c", "fails": "n == 6", "answer": 6})
+    assert (check(bare, 8, {}, "s").hint, check(bare, 8, {}, "s").stronger) == ("", "")
 
 
 STEP = {
@@ -589,6 +621,10 @@ def test_a_students_step_is_known_by_the_digest_of_the_step() -> None:
     assert check(sealed, (1, 3), params, "99:s").key == "step:1"
     texted = Exercise("s", "step", {**STEP, "value": "'two'"})
     assert check(texted, (2, 3), params, "s").key == "step:2"  # no whole failing step: none is it
+    truth = Exercise("s", "step", {**STEP, "value": "1 > 0"})
+    assert check(truth, (1, 3), params, "s").key == "step:1"  # True is no step: step 1 is not the failing one
+    bare = Exercise("s", "step", {"steps": 2, "answer": 2, "shows": "n == 1", "what": "one"})
+    assert (check(bare, (1, 2), {}, "s").hint, check(bare, (1, 2), {}, "s").stronger) == ("", "")
 
 
 # -- explanation, table, pair ----------------------------------------------------------------------------------
@@ -606,16 +642,18 @@ def test_an_explanation_takes_any_text_of_enough_words() -> None:
 
 def test_a_table_is_judged_entry_by_entry() -> None:
     # Divisor Duel: 1, 2, 3 have no move (P); 4 − 2 = 2 (P): N; 5 P; 6 − 3 = 3 (P): N
-    listed = Exercise("t", "table", {"numbers": [4, 5, 6], "value": "outcome(rules, n)", "hint": "Start at {a}."})
+    texts = {"hint": "Start at {a}.", "stronger": "Play {a} out."}
+    listed = Exercise("t", "table", {"numbers": [4, 5, 6], "value": "outcome(rules, n)", **texts})
     right = {4: "N", 5: "P", 6: "N"}
     assert check(listed, right, {}, "s").kind == "right"  # the rules are Divisor Duel unless said
     wrong = check(listed, {**right, 5: "N"}, {"a": 5}, "s")
     assert (wrong.message, wrong.hint) == ("2 of 3 entries right. The first to look at again: 5.", "Start at 5.")
+    assert wrong.stronger == "Play 5 out."
     named = Exercise("t", "table", {"numbers": "pool", "value": "outcome(rules, n)"})
     assert check(named, {1: "P", 4: "N"}, {"pool": [1, 4]}, "s").kind == "right"
-    formula = Exercise("t", "table", {"numbers": "range(1, 4)", "value": "'P' if n < 3 else 'N'"})
-    assert check(formula, {1: "P", 2: "P", 3: "N"}, {}, "s").kind == "right"
-    assert model(formula, {}) == {1: "P", 2: "P", 3: "N"}
+    formula = Exercise("t", "table", {"numbers": "range(1, upto)", "value": "'P' if n < 3 else 'N'"})
+    assert check(formula, {1: "P", 2: "P", 3: "N"}, {"upto": 4}, "s").kind == "right"
+    assert model(formula, {"upto": 4}) == {1: "P", 2: "P", 3: "N"}
     # Factor Duel has other outcomes: the brute force says which
     factor = Exercise("t", "table", {"numbers": [12], "value": "outcome(rules, n)"})
     assert model(factor, {"rules": "factor-duel"}) == {12: Brute.of("factor-duel").outcome(12)}
@@ -626,7 +664,7 @@ PAIR = Exercise(
     "pair",
     {
         "first": {"answer": "N", "what": "P or N"},
-        "second": {"value": "xor([12, 20])", "what": "the nim-sum"},  # 01100 ^ 10100 = 11000 = 24
+        "second": {"value": "xor([a, 20])", "what": "the nim-sum"},  # a = 12: 01100 ^ 10100 = 11000 = 24
         "hint": "Write {a} in binary.",
         "misconceptions": [{"key": "sum", "when": "answer[1] == 32", "hint": "Not the sum."}],
     },
@@ -646,6 +684,7 @@ def test_a_pair_is_right_when_both_parts_are() -> None:
         "pair:second",
     )
     miss = check(PAIR, ("P", 5), params, "s")
+    assert miss.stronger == "Write 12 in binary."  # no stronger hint declared: the hint again
     assert (miss.kind, miss.message, miss.key, miss.hint) == (
         "miss",
         "Your answer was ('P', 5).",
@@ -700,7 +739,9 @@ def test_the_model_answer_of_each_kind() -> None:
     assert model(Exercise("o", "order", {"lines": bare, "model": ("B", "A", "C")}), {}) == ["B", "A", "C"]
     assert model(Exercise("s", "step", {**STEP, "answer": 2}), {}) == [2, "a number that shows it"]
     assert model(Exercise("s", "step", {**STEP, "answer": 2, "model": [2, 3]}), {}) == [2, 3]
-    assert model(PAIR, {}) == ("N", 24)
+    assert model(PAIR, {"a": 12}) == ("N", 24)
+    assert model(PAIR, {"a": 5}) == ("N", 17)  # 00101 ^ 10100 = 10001
+    assert model(Exercise("e", "label", {"value": "outcome(rules, 9)", "options": ["P", "N"]}), {}) == "P"  # 9 is odd
     assert model(Exercise("c", "counterexample", {**CLAIM, "value": "2 * 3"}), {}) == 6
     assert model(Exercise("c", "counterexample", {**CLAIM, "answer": 6}), {}) == 6
     assert model(Exercise("x", "expression", {**EXPRESSION_FIELDS, "model": "d*(N/d - 1)"}), {}) == "d*(N/d - 1)"
