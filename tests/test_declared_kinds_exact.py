@@ -412,12 +412,8 @@ def test_a_students_list_is_judged_by_the_digests_of_its_elements() -> None:
     assert check(sealed, 2, {}, salt).key == "format:not-a-list"
     assert check(sealed, [10**30], {}, salt).key == "format:not-numbers"  # a huge number: no digest tried
     # the stand-ins for the elements not given are numbers no student can type (beyond ±10**18)
-    assert kinds_of(sealed, [[2, -1], [-1, -2], [2, -(10**18)], [-(10**18), -(10**18) - 1]], salt=salt) == [
-        "partial",
-        "miss",
-        "partial",
-        "format",
-    ]
+    typeable = [[2, -1], [-1, -2], [2, -(10**18)], [2, 1 - 10**18], [7, -(10**18)], [-(10**18), -(10**18) - 1]]
+    assert kinds_of(sealed, typeable, salt=salt) == ["partial", "miss", "partial", "partial", "miss", "format"]
     unordered = Exercise("e", "numbers", {"answer_digests": [digest(2, salt)], "answer_count": 1})
     assert check(unordered, [2], {}, salt).kind == "right"
     empty = Exercise("e", "numbers", {"answer_digests": [], "answer_count": 0})
