@@ -647,6 +647,8 @@ def test_a_table_is_judged_entry_by_entry() -> None:
     assert wrong.stronger == "Play 5 out."
     named = Exercise("t", "table", {"numbers": "pool", "value": "outcome(rules, n)"})
     assert check(named, {1: "P", 4: "N"}, {"pool": [1, 4]}, "s").kind == "right"
+    hidden = Exercise("t", "table", {"numbers": "_pool", "value": "outcome(rules, n)"})
+    assert model(hidden, {"_pool": [1, 4]}) == {1: "P", 4: "N"}  # any parameter's name, even one no formula reads
     formula = Exercise("t", "table", {"numbers": "range(1, upto)", "value": "'P' if n < 3 else 'N'"})
     assert check(formula, {1: "P", 2: "P", 3: "N"}, {"upto": 4}, "s").kind == "right"
     assert model(formula, {"upto": 4}) == {1: "P", 2: "P", 3: "N"}
