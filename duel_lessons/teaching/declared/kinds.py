@@ -23,8 +23,9 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
+from duel_lessons.engine.rules import MAX_NUMBER
 from duel_lessons.teaching.declared.formulas import FormulaError, evaluate, function, parse, predicate
 from duel_lessons.teaching.declared.orders import DeclarationError, check_lines, respects, topological
 from duel_lessons.teaching.feedback import (
@@ -334,7 +335,8 @@ def _numbers(exercise: Exercise, answer: object, params: Mapping[str, Any], salt
         given = answer if isinstance(answer, (list, tuple, set, frozenset)) else []
         known = set(f.get("answer_digests", ()))
         correct = [x for x in dict.fromkeys(given) if type(x) is int and digest(x, salt) in known]
-        correct += [-(i + 1) for i in range(int(f.get("answer_count", 0)) - len(correct))]
+        # stand-ins no student can give: plain() reads a number beyond ±MAX_NUMBER as unreadable, never an int
+        correct += [-(MAX_NUMBER + 1 + i) for i in range(int(f.get("answer_count", 0)) - len(correct))]
     what, ordered = str(f.get("what", "numbers")), bool(f.get("ordered", False))
     return expect_list(answer, correct, what=what, ordered=ordered, **_texts(exercise, params))
 
@@ -342,7 +344,9 @@ def _numbers(exercise: Exercise, answer: object, params: Mapping[str, Any], salt
 def _label(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:
     options = [str(x) for x in exercise.fields["options"]]
     correct = _literal(exercise, answer, params, salt)
-    return expect_choice(answer, correct if isinstance(correct, str) else "\0", options, **_texts(exercise, params))
+    # A right answer that is no text (nan: a student edition's digest did not match) equals no answer, where a
+    # stand-in text such as "\0" would be right for a student who typed it.
+    return expect_choice(answer, cast(str, correct), options, **_texts(exercise, params))
 
 
 def _order(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:
@@ -471,7 +475,7 @@ def _pair(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: s
         if isinstance(expected, str) and isinstance(given, str):
             good.append(given.strip().lower() == expected.strip().lower())
         else:
-            good.append(given == expected if "answer" in spec or "value" in spec else False)
+            good.append(given == expected)
     texts = _texts(exercise, params)
     if all(good):
         return right()
