@@ -459,3 +459,37 @@ def test_a_sealed_field_that_unpacks_beyond_the_limit_is_refused_without_unpacki
     with pytest.raises(declared.DeclarationError, match="damaged"):
         declared._unseal({"sealed": cut}, "x.lesson.toml: [exercise.a]")
     assert declared._unseal({"sealed": base64.b64encode(zlib.compress(b'{"a": 1}')).decode()}, "w") == {"a": 1}
+
+
+PAIR = """lesson = "09"
+[exercise.p]
+kind = "pair"
+label = "The reply"
+what = "(heap 1, heap 2)"
+first = { answer = 3, what = "heap 1" }
+second = { answer = "Equal ", what = "how the heaps are" }
+[exercise.q]
+kind = "pair"
+first = { value = "2 + 1", what = "heap 1" }
+second = { answer = 7, what = "heap 2" }
+"""
+
+
+def test_a_pairs_literal_parts_are_kept_only_as_digests_and_judged_alike() -> None:
+    """A pair's literal parts are answers too: the student copy keeps their digests (salted per part), never
+    the values, and judges as the teacher's file does (a text without case or spaces, 3.0 as 3)."""
+    teacher = parse(PAIR, "09-x.lesson.toml")
+    text = teacher.student_text()
+    lines = text.split("\n")
+    p = unpack(lines[lines.index('[exercise."p"]') + 2][len('sealed = "') : -1])
+    assert p["first"] == {"answer_digest": sha("09:p:first", 3), "what": "heap 1"}  # type: ignore[index]
+    assert p["second"] == {"answer_digest": sha("09:p:second", "equal"), "what": "how the heaps are"}  # type: ignore[index]
+    q = unpack(lines[lines.index('[exercise."q"]') + 2][len('sealed = "') : -1])
+    assert q["first"] == {"value": "2 + 1", "what": "heap 1"}  # type: ignore[index]
+    assert q["second"] == {"answer_digest": sha("09:q:second", 7), "what": "heap 2"}  # type: ignore[index]
+    student = parse(text, "09-x.lesson.toml")
+    for answer, kind in [((3, "equal"), "right"), ((3.0, " EQUAL"), "right"), ((3, "bigger"), "partial"),
+                         ((4, "equal"), "partial"), ((True, "no"), "miss"), ((2, 3), "miss")]:  # fmt: skip
+        assert student.check("p", answer, {}).kind == kind == teacher.check("p", answer, {}).kind, answer
+    for answer, kind in [((3, 7), "right"), ((3, 8), "partial"), ((1, 1), "miss")]:
+        assert student.check("q", answer, {}).kind == kind == teacher.check("q", answer, {}).kind, answer

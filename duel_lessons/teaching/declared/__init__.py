@@ -78,6 +78,7 @@ from duel_lessons.teaching.declared.kinds import (
     fill,
     model,
     names_of,
+    pair_part,
     validate,
 )
 from duel_lessons.teaching.declared.orders import DeclarationError, topological
@@ -175,6 +176,11 @@ class Declarations:
                     fields["answer_digest"] = digest(sorted(answer), self._salt(name))
                 else:
                     fields["answer_digest"] = digest(answer, self._salt(name))
+            for part in ("first", "second") if exercise.kind == "pair" else ():  # a pair's literal parts too
+                spec = dict(fields[part])
+                if "answer" in spec:
+                    spec["answer_digest"] = digest(pair_part(spec.pop("answer")), f"{self._salt(name)}:{part}")
+                fields[part] = spec
             packed = base64.b64encode(zlib.compress(json.dumps(fields).encode())).decode()  # values keep their order
             out += [
                 f"[exercise.{json.dumps(name)}]",

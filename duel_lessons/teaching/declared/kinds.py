@@ -164,11 +164,8 @@ def validate(exercise: Exercise, where: str, edition: str = "teacher") -> None:
     if kind == "pair":
         for part in ("first", "second"):
             got = fields.get(part)
-            if (
-                not isinstance(got, dict)
-                or len({"answer", "value"} & set(got)) != 1
-                or set(got) - {"answer", "value", "what"}
-            ):
+            keys = {"answer", "value"} if edition == "teacher" else {"answer_digest", "value"}
+            if not isinstance(got, dict) or len(keys & set(got)) != 1 or set(got) - keys - {"what"}:
                 raise DeclarationError(f"{where} {part}: give a table with answer (or value, a formula) and what.")
             if "value" in got:
                 _formula(got["value"], f"{where} {part}.value")
@@ -456,6 +453,27 @@ def _table_of(exercise: Exercise, params: Mapping[str, Any]) -> dict[int, str]:
     return {int(n): str(label(int(n))) for n in numbers}
 
 
+def pair_part(value: object) -> object:
+    """One part of a pair as it is compared: a text without case or outer spaces, a whole float as an int.
+
+    >>> pair_part(" N "), pair_part(6.0), pair_part(True), pair_part(2.5)
+    ('n', 6, True, 2.5)
+    """
+    if isinstance(value, str):
+        return value.strip().lower()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _part_digest(value: object, salt: str) -> str | None:
+    """The digest of one part of a pair (:func:`pair_part`), or None for a value no digest is made of."""
+    try:
+        return digest(pair_part(value), salt)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 def _pair(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: str) -> Verdict:
     """Two answers as a pair, such as ("N", 6): right when both are; a named mistake first."""
     f, value = exercise.fields, plain(answer)
@@ -471,11 +489,13 @@ def _pair(exercise: Exercise, answer: object, params: Mapping[str, Any], salt: s
     good = []
     for part, given in zip(("first", "second"), value, strict=True):
         spec = f[part]
-        expected = evaluate(spec["value"], names) if "value" in spec else spec["answer"]
-        if isinstance(expected, str) and isinstance(given, str):
-            good.append(given.strip().lower() == expected.strip().lower())
+        # Compared as digests in both editions (a student copy keeps a literal part's answer only so), so both
+        # judge alike: 3.0 is 3, a text ignores case and outer spaces, True is no number.
+        if "answer_digest" in spec:
+            want = spec["answer_digest"]
         else:
-            good.append(given == expected)
+            want = _part_digest(evaluate(spec["value"], names) if "value" in spec else spec["answer"], f"{salt}:{part}")
+        good.append(want is not None and _part_digest(given, f"{salt}:{part}") == want)
     texts = _texts(exercise, params)
     if all(good):
         return right()
