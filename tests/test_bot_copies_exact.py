@@ -72,6 +72,19 @@ def test_a_private_copy_is_the_source_alone_in_a_folder_of_its_own(fresh: list[t
     assert nameless.name == "bot.py" and nameless.read_text() == "x = 1"
 
 
+def test_a_copy_is_written_in_utf_8_whatever_the_locale(fresh: list[tuple[object, ...]]) -> None:
+    """A referee started in the C locale (ASCII) still copies a bot whose comments hold an é."""
+    import locale
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        copy = bot_copies.private_copy("accents.py", "# é\n", None)
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert copy.read_bytes() == b"# \xc3\xa9\n"
+
+
 @pytest.mark.skipif(not ROOT, reason="only root gives a copy to another user")
 def test_a_root_referee_gives_the_copy_and_its_folder_to_the_workers_user(fresh: list[tuple[object, ...]]) -> None:
     copy = bot_copies.private_copy("bob.py", "x = 1", 54321)
@@ -113,10 +126,10 @@ def test_the_folders_to_hide_are_the_bot_folders_and_the_copies_but_never_what_a
         bot_copies,
         "BOT_FOLDERS",
         {"/class/bots", "/class/bots/", "/srv", "/srv/repo", "/usr/lib/python3", "/opt/venv/bots", "/opt/ven",
-         "/usr/lib", "/", "/tmp", "/srv/repository"},
+         "/usr/lib", "/", "/tmp", "/srv/repository", "/usr/libX"},
     )  # fmt: skip
     assert bot_copies.folders_to_hide() == sorted(
-        {"/class/bots", "/class/bots/", "/opt/ven", "/opt/venv/bots", "/srv/repository", copies}
+        {"/class/bots", "/class/bots/", "/opt/ven", "/opt/venv/bots", "/srv/repository", "/usr/libX", copies}
     )
 
 
