@@ -67,6 +67,12 @@ class Liar(str):
         return hash("math")
 
 
+@pytest.fixture(autouse=True)
+def no_module_made_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test builds the modules a bot sees afresh (bot_module keeps them, once made, for the process)."""
+    monkeypatch.setattr(ns, "_bot_modules", {})
+
+
 def refusal(source: str, path: str = "/some/folder/bot.py") -> str:
     """The message restricted_code refuses ``source`` with."""
     with pytest.raises(RestrictedError) as caught:
@@ -348,6 +354,12 @@ def test_ordinary_bot_code_is_compiled(source: str) -> None:
     assert isinstance(code, types.CodeType) and code.co_filename == "/bots/mine.py"
 
 
+def test_a_syntax_error_names_the_file() -> None:
+    with pytest.raises(SyntaxError) as caught:
+        restricted_code("x = (", "/bots/bad.py")
+    assert caught.value.filename == "/bots/bad.py" and str(caught.value) == "'(' was never closed (bad.py, line 1)"
+
+
 def test_compiled_code_is_the_whole_file() -> None:
     namespace: dict[str, object] = {"__builtins__": restricted_builtins()}
     exec(restricted_code("a = 6\nb = a * 7", "x.py"), namespace)  # test code running a literal of its own
@@ -451,7 +463,8 @@ def test_a_bot_file_runs_in_the_restricted_namespace() -> None:
         ("def f():\n    import sympy\n    from . import x", ["sympy"]),
         ("import os.path, collections.abc", []),
         ("x = (", []),  # a SyntaxError
-        ("x = 1\0", []),  # a null byte: ValueError (or SyntaxError)
+        ("x = 1\0", []),  # a null byte: SyntaxError (ValueError in older Pythons)
+        ("import math\nx = '\ud800'", []),  # a lone surrogate (given as text, not read from a file): ValueError
         ("x = " + "+".join(["1"] * 200_000), []),  # too deep to build: RecursionError
         ("", []),
     ],
