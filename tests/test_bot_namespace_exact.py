@@ -277,6 +277,9 @@ def test_sympy_functions_are_wrapped_for_whole_numbers() -> None:
     bot_sympy = bot_module("sympy")
     assert sorted(vars(bot_sympy)) == sorted([*(ns.BOT_MODULES["sympy"] or ()), "_module_name"])
     assert bot_sympy.isprime(97) is True and bot_sympy.totient(12) == 4
+    assert type(bot_sympy.totient(12)) is int  # the wrapped function: sympy's own gives a sympy Integer
+    with pytest.raises(RestrictedError, match="not text"):  # sympy's own would sympify the text
+        bot_sympy.isprime("97")
 
 
 # -- the checker of the source -------------------------------------------------------------------
