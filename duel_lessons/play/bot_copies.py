@@ -38,7 +38,8 @@ def private_copy(name: str, source: str, uid: int | None) -> Path:
     worker's root of its own holds no copies folder (where the kernel allows a mount namespace)."""
     folder = Path(tempfile.mkdtemp(prefix="bot-", dir=copies_folder()))
     path = folder / (Path(name).name or "bot.py")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    # O_EXCL with O_CREAT never writes through a link or over a file: both fail with FileExistsError.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as file:
         file.write(source)
     if uid is not None:

@@ -306,6 +306,17 @@ class _Checker(ast.NodeVisitor):
             self._attribute(node, name)
         self.generic_visit(node)
 
+    def visit_MatchAs(self, node: ast.MatchAs) -> None:  # case __del__: binds a name, as an assignment does
+        self._name(node, node.name)
+        self.generic_visit(node)
+
+    def visit_MatchStar(self, node: ast.MatchStar) -> None:  # case [*__rest]
+        self._name(node, node.name)
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:  # case {**__rest}
+        self._name(node, node.rest)
+        self.generic_visit(node)
+
     def visit_Name(self, node: ast.Name) -> None:
         self._name(node, node.id)
 

@@ -273,8 +273,8 @@ class KernelSandbox:
                 raise Forfeit(f"took longer than the time limit of {limit:g} s (stopped in the kernel)") from None
             if "raised" in reply and "TimeUp" in str(reply["raised"]):  # stopped while _answer was catching
                 raise Forfeit(f"took longer than the time limit of {limit:g} s (stopped in the kernel)")
-        except Forfeit as failure:
-            if self._broken is None and "raised" not in failure.reason:
+        except Forfeit as failure:  # a stop (the time limit): a bot that raised forfeits below, with no strike
+            if self._broken is None:
                 self._strikes += 1
                 if self._strikes >= self.max_strikes:
                     self._broken = Forfeit(
