@@ -493,3 +493,34 @@ def test_a_pairs_literal_parts_are_kept_only_as_digests_and_judged_alike() -> No
         assert student.check("p", answer, {}).kind == kind == teacher.check("p", answer, {}).kind, answer
     for answer, kind in [((3, 7), "right"), ((3, 8), "partial"), ((1, 1), "miss")]:
         assert student.check("q", answer, {}).kind == kind == teacher.check("q", answer, {}).kind, answer
+
+
+def test_a_sealed_field_is_unpacked_only_as_far_as_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exactly MAX_UNPACKED bytes are read whole; a bomb is never unpacked past the limit (bounded memory)."""
+    import base64
+    import zlib
+
+    from duel_lessons.teaching import declared
+
+    full = b"7" * declared.MAX_UNPACKED
+    assert declared._inflate(base64.b64encode(zlib.compress(full)).decode()) == full
+    largest = []
+    real = zlib.decompressobj
+
+    class Recording:
+        def __init__(self) -> None:
+            self.inner = real()
+
+        def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+            out = self.inner.decompress(data, max_length)
+            largest.append(len(out))
+            return out
+
+        @property
+        def eof(self) -> bool:
+            return self.inner.eof
+
+    monkeypatch.setattr(declared.zlib, "decompressobj", Recording)
+    with pytest.raises(ValueError, match="more than"):
+        declared._inflate(base64.b64encode(zlib.compress(b" " * 50_000_000, 9)).decode())
+    assert largest == [declared.MAX_UNPACKED + 1]
