@@ -38,13 +38,21 @@ SCRATCH_FOLDERS = ("/tmp", "/dev/shm")
 SCRATCH_OPTIONS = b"mode=1777,size=32m,nr_inodes=4096"
 
 
-def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0) -> bool:
-    """Enter a new user and mount namespace (and ``more``) in which this process keeps its user and group ids."""
+def _libc() -> Any:
+    """The C library, with ``errno`` kept for :func:`ctypes.get_errno`."""
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0, proc: str = "/proc/self") -> bool:
+    """Enter a new user and mount namespace (and ``more``) in which this process keeps its user and group ids
+    (written in ``proc``, this process's folder of /proc)."""
     if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | more) != 0:
         return False
     try:
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-            with open(f"/proc/self/{name}", "w") as file:
+            with open(f"{proc}/{name}", "w") as file:
                 file.write(text)
     except OSError:
         return False
@@ -99,9 +107,9 @@ def root_plan() -> list[tuple[str, str | None]]:
     return sorted(found.items())
 
 
-def _mount_points_under(path: str) -> list[str]:
-    """The mount points at and under ``path`` in this mount namespace (``path`` first)."""
-    with open("/proc/self/mounts", encoding="utf-8", errors="replace") as file:
+def _mount_points_under(path: str, table: str = "/proc/self/mounts") -> list[str]:
+    """The mount points at and under ``path`` in this mount namespace (``path`` first; ``table``: its mounts)."""
+    with open(table, encoding="utf-8", errors="replace") as file:
         points = [line.split()[1].replace("\\040", " ") for line in file if len(line.split()) > 1]
     return [path, *(p for p in points if p != path and _within(p, [path]))]
 
@@ -144,16 +152,15 @@ def _within(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequence[str]) -> bool:
-    """Build the new root in a tmpfs over ``/tmp`` (the real folders reached through descriptors opened first,
+def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequence[str], root: str = "/tmp") -> bool:
+    """Build the new root in a tmpfs over ``root`` (the real folders reached through descriptors opened first,
     so that one under ``/tmp`` is still found), move into it and drop the old one; whether all of it was done."""
     pivot = SYS_PIVOT_ROOT.get(platform.machine())
-    if pivot is None or not os.path.isdir("/tmp"):
+    if pivot is None or not os.path.isdir(root):
         return False
     fds = {path: os.open(path, os.O_PATH | os.O_CLOEXEC) for path, target in plan if target is None}
     mask = os.umask(0o022)  # parents made here are traversable by a worker's user of its own
     try:
-        root = "/tmp"
         flags = MS_NOSUID | MS_NODEV
         if libc.mount(b"tmpfs", root.encode(), b"tmpfs", flags, b"mode=0755,size=1m,nr_inodes=4096") != 0:
             return False
@@ -225,9 +232,7 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = _libc()
         uid, gid = os.getuid(), os.getgid()
         nested = False
         plan = root_plan()
