@@ -405,9 +405,11 @@ def test_sweep_user_kills_its_processes_and_removes_its_files(tmp_path: Path, mo
     (a / "mine-dir" / "deep").mkdir(parents=True)
     (a / "mine-dir" / "deep" / "f").write_text("x")
     (b / "link").symlink_to(a / "theirs")
+    (b / "dirlink").symlink_to(a / "mine-dir")  # a link is removed, not followed
     for path in (a / "mine", a / "mine-dir", a / "mine-dir" / "deep", a / "mine-dir" / "deep" / "f"):
         os.chown(path, uid, uid)
     os.chown(b / "link", uid, uid, follow_symlinks=False)
+    os.chown(b / "dirlink", uid, uid, follow_symlinks=False)
     folders = (str(a), str(tmp_path / "missing"), str(b))
     isolation.sweep_user(uid, keep=(15,), folders=folders)  # a live worker: its files stay
     assert asked == [(["uids"],)] and [p.killed for p in procs] == [1, 1, 0, 1, 0, 0]

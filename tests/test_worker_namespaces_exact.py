@@ -184,11 +184,12 @@ def test_the_root_plan_is_the_system_paths_and_the_python_folders(monkeypatch: p
 
 def test_the_mount_points_under_a_path(tmp_path: Path) -> None:
     table = tmp_path / "mounts"
-    table.write_text(
-        "proc /proc proc rw 0 0\nx /a tmpfs rw 0 0\nx /a/b tmpfs rw 0 0\nx /a\\040b tmpfs rw 0 0\n"
-        "x /a/c\\040d tmpfs rw 0 0\nx /ab tmpfs rw 0 0\nshort\n\nx /a tmpfs rw 0 0\nx /a/b/e tmpfs rw 0 0\n"
+    table.write_bytes(
+        b"proc /proc proc rw 0 0\nx /a tmpfs rw 0 0\nx /a/b tmpfs rw 0 0\nx /a\\040b tmpfs rw 0 0\n"
+        b"x /a/c\\040d tmpfs rw 0 0\nx /ab tmpfs rw 0 0\nshort\n\nx /a tmpfs rw 0 0\nx /a/b/e tmpfs rw 0 0\n"
+        b"x /a/two\nx /a/\xff tmpfs rw 0 0\n"  # two fields are enough; a name not in UTF-8 is read all the same
     )
-    assert ns._mount_points_under("/a", str(table)) == ["/a", "/a/b", "/a/c d", "/a/b/e"]
+    assert ns._mount_points_under("/a", str(table)) == ["/a", "/a/b", "/a/c d", "/a/b/e", "/a/two", "/a/\ufffd"]
     assert ns._mount_points_under("/z", str(table)) == ["/z"]
 
 
@@ -258,7 +259,7 @@ def test_dropping_every_capability() -> None:
 
 # -- the new root --------------------------------------------------------------------------------
 
-PLAN = [("/bin", "usr/bin"), ("/etc/passwd", None), ("/usr", None), ("/usr/lib", None)]
+PLAN = [("/bin", "usr/bin"), ("/etc/group", None), ("/etc/passwd", None), ("/usr", None), ("/usr/lib", None)]
 DEVICES = [d for d in ("null", "zero", "full", "random", "urandom") if os.path.exists(f"/dev/{d}")]
 
 
@@ -280,7 +281,9 @@ def expected_calls(root: Path) -> list[tuple[Any, ...]]:
         ("mount", b"tmpfs", r, b"tmpfs", nosuid_nodev, b"mode=0755,size=1m,nr_inodes=4096"),
         ("mount", b"tmpfs", r + b"/tmp", b"tmpfs", nosuid_nodev, scratch),
         ("mount", b"tmpfs", r + b"/dev/shm", b"tmpfs", nosuid_nodev, scratch),
-        ("mount", b"fd:/etc/passwd", r + b"/etc/passwd", None, 4096 | 0x4000, None),  # MS_BIND | MS_REC
+        ("mount", b"fd:/etc/group", r + b"/etc/group", None, 4096 | 0x4000, None),  # MS_BIND | MS_REC
+        ("setattr", -100, r + b"/etc/group", 0x8000, RDONLY_NOSUID, 32),
+        ("mount", b"fd:/etc/passwd", r + b"/etc/passwd", None, 4096 | 0x4000, None),
         ("setattr", -100, r + b"/etc/passwd", 0x8000, RDONLY_NOSUID, 32),
         ("mount", b"fd:/usr", r + b"/usr", None, 4096 | 0x4000, None),
         ("setattr", -100, r + b"/usr", 0x8000, RDONLY_NOSUID, 32),
