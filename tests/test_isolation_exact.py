@@ -96,6 +96,7 @@ def test_system_paths_are_the_library_folders_as_they_are(tmp_path: Path) -> Non
         ("/etc/localtime", None),
     ]
     assert isolation.system_paths(str(tmp_path / "nothing")) == []
+    assert dict(isolation.system_paths()).get("/usr", "missing") is None  # this system's own: /usr is a folder
 
 
 def test_the_system_binds_bind_folders_and_make_symlinks(monkeypatch: pytest.MonkeyPatch) -> None:

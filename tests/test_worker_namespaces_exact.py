@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import fcntl
 import os
 import re
 import signal
@@ -52,8 +53,10 @@ class Libc:
         return self._result("unshare", ("unshare", flags))
 
     def mount(self, source: bytes | None, target: bytes, fstype: bytes | None, flags: int, data: bytes | None) -> int:
-        if source is not None and source.startswith(b"/proc/self/fd/"):
-            source = b"fd:" + os.fsencode(os.readlink(source))
+        if source is not None and source.startswith(b"/proc/self/fd/"):  # opened O_PATH | O_CLOEXEC
+            fd = int(source.rsplit(b"/", 1)[1])
+            path_only = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_PATH and fcntl.fcntl(fd, fcntl.F_GETFD) & fcntl.FD_CLOEXEC
+            source = (b"fd:" if path_only else b"fd, not O_PATH | O_CLOEXEC:") + os.fsencode(os.readlink(source))
         return self._result("mount", ("mount", source, target, fstype, flags, data))
 
     def umount2(self, target: bytes, flags: int) -> int:
@@ -81,22 +84,24 @@ def test_the_c_library_keeps_errno() -> None:
 # -- a user namespace ----------------------------------------------------------------------------
 
 
-def test_a_user_namespace_maps_the_same_ids(tmp_path: Path) -> None:
+def test_a_user_namespace_maps_the_same_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ns, "PROC_SELF", str(tmp_path))
     libc = Libc()
-    assert ns._user_namespace(libc, 1000, 1001, 7, proc=str(tmp_path)) is True
+    assert ns._user_namespace(libc, 1000, 1001, 7) is True
     assert libc.calls == [("unshare", NEW_USER | NEW_NS | 7)]
     written = {p.name: p.read_text() for p in tmp_path.iterdir()}
     assert written == {"setgroups": "deny", "uid_map": "1000 1000 1", "gid_map": "1001 1001 1"}
     libc = Libc()
-    assert ns._user_namespace(libc, 5, 6, proc=str(tmp_path)) is True
+    assert ns._user_namespace(libc, 5, 6) is True
     assert libc.calls == [("unshare", NEW_USER | NEW_NS)]
 
 
-def test_a_user_namespace_that_cannot_be_made_or_mapped(tmp_path: Path) -> None:
+def test_a_user_namespace_that_cannot_be_made_or_mapped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ns, "PROC_SELF", str(tmp_path))
     libc = Libc({"unshare": {0}})
-    assert ns._user_namespace(libc, 1000, 1000, proc=str(tmp_path)) is False and list(tmp_path.iterdir()) == []
+    assert ns._user_namespace(libc, 1000, 1000) is False and list(tmp_path.iterdir()) == []
     (tmp_path / "gid_map").mkdir()  # the last map cannot be written: setgroups and uid_map were, first
-    assert ns._user_namespace(Libc(), 1000, 1000, proc=str(tmp_path)) is False
+    assert ns._user_namespace(Libc(), 1000, 1000) is False
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gid_map", "setgroups", "uid_map"]
 
 
@@ -182,15 +187,16 @@ def test_the_root_plan_is_the_system_paths_and_the_python_folders(monkeypatch: p
     assert ns.root_plan() == [("/etc/x", None), ("/lib", "usr/lib"), ("/opt/py", None), ("/usr", None)]
 
 
-def test_the_mount_points_under_a_path(tmp_path: Path) -> None:
-    table = tmp_path / "mounts"
+def test_the_mount_points_under_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ns, "PROC_SELF", str(tmp_path))
+    table = tmp_path / "mounts"  # as /proc/self/mounts
     table.write_bytes(
         b"proc /proc proc rw 0 0\nx /a tmpfs rw 0 0\nx /a/b tmpfs rw 0 0\nx /a\\040b tmpfs rw 0 0\n"
         b"x /a/c\\040d tmpfs rw 0 0\nx /ab tmpfs rw 0 0\nshort\n\nx /a tmpfs rw 0 0\nx /a/b/e tmpfs rw 0 0\n"
         b"x /a/two\nx /a/\xff tmpfs rw 0 0\n"  # two fields are enough; a name not in UTF-8 is read all the same
     )
-    assert ns._mount_points_under("/a", str(table)) == ["/a", "/a/b", "/a/c d", "/a/b/e", "/a/two", "/a/\ufffd"]
-    assert ns._mount_points_under("/z", str(table)) == ["/z"]
+    assert ns._mount_points_under("/a") == ["/a", "/a/b", "/a/c d", "/a/b/e", "/a/two", "/a/\ufffd"]
+    assert ns._mount_points_under("/z") == ["/z"]
 
 
 @pytest.mark.parametrize(
@@ -269,7 +275,8 @@ def built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, libc: Libc, name: str
     (root / "usr" / "share").mkdir(parents=True)
     monkeypatch.setattr(os, "chdir", lambda path: libc.calls.append(("chdir", path)))
     monkeypatch.setattr(ns.platform, "machine", lambda: "x86_64")
-    done = ns._new_root(libc, PLAN, ["/usr/share", "/gone"], root=str(root))
+    monkeypatch.setattr(ns, "NEW_ROOT", str(root))
+    done = ns._new_root(libc, PLAN, ["/usr/share", "/gone"])
     return done, root
 
 
@@ -346,11 +353,17 @@ def test_the_new_root_stops_at_the_first_failure(tmp_path: Path, monkeypatch: py
 def test_no_new_root_without_pivot_root_or_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     libc = Libc()
     monkeypatch.setattr(ns.platform, "machine", lambda: "vax")
-    assert ns._new_root(libc, PLAN, [], root=str(tmp_path)) is False
+    monkeypatch.setattr(ns, "NEW_ROOT", str(tmp_path))
+    assert ns._new_root(libc, PLAN, []) is False
     monkeypatch.setattr(ns.platform, "machine", lambda: "aarch64")
-    assert ns._new_root(libc, PLAN, [], root=str(tmp_path / "missing")) is False
+    monkeypatch.setattr(ns, "NEW_ROOT", str(tmp_path / "missing"))
+    assert ns._new_root(libc, PLAN, []) is False
     assert libc.calls == []
     assert ns.SYS_PIVOT_ROOT["aarch64"] == 41 and ns.SYS_PIVOT_ROOT["x86_64"] == 155
+
+
+def test_the_new_root_is_built_over_tmp_and_proc_is_this_process() -> None:
+    assert (ns.NEW_ROOT, ns.PROC_SELF) == ("/tmp", "/proc/self")
 
 
 # -- own_namespaces: the order of it all ---------------------------------------------------------
@@ -369,7 +382,7 @@ def arranged(monkeypatch: pytest.MonkeyPatch, uid: int, libc: Libc, new_root: bo
         ns, "_new_root", lambda lib, plan, folders: log.append(("root", lib is libc, plan, folders)) or new_root
     )
     monkeypatch.setattr(
-        ns, "_user_namespace", lambda lib, u, g, more=0: log.append(("user", u, g, more)) or answers.pop(0)
+        ns, "_user_namespace", lambda lib, u, g, more=0: log.append(("user", lib is libc, u, g, more)) or answers.pop(0)
     )
     monkeypatch.setattr(ns, "_drop_capabilities", lambda lib: log.append(("drop", lib is libc)) or caps)
     return log
@@ -396,10 +409,10 @@ def test_own_namespaces_as_a_user(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ns.own_namespaces(["/bots"]) is True
     assert log == [
         ("unshare", NEW_NS | MORE),
-        ("user", 1000, 1001, MORE),
+        ("user", True, 1000, 1001, MORE),
         PRIVATE,
         *TAIL,
-        ("user", 1000, 1001, 0),  # a second one: the mounts are locked
+        ("user", True, 1000, 1001, 0),  # a second one: the mounts are locked
         ("drop", True),
         ("fork", True, False),
     ]
@@ -408,9 +421,9 @@ def test_own_namespaces_as_a_user(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(
     ("user_ns", "caps", "new_root", "tail"),
     [
-        ((True, False), True, True, [("user", 1000, 1001, 0)]),
-        ((True, True), False, True, [("user", 1000, 1001, 0), ("drop", True)]),
-        ((True, True), True, False, [("user", 1000, 1001, 0), ("drop", True)]),
+        ((True, False), True, True, [("user", True, 1000, 1001, 0)]),
+        ((True, True), False, True, [("user", True, 1000, 1001, 0), ("drop", True)]),
+        ((True, True), True, False, [("user", True, 1000, 1001, 0), ("drop", True)]),
     ],
 )
 def test_own_namespaces_as_a_user_fails_if_any_step_does(
@@ -418,13 +431,13 @@ def test_own_namespaces_as_a_user_fails_if_any_step_does(
 ) -> None:
     log = arranged(monkeypatch, 1000, Libc({"unshare": {0}}), new_root, user_ns, caps)
     assert ns.own_namespaces(["/bots"]) is False
-    assert log == [("unshare", NEW_NS | MORE), ("user", 1000, 1001, MORE), PRIVATE, *TAIL, *tail,
+    assert log == [("unshare", NEW_NS | MORE), ("user", True, 1000, 1001, MORE), PRIVATE, *TAIL, *tail,
                    ("fork", True, False)]  # fmt: skip
 
 
 def test_own_namespaces_where_nothing_can_be_made(monkeypatch: pytest.MonkeyPatch) -> None:
     log = arranged(monkeypatch, 1000, Libc({"unshare": {0}}), user_ns=(False,))
-    assert ns.own_namespaces([]) is False and log == [("unshare", NEW_NS | MORE), ("user", 1000, 1001, MORE)]
+    assert ns.own_namespaces([]) is False and log == [("unshare", NEW_NS | MORE), ("user", True, 1000, 1001, MORE)]
     log = arranged(monkeypatch, 0, Libc({"mount": {0}}))
     assert ns.own_namespaces([]) is False and log == [("unshare", NEW_NS | MORE), PRIVATE]
     log = arranged(monkeypatch, 0, Libc(), new_root=False)

@@ -36,6 +36,9 @@ DEVICES = ("null", "zero", "full", "random", "urandom")
 #: The folders a bot may write in its new root: each a fresh tmpfs of this size, gone with the namespace.
 SCRATCH_FOLDERS = ("/tmp", "/dev/shm")
 SCRATCH_OPTIONS = b"mode=1777,size=32m,nr_inodes=4096"
+#: Where the new root is built (a tmpfs mounted over it, in the worker's own mount namespace), and this process's
+#: folder of /proc (tests point both elsewhere).
+NEW_ROOT, PROC_SELF = "/tmp", "/proc/self"
 
 
 def _libc() -> Any:
@@ -45,14 +48,13 @@ def _libc() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0, proc: str = "/proc/self") -> bool:
-    """Enter a new user and mount namespace (and ``more``) in which this process keeps its user and group ids
-    (written in ``proc``, this process's folder of /proc)."""
+def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0) -> bool:
+    """Enter a new user and mount namespace (and ``more``) in which this process keeps its user and group ids."""
     if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | more) != 0:
         return False
     try:
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-            with open(f"{proc}/{name}", "w") as file:
+            with open(f"{PROC_SELF}/{name}", "w") as file:
                 file.write(text)
     except OSError:
         return False
@@ -107,9 +109,9 @@ def root_plan() -> list[tuple[str, str | None]]:
     return sorted(found.items())
 
 
-def _mount_points_under(path: str, table: str = "/proc/self/mounts") -> list[str]:
-    """The mount points at and under ``path`` in this mount namespace (``path`` first; ``table``: its mounts)."""
-    with open(table, encoding="utf-8", errors="replace") as file:
+def _mount_points_under(path: str) -> list[str]:
+    """The mount points at and under ``path`` in this mount namespace (``path`` first)."""
+    with open(f"{PROC_SELF}/mounts", encoding="utf-8", errors="replace") as file:
         points = [line.split()[1].replace("\\040", " ") for line in file if len(line.split()) > 1]
     return [path, *(p for p in points if p != path and _within(p, [path]))]
 
@@ -152,9 +154,10 @@ def _within(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequence[str], root: str = "/tmp") -> bool:
-    """Build the new root in a tmpfs over ``root`` (the real folders reached through descriptors opened first,
-    so that one under ``/tmp`` is still found), move into it and drop the old one; whether all of it was done."""
+def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequence[str]) -> bool:
+    """Build the new root in a tmpfs over :data:`NEW_ROOT` (the real folders reached through descriptors opened
+    first, so that one under ``/tmp`` is still found), move into it and drop the old one; whether all of it was done."""
+    root = NEW_ROOT
     pivot = SYS_PIVOT_ROOT.get(platform.machine())
     if pivot is None or not os.path.isdir(root):
         return False
