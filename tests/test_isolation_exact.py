@@ -463,6 +463,21 @@ def test_the_cpu_and_usage_of_a_tree(table: dict[int, Proc], monkeypatch: pytest
     assert worker.tree() == [] and worker.cpu() is None
 
 
+def test_the_descendants_read_from_proc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every task's children file, depth first; a process that ended meanwhile (no folder, no file) is skipped."""
+    for pid, task, children in [(1, 1, "2 3\n"), (1, 8, "7"), (2, 2, "4"), (3, 3, "5 9"), (5, 5, ""), (9, 9, None)]:
+        (tmp_path / str(pid) / "task" / str(task)).mkdir(parents=True)
+        if children is not None:
+            (tmp_path / str(pid) / "task" / str(task) / "children").write_text(children)
+    monkeypatch.setattr(isolation, "PROC", str(tmp_path))
+    assert sorted(isolation._descendants(1)) == [2, 3, 4, 5, 7, 9]  # 4 and 7 have no folder: ended
+    assert isolation._descendants(4) == [] and isolation._descendants(3) == [5, 9]
+
+
+def test_proc_is_linuxs() -> None:
+    assert isolation.PROC == "/proc"
+
+
 class Popen:
     def __init__(self, code: int | None, pid: int = 1) -> None:
         self.code, self.pid, self.waits, self.kills = code, pid, [], 0

@@ -43,6 +43,8 @@ CPU_TICK = 0.05
 CPU_MARGIN = 0.25
 #: The folder of the duel_lessons package (bound read-only into bubblewrap; its parent is on the worker's path).
 PACKAGE = Path(__file__).resolve().parent.parent
+#: Where Linux shows the processes (tests point it elsewhere).
+PROC = "/proc"
 #: The first user id given to workers of a root referee (one id per live worker, never a real user's).
 UID_BASE = 1_900_000_000
 
@@ -325,8 +327,8 @@ def _descendants(pid: int) -> list[int]:
     while todo:
         parent = todo.pop()
         with contextlib.suppress(OSError):
-            for task in os.listdir(f"/proc/{parent}/task"):
-                with contextlib.suppress(OSError), open(f"/proc/{parent}/task/{task}/children", "rb") as file:
+            for task in os.listdir(f"{PROC}/{parent}/task"):
+                with contextlib.suppress(OSError), open(f"{PROC}/{parent}/task/{task}/children", "rb") as file:
                     children = [int(c) for c in file.read().split()]
                     found += children
                     todo += children
