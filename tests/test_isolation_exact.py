@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -601,6 +602,7 @@ class Started:
         self.worker: list[Any] = []
         self.written: list[Any] = []
         self.fds: list[int] = []
+        self.removes_tmpdir = False
 
 
 @pytest.fixture
@@ -622,6 +624,8 @@ def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Started]]:
         def __init__(self, command: list[str], **kwargs: Any) -> None:
             run = box[0]
             run.popen = {"command": command, **kwargs}
+            if run.removes_tmpdir:  # the command removed its own scratch folder: nothing left to remove, no error
+                shutil.rmtree(kwargs["env"]["TMPDIR"])
             self.pid, self.returncode, self.stdin = 4242, 3, Stdin()
             pipes = []
             for data in (run.out, run.err):
@@ -724,10 +728,13 @@ def test_run_isolated_without_bubblewrap(
     assert run.popen["env"] == {**CLEAN, "HOME": private, "JUPYTER_RUNTIME_DIR": private, "IPYTHONDIR": private,
                                 "TMPDIR": private}  # fmt: skip
     assert run.written == [b"big", "closed"] and done.returncode == 3
+    again(started, gone := Started([(0.0, 1, 0)]))
+    gone.removes_tmpdir = True
+    assert isolation.run_isolated(["-m", "x"], scratch=True).returncode == 3
     started.append(plain := Started([(0.0, 1, 0)]))
     started.pop(0)
     isolation.run_isolated(["-m", "x"])
-    assert len(made) == 1 and "TMPDIR" not in plain.popen["env"]
+    assert len(made) == 2 and "TMPDIR" not in plain.popen["env"]
     home = "/nonexistent"
     assert plain.popen["env"] == {**CLEAN, "HOME": home, "JUPYTER_RUNTIME_DIR": home, "IPYTHONDIR": home}
 
@@ -771,6 +778,18 @@ def test_run_isolated_stops_at_its_wall_limit(started: list[Started], monkeypatc
     started.append(Started([(0.0, 1, 0)], end=False))
     done = isolation.run_isolated(["-c", "pass"], wall_limit=2.25)
     assert (done.stopped, done.returncode) == ("did not finish within 2.25 s", None)
+
+
+def test_run_isolated_lets_a_command_run_exactly_its_wall_limit(
+    started: list[Started], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    arrange(monkeypatch, False, False)
+    times = [100.0]
+    monkeypatch.setattr(isolation.time, "monotonic", lambda: times.pop(0) if len(times) > 1 else times[0])
+    times.append(102.25)  # from the first check on: exactly the limit
+    started.append(Started([(0.0, 1, 0)], out=b"done"))
+    done = isolation.run_isolated(["-c", "pass"], wall_limit=2.25)
+    assert (done.stopped, done.returncode, done.stdout) == (None, 3, b"done")
 
 
 def test_run_isolated_refuses_bad_limits_before_starting(started: list[Started]) -> None:
