@@ -81,21 +81,32 @@ def test_can_change_user_only_as_root_with_both_capabilities(monkeypatch: pytest
 
 
 def test_system_paths_are_the_library_folders_as_they_are(tmp_path: Path) -> None:
-    for folder in ("usr/bin", "usr/lib", "lib", "etc"):
-        (tmp_path / folder).mkdir(parents=True)
-    (tmp_path / "bin").symlink_to("usr/bin")
-    (tmp_path / "lib64").symlink_to("usr/lib64")  # a dangling link is still a link
-    (tmp_path / "lib32").write_text("a file, not a folder")
-    (tmp_path / "etc/ld.so.cache").write_text("")
-    (tmp_path / "etc/localtime").symlink_to("ld.so.cache")
-    assert isolation.system_paths(str(tmp_path)) == [
+    system = tmp_path / "system"
+    for folder in ("usr/bin", "usr/lib", "sbin", "lib", "libx32", "etc"):
+        (system / folder).mkdir(parents=True)
+    (system / "bin").symlink_to("usr/bin")
+    (system / "lib64").symlink_to("usr/lib64")  # a dangling link is still a link
+    (system / "lib32").symlink_to("usr/lib32")
+    (system / "etc/ld.so.cache").write_text("")
+    (system / "etc/ld.so.conf").write_text("")
+    (system / "etc/localtime").symlink_to("ld.so.cache")
+    assert isolation.system_paths(str(system)) == [
         ("/usr", None),
         ("/bin", "usr/bin"),
+        ("/sbin", None),
         ("/lib", None),
         ("/lib64", "usr/lib64"),
+        ("/lib32", "usr/lib32"),
+        ("/libx32", None),
         ("/etc/ld.so.cache", None),
+        ("/etc/ld.so.conf", None),
         ("/etc/localtime", None),
     ]
+    other = tmp_path / "other"
+    (other / "etc").mkdir(parents=True)
+    (other / "usr").write_text("a file, not a folder")
+    (other / "etc/localtime").write_text("")
+    assert isolation.system_paths(str(other)) == [("/etc/localtime", None)]
     assert isolation.system_paths(str(tmp_path / "nothing")) == []
     assert dict(isolation.system_paths()).get("/usr", "missing") is None  # this system's own: /usr is a folder
 
