@@ -563,6 +563,20 @@ def test_strays_of_a_worker_in_a_pid_namespace_of_its_own(
     assert swept == [(1_900_000_002, [1, 2, 7])]
 
 
+def test_strays_of_a_nested_worker_whose_tree_cannot_be_read(table: dict[int, Proc]) -> None:
+    """Its process gone (psutil's error), or no worker under the namespace's first process (an empty ``min``):
+    nothing is decided about the worker and nothing is raised."""
+    root = table[1] = Proc(1)
+    root.lost = True
+    worker = isolation.Worker(1, None, None)
+    worker.nested = True
+    worker.strays()
+    assert (worker.worker_pid, worker.between) == (None, None)
+    root.lost, root.kids = False, [Proc(2)]
+    worker.strays()
+    assert worker.between is None
+
+
 def test_killing_a_worker_kills_its_tree_and_sweeps_its_user(
     table: dict[int, Proc], monkeypatch: pytest.MonkeyPatch
 ) -> None:
