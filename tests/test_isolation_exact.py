@@ -406,8 +406,15 @@ class Proc:
 
 def test_sweep_user_kills_its_processes_and_removes_its_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     uid = isolation.UID_BASE + 7
-    procs = [Proc(10, uids=(uid, uid, uid)), Proc(11, uids=(0, uid, 0)), Proc(12, uids=(5, 5, 5)),
-             Proc(13, uids=(uid,), fail=True), Proc(14, uids=None), Proc(15, uids=(uid,))]  # fmt: skip
+    procs = [
+        Proc(10, uids=(uid, uid, uid)),
+        Proc(11, uids=(0, uid, 0)),
+        Proc(12, uids=(5, 5, 5)),
+        Proc(13, uids=(uid,), fail=True),
+        Proc(14, uids=None),
+        Proc(15, uids=(uid,)),
+        Proc(16, uids=5),
+    ]  # fmt: skip (None: access denied; an odd value stops nothing)
     asked: list[Any] = []
     monkeypatch.setattr(isolation.psutil, "process_iter", lambda *a: asked.append(a) or iter(procs))
     a, b = tmp_path / "a", tmp_path / "b"
@@ -425,10 +432,10 @@ def test_sweep_user_kills_its_processes_and_removes_its_files(tmp_path: Path, mo
     os.chown(b / "dirlink", uid, uid, follow_symlinks=False)
     folders = (str(a), str(tmp_path / "missing"), str(b))
     isolation.sweep_user(uid, keep=(15,), folders=folders)  # a live worker: its files stay
-    assert asked == [(["uids"],)] and [p.killed for p in procs] == [1, 1, 0, 1, 0, 0]
+    assert asked == [(["uids"],)] and [p.killed for p in procs] == [1, 1, 0, 1, 0, 0, 0]
     assert sorted(os.listdir(a)) == ["mine", "mine-dir", "theirs"]
     isolation.sweep_user(uid, folders=folders)
-    assert [p.killed for p in procs] == [2, 2, 0, 2, 0, 1]
+    assert [p.killed for p in procs] == [2, 2, 0, 2, 0, 1, 0]
     assert os.listdir(a) == ["theirs"] and os.listdir(b) == []
     isolation.sweep_user(isolation.UID_BASE - 1, folders=folders)  # never anyone else's
     assert len(asked) == 2
