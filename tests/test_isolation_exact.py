@@ -437,8 +437,21 @@ def test_sweep_user_kills_its_processes_and_removes_its_files(tmp_path: Path, mo
     isolation.sweep_user(uid, folders=folders)
     assert [p.killed for p in procs] == [2, 2, 0, 2, 0, 1, 0]
     assert os.listdir(a) == ["theirs"] and os.listdir(b) == []
+    for name in ("stuck", "next"):
+        (a / name).write_text("x")
+        os.chown(a / name, uid, uid)
+    real_unlink = os.unlink
+
+    def unlink(path: str) -> None:
+        if path.endswith("stuck"):
+            raise PermissionError(path)
+        real_unlink(path)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    isolation.sweep_user(uid, folders=folders)  # a file that cannot be removed stops nothing
+    assert sorted(os.listdir(a)) == ["stuck", "theirs"]
     isolation.sweep_user(isolation.UID_BASE - 1, folders=folders)  # never anyone else's
-    assert len(asked) == 2
+    assert len(asked) == 3
     assert isolation.SWEPT_FOLDERS == ("/tmp", "/dev/shm", "/var/tmp")
 
 
