@@ -620,6 +620,39 @@ def test_killing_a_worker_kills_its_tree_and_sweeps_its_user(
     assert mp.calls == ["kill", ("join", 5), "close"] and len(swept) == 1
 
 
+def test_killing_a_worker_already_gone_raises_nothing(table: dict[int, Proc], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its process group gone, a stream that fails to close, a process object already closed: no error."""
+
+    def gone(pid: int, sig: int) -> None:
+        raise ProcessLookupError(pid)
+
+    class Broken:
+        closed = False
+
+        def close(self) -> None:
+            raise OSError("bad descriptor")
+
+    monkeypatch.setattr(os, "killpg", gone)
+    popen = Popen(None)
+    popen.stdin = Broken()  # type: ignore[assignment]
+    isolation.Worker(1, None, popen).kill()  # type: ignore[arg-type]
+    assert popen.kills == 1
+    for error in (OSError, ValueError):
+
+        class Closed(Mp):
+            raises = error
+
+            def kill(self) -> None:
+                raise self.raises("closed")
+
+            def close(self) -> None:
+                raise ValueError("closed")
+
+        mp = Closed()
+        isolation.Worker(1, None, None, mp).kill()
+        assert mp.calls == [("join", 5)]
+
+
 # -- run_isolated: the command, the limits, the stop reasons -------------------------------------
 
 
