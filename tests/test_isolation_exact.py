@@ -633,7 +633,13 @@ def test_killing_a_worker_already_gone_raises_nothing(table: dict[int, Proc], mo
             raise OSError("bad descriptor")
 
     monkeypatch.setattr(os, "killpg", gone)
-    popen = Popen(None)
+
+    class Ended(Popen):
+        def kill(self) -> None:
+            self.kills += 1
+            raise ProcessLookupError(self.pid)
+
+    popen = Ended(None)
     popen.stdin = Broken()  # type: ignore[assignment]
     isolation.Worker(1, None, popen).kill()  # type: ignore[arg-type]
     assert popen.kills == 1
