@@ -426,10 +426,13 @@ def test_sweep_user_kills_its_processes_and_removes_its_files(tmp_path: Path, mo
     (a / "mine-dir" / "deep" / "f").write_text("x")
     (b / "link").symlink_to(a / "theirs")
     (b / "dirlink").symlink_to(a / "mine-dir")  # a link is removed, not followed
+    (tmp_path / "kept").mkdir()
+    (b / "keptlink").symlink_to(tmp_path / "kept")  # (to a folder that stays)
     for path in (a / "mine", a / "mine-dir", a / "mine-dir" / "deep", a / "mine-dir" / "deep" / "f"):
         os.chown(path, uid, uid)
     os.chown(b / "link", uid, uid, follow_symlinks=False)
     os.chown(b / "dirlink", uid, uid, follow_symlinks=False)
+    os.chown(b / "keptlink", uid, uid, follow_symlinks=False)
     folders = (str(a), str(tmp_path / "missing"), str(b))
     isolation.sweep_user(uid, keep=(15,), folders=folders)  # a live worker: its files stay
     assert asked == [(["uids"],)] and [p.killed for p in procs] == [1, 1, 0, 1, 0, 0, 0]
