@@ -68,7 +68,7 @@ def can_change_user() -> bool:
 
 
 def setuid_allowed(status: str) -> bool:
-    """Whether a /proc/PID/status text holds CAP_SETUID (bit 6) and CAP_SETGID (bit 7) among the effective ones
+    r"""Whether a /proc/PID/status text holds CAP_SETUID (bit 6) and CAP_SETGID (bit 7) among the effective ones
     (no ``CapEff`` line: not Linux, where root can).
 
     >>> setuid_allowed("Name:\tpython\nCapEff:\t00000000000000c0\n"), setuid_allowed("CapEff:\t0000000000000040\n")
