@@ -43,6 +43,8 @@ CPU_TICK = 0.05
 CPU_MARGIN = 0.25
 #: The folder of the duel_lessons package (bound read-only into bubblewrap; its parent is on the worker's path).
 PACKAGE = Path(__file__).resolve().parent.parent
+#: Where Linux shows the processes (tests point it elsewhere).
+PROC = "/proc"
 #: The first user id given to workers of a root referee (one id per live worker, never a real user's).
 UID_BASE = 1_900_000_000
 
@@ -62,23 +64,34 @@ def can_change_user() -> bool:
         text = Path("/proc/self/status").read_text()
     except OSError:
         return True  # not Linux: root can
-    for line in text.splitlines():
+    return setuid_allowed(text)
+
+
+def setuid_allowed(status: str) -> bool:
+    r"""Whether a /proc/PID/status text holds CAP_SETUID (bit 6) and CAP_SETGID (bit 7) among the effective ones
+    (no ``CapEff`` line: not Linux, where root can).
+
+    >>> setuid_allowed("Name:\tpython\nCapEff:\t00000000000000c0\n"), setuid_allowed("CapEff:\t0000000000000040\n")
+    (True, False)
+    """
+    for line in status.splitlines():
         if line.startswith("CapEff:"):
             caps = int(line.split()[1], 16)
             return bool(caps & (1 << 6)) and bool(caps & (1 << 7))
     return True
 
 
-def system_paths() -> list[tuple[str, str | None]]:
-    """The system folders and files a worker's Python needs, each with its symlink's target (None: bound as it is)."""
+def system_paths(root: str = "") -> list[tuple[str, str | None]]:
+    """The system folders and files a worker's Python needs, each with its symlink's target (None: bound as it is);
+    ``root``: where the system's ``/`` is (tests)."""
     found: list[tuple[str, str | None]] = []
     for path in ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
-        if os.path.islink(path):
-            found.append((path, os.readlink(path)))
-        elif os.path.isdir(path):
+        if os.path.islink(root + path):
+            found.append((path, os.readlink(root + path)))
+        elif os.path.isdir(root + path):
             found.append((path, None))
     for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime"):
-        if os.path.exists(path):
+        if os.path.exists(root + path):
             found.append((path, None))
     return found
 
@@ -272,8 +285,12 @@ def next_uid() -> int | None:
     return UID_BASE + (os.getpid() % 10_000) * 1000 + next(_uids) % 1000
 
 
-def sweep_user(uid: int, keep: Sequence[int] = ()) -> None:
-    """Kill every process of the worker user ``uid`` (but ``keep``) and remove its files from /tmp and /dev/shm."""
+#: The folders every user may write, where :func:`sweep_user` removes a worker user's files.
+SWEPT_FOLDERS = ("/tmp", "/dev/shm", "/var/tmp")
+
+
+def sweep_user(uid: int, keep: Sequence[int] = (), folders: Sequence[str] = SWEPT_FOLDERS) -> None:
+    """Kill every process of the worker user ``uid`` (but ``keep``) and remove its files from ``folders``."""
     if uid < UID_BASE:  # never anyone else's
         return
     for process in psutil.process_iter(["uids"]):
@@ -282,7 +299,7 @@ def sweep_user(uid: int, keep: Sequence[int] = ()) -> None:
                 process.kill()
     if keep:
         return
-    for folder in ("/tmp", "/dev/shm", "/var/tmp"):
+    for folder in folders:
         with contextlib.suppress(OSError):
             for entry in os.scandir(folder):
                 with contextlib.suppress(OSError):
@@ -310,8 +327,8 @@ def _descendants(pid: int) -> list[int]:
     while todo:
         parent = todo.pop()
         with contextlib.suppress(OSError):
-            for task in os.listdir(f"/proc/{parent}/task"):
-                with contextlib.suppress(OSError), open(f"/proc/{parent}/task/{task}/children", "rb") as file:
+            for task in os.listdir(f"{PROC}/{parent}/task"):
+                with contextlib.suppress(OSError), open(f"{PROC}/{parent}/task/{task}/children", "rb") as file:
                     children = [int(c) for c in file.read().split()]
                     found += children
                     todo += children

@@ -36,6 +36,16 @@ DEVICES = ("null", "zero", "full", "random", "urandom")
 #: The folders a bot may write in its new root: each a fresh tmpfs of this size, gone with the namespace.
 SCRATCH_FOLDERS = ("/tmp", "/dev/shm")
 SCRATCH_OPTIONS = b"mode=1777,size=32m,nr_inodes=4096"
+#: Where the new root is built (a tmpfs mounted over it, in the worker's own mount namespace), and this process's
+#: folder of /proc (tests point both elsewhere).
+NEW_ROOT, PROC_SELF = "/tmp", "/proc/self"
+
+
+def _libc() -> Any:
+    """The C library, with ``errno`` kept for :func:`ctypes.get_errno`."""
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0) -> bool:
@@ -44,7 +54,7 @@ def _user_namespace(libc: Any, uid: int, gid: int, more: int = 0) -> bool:
         return False
     try:
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-            with open(f"/proc/self/{name}", "w") as file:
+            with open(f"{PROC_SELF}/{name}", "w") as file:
                 file.write(text)
     except OSError:
         return False
@@ -101,7 +111,7 @@ def root_plan() -> list[tuple[str, str | None]]:
 
 def _mount_points_under(path: str) -> list[str]:
     """The mount points at and under ``path`` in this mount namespace (``path`` first)."""
-    with open("/proc/self/mounts", encoding="utf-8", errors="replace") as file:
+    with open(f"{PROC_SELF}/mounts", encoding="utf-8", errors="replace") as file:
         points = [line.split()[1].replace("\\040", " ") for line in file if len(line.split()) > 1]
     return [path, *(p for p in points if p != path and _within(p, [path]))]
 
@@ -145,15 +155,15 @@ def _within(path: str, folders: Sequence[str]) -> bool:
 
 
 def _new_root(libc: Any, plan: Sequence[tuple[str, str | None]], folders: Sequence[str]) -> bool:
-    """Build the new root in a tmpfs over ``/tmp`` (the real folders reached through descriptors opened first,
-    so that one under ``/tmp`` is still found), move into it and drop the old one; whether all of it was done."""
+    """Build the new root in a tmpfs over :data:`NEW_ROOT` (the real folders reached through descriptors opened
+    first, so that one under ``/tmp`` is still found), move into it and drop the old one; whether all of it was done."""
+    root = NEW_ROOT
     pivot = SYS_PIVOT_ROOT.get(platform.machine())
-    if pivot is None or not os.path.isdir("/tmp"):
+    if pivot is None or not os.path.isdir(root):
         return False
     fds = {path: os.open(path, os.O_PATH | os.O_CLOEXEC) for path, target in plan if target is None}
     mask = os.umask(0o022)  # parents made here are traversable by a worker's user of its own
     try:
-        root = "/tmp"
         flags = MS_NOSUID | MS_NODEV
         if libc.mount(b"tmpfs", root.encode(), b"tmpfs", flags, b"mode=0755,size=1m,nr_inodes=4096") != 0:
             return False
@@ -225,9 +235,7 @@ def own_namespaces(folders: list[str] | tuple[str, ...]) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = _libc()
         uid, gid = os.getuid(), os.getgid()
         nested = False
         plan = root_plan()
