@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from test_sandbox_protocol import STATE, FakeWorker, Scripted
+from test_sandbox_protocol import STATE, FakeWorker, Scripted, with_fake_clock
 
 import duel_lessons.play.sandbox as sandbox
 from duel_lessons.engine.errors import DuelError
@@ -426,3 +426,69 @@ def test_a_worker_gone_before_its_spec_is_sent_is_left_to_the_reply(
     assert worker.pid == NO_PID
     bot.close()
     ours.close()
+
+
+# -- one move: what the scripted worker's answers cost ------------------------------------------------
+
+
+class Recording(Scripted):
+    """A scripted worker whose waits are recorded: (request number, CPU limit, clock limit)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.waits: list[tuple[int, float, float]] = []
+
+    def _receive(self, seq: int, cpu_limit: float, wall_limit: float) -> dict[str, Any]:
+        self.waits.append((seq, cpu_limit, wall_limit))
+        return super()._receive(seq, cpu_limit, wall_limit)
+
+
+def test_a_restarts_seconds_are_not_taken_off_the_wait_for_its_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Recording(time_limit=0.5, game_budget=50.0, total_budget=100.0)
+    with_fake_clock(bot, monkeypatch, start_seconds=5.0)
+    bot._start(1.0)
+    bot.workers[0].cpu_seconds = 0.6  # stopped by its CPU time
+    bot.forfeit()
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4  # after a restart of 5 s: its answer still has the 50 s the game had before it
+    assert bot.waits == [(1, 0.5, 50.0), (1, 0.5, 50.0)]
+    assert bot.start_walls == [1.0, 100.0]
+    bot.close()
+
+
+def test_the_wait_is_the_wall_limit_when_the_budgets_have_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Recording(time_limit=0.5, wall_limit=7.0, game_budget=50.0, total_budget=100.0)
+    with_fake_clock(bot, monkeypatch, start_seconds=0.0)
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    bot.spent_game = 45.5
+    bot.send({"seq": 2, "move": 6})
+    assert bot.ask(STATE) == 6
+    assert bot.waits == [(1, 0.5, 7.0), (2, 0.5, 4.5)]
+    bot.close()
+
+
+def test_every_wait_adds_to_what_was_spent() -> None:
+    bot = Scripted(game_budget=50.0, total_budget=100.0, wall_limit=0.05)
+    bot.forfeit()
+    bot.forfeit()  # two stops: each wait lasted at least its 0.05 s
+    assert bot.spent_game >= 0.1 and bot.spent_total >= 0.1
+    bot.close()
+
+
+def test_a_fresh_worker_after_a_malformed_answer_starts_uncharged() -> None:
+    bot = Scripted(total_budget=100.0)
+    bot.send({"seq": 1, "move": "4"})
+    assert bot.forfeit() == "sent a malformed answer"  # a bad answer, not a stop: the worker is closed
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    assert bot.start_walls == [sandbox.LOAD_WALL_LIMIT, sandbox.LOAD_WALL_LIMIT]
+    assert bot._strikes == 0
+    bot.close()
+
+
+def test_a_long_refusal_is_cut_and_made_printable() -> None:
+    bot = Scripted()
+    bot.send({"seq": 1, "refused": "\x1b" + "r" * 600})
+    assert bot.forfeit() == "\\x1b" + "r" * 499  # 500 characters, then escaped
+    bot.close()
