@@ -492,3 +492,70 @@ def test_a_long_refusal_is_cut_and_made_printable() -> None:
     bot.send({"seq": 1, "refused": "\x1b" + "r" * 600})
     assert bot.forfeit() == "\\x1b" + "r" * 499  # 500 characters, then escaped
     bot.close()
+
+
+# -- a forked worker, for a function -----------------------------------------------------------------
+
+
+class FakeContext:
+    """Stands for a multiprocessing context: records the process asked for, starts nothing."""
+
+    def __init__(self, method: str, fail: bool = False) -> None:
+        self.method, self.fail, self.made = method, fail, []
+
+    def Process(self, **options: Any) -> Any:  # multiprocessing's name
+        if self.fail:
+            raise TypeError("cannot pickle 'function' object")
+        process = SimpleNamespace(pid=NO_PID, options=options, started=False)
+        process.start = lambda: setattr(process, "started", True)
+        self.made.append(process)
+        return process
+
+
+@pytest.mark.parametrize("uid", [None, 4242])
+def test_a_function_runs_in_a_process_of_multiprocessing(monkeypatch: pytest.MonkeyPatch, uid: int | None) -> None:
+    contexts: list[FakeContext] = []
+    warmed: list[Any] = []
+    groups: list[tuple[int, int]] = []
+    monkeypatch.setattr(sandbox, "start_method", lambda: "fork-here")
+    monkeypatch.setattr(
+        sandbox.multiprocessing, "get_context", lambda m: contexts.append(FakeContext(m)) or contexts[-1]
+    )
+    monkeypatch.setattr(sandbox, "warm_up", warmed.append)
+    monkeypatch.setattr(sandbox.os, "setpgid", lambda pid, group: groups.append((pid, group)))
+    bot = Sandbox(first, RULES, memory_limit=11, output_limit=22, restricted=False)
+    theirs = object()
+    worker = bot._fork(uid, theirs, first)  # type: ignore[arg-type]
+    [context] = contexts
+    [process] = context.made
+    assert context.method == "fork-here" and warmed == [RULES] and bot.forked
+    assert process.options == {
+        "target": sandbox.worker_main,
+        "args": (first, RULES, theirs, 11, 22, uid, False),
+        "name": "duel-bot",  # what ps shows
+        "daemon": True,
+    }
+    assert process.started and groups == [(NO_PID, NO_PID)]  # a process group of its own, to kill it whole
+    assert (worker.pid, worker.uid, worker.popen, worker.mp) == (NO_PID, uid, None, process)
+
+
+def test_a_function_that_cannot_be_sent_to_a_process_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox.multiprocessing, "get_context", lambda m: FakeContext(m, fail=True))
+    monkeypatch.setattr(sandbox, "warm_up", lambda rules: None)
+    with pytest.raises(DuelError) as caught:
+        Sandbox(first, RULES)._fork(None, object(), first)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "Cannot start a process for the bot: cannot pickle 'function' object. Define the bot in a .py file."
+    )
+
+
+def test_a_process_group_that_cannot_be_set_here_is_left_to_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(pid: int, group: int) -> None:
+        raise PermissionError(1, "Operation not permitted")  # the worker already made its own
+
+    monkeypatch.setattr(sandbox.multiprocessing, "get_context", FakeContext)
+    monkeypatch.setattr(sandbox, "warm_up", lambda rules: None)
+    monkeypatch.setattr(sandbox.os, "setpgid", refuse)
+    assert Sandbox(first, RULES)._fork(None, object(), first).pid == NO_PID  # type: ignore[arg-type]
+    monkeypatch.delattr(sandbox.os, "setpgid")  # not on Windows
+    assert Sandbox(first, RULES)._fork(None, object(), first).pid == NO_PID  # type: ignore[arg-type]
