@@ -559,3 +559,56 @@ def test_a_process_group_that_cannot_be_set_here_is_left_to_the_worker(monkeypat
     assert Sandbox(first, RULES)._fork(None, object(), first).pid == NO_PID  # type: ignore[arg-type]
     monkeypatch.delattr(sandbox.os, "setpgid")  # not on Windows
     assert Sandbox(first, RULES)._fork(None, object(), first).pid == NO_PID  # type: ignore[arg-type]
+
+
+# -- how often the referee looks at the clocks --------------------------------------------------------
+
+
+class Polled(Scripted):
+    """A scripted worker whose socket waits are recorded (select's time-outs)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, **options: Any) -> None:
+        super().__init__(**options)
+        self.timeouts: list[float] = []
+        real = sandbox.select.select
+
+        def select(r: Any, w: Any, x: Any, timeout: float) -> Any:
+            self.timeouts.append(timeout)
+            return real(r, w, x, timeout)
+
+        monkeypatch.setattr(sandbox, "select", SimpleNamespace(select=select))
+        self.reads: list[float] = []
+
+    def _read_line(self, timeout: float) -> bytes | None:
+        self.reads.append(timeout)
+        return super()._read_line(timeout)
+
+
+@pytest.mark.parametrize(("time_limit", "tick"), [(1.0, 0.05), (0.1, 0.025), (0.01, 0.005), (0.001, 0.005)])
+def test_the_cpu_time_is_looked_at_every_quarter_of_the_limit_within_bounds(
+    monkeypatch: pytest.MonkeyPatch, time_limit: float, tick: float
+) -> None:
+    """The wait for an answer is cut into ticks: a quarter of the CPU limit, between 5 ms and CPU_TICK (50 ms)."""
+    bot = Polled(monkeypatch, time_limit=time_limit)
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    assert bot.timeouts == [tick]
+    bot.close()
+
+
+def test_after_a_stale_line_the_rest_is_only_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Polled(monkeypatch, time_limit=1.0)
+    bot.send({"seq": 0, "move": 1})
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    assert bot.reads == [0.05, 0.0]  # the line after a stale one: read without waiting
+    bot.close()
+
+
+def test_the_rest_of_a_split_line_is_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Polled(monkeypatch, time_limit=1.0, wall_limit=0.05)
+    bot.send(b'{"seq": 1, "mo')
+    assert bot.forfeit() == "gave no answer within 0.05 s (stopped)"
+    assert bot.timeouts[:2] == [0.05, 0.0]  # after half a line, the clocks again: not a wait for the rest
+    assert set(bot.timeouts[2:]) <= {0.05, 0.0}
+    bot.close()
