@@ -29,6 +29,7 @@ from duel_lessons.play.isolation import worker_environment
 from duel_lessons.play.sandbox import BotFile, Forfeit, Sandbox
 
 RULES = STATE.rules
+real_private_copy = sandbox.private_copy
 NO_PID = 2**30  # above any pid_max: no process has it
 
 
@@ -153,6 +154,28 @@ def test_a_bot_file_starts_a_fresh_interpreter_given_its_text(bot_file: BotFile,
     assert bot.theirs.fileno() == -1  # the worker's end is closed here once the worker has it
     assert (bot._worker, bot.starts, bot.forked) == (bot.worker, 1, False)
     bot.close()
+
+
+def test_every_start_is_counted_and_close_ends_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Started(first)
+    with bot as entered:
+        assert entered is bot
+        bot._start(10.0)
+        assert bot._process is bot.worker
+        bot.close()
+        bot.close()  # twice: nothing left to close
+        assert (bot._worker, bot._sock, bot.worker.killed) == (None, None, True)
+        bot.worker = FakeWorker()
+        bot._start(10.0)
+        assert bot.starts == 2
+    assert bot.worker.killed and bot._worker is None  # leaving the with block closes it
+
+
+def test_a_copy_already_removed_is_no_error_on_close() -> None:
+    bot = Sandbox(first, RULES)
+    bot._copy = Path("/nonexistent/duel-copy")  # as a cleaner of /tmp might leave it
+    bot.close()
+    assert bot._copy is None
 
 
 def test_a_bot_file_already_read_is_not_read_again(tmp_path: Path, user: int) -> None:
@@ -319,6 +342,13 @@ def exec_worker(
     monkeypatch.setattr(sandbox, "own_namespaces_here", lambda: namespaces)
     monkeypatch.setattr(sandbox, "folders_to_hide", lambda: ["/bots", "/copies"])
     monkeypatch.setattr(sandbox, "bwrap_command", lambda extra, user_ns: ["BWRAP", repr(extra), repr(user_ns)])
+    copies: list[tuple[str, str, int | None]] = []
+
+    def private_copy(name: str, source: str, uid: int | None) -> Path:  # owned by the referee: no root needed
+        copies.append((name, source, uid))
+        return real_private_copy(name, source, None)
+
+    monkeypatch.setattr(sandbox, "private_copy", private_copy)
     bot = Sandbox(BotFile(Path("/somewhere/alice.py")), RULES, restricted=restricted)
     ours, theirs = socket.socketpair()
     spec = {"bot": ("/somewhere/alice.py", "def move(state):\n    return 2\n"), "rules": RULES, "memory": 5}
@@ -327,6 +357,7 @@ def exec_worker(
     theirs.close()
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     sent = pickle.loads(base64.b64decode(json.loads(line)["spec"]))
+    assert copies == [("alice.py", "def move(state):\n    return 2\n", uid)]  # the copy is the worker user's
     return bot, worker, sent, ours
 
 
