@@ -223,3 +223,11 @@ def test_a_bot_files_name_is_its_stem_with_control_characters_escaped() -> None:
 def test_bot_files_compare_and_show_by_path_only() -> None:
     assert BotFile(Path("a.py"), "one") == BotFile(Path("a.py"), "two", "why")
     assert repr(BotFile(Path("a.py"), "secret source")) == "BotFile(path=PosixPath('a.py'))"
+
+
+def test_a_symlink_loop_is_refused_as_a_file_that_cannot_be_read(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.py"
+    loop.symlink_to(loop)  # resolving it fails (RuntimeError before Python 3.13): only opening it is the refusal
+    with pytest.raises(OSError):
+        read_bot_source(loop)
+    assert "symbolic links" in str(BotFile.snapshot(loop).problem)
