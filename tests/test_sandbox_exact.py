@@ -100,12 +100,18 @@ class Started(Sandbox):
 
     def _reply(self, theirs: socket.socket) -> FakeWorker:
         self.theirs = theirs
-        if self.hello == "silent":
-            self.kept.append(socket.socket(fileno=os.dup(theirs.fileno())))  # open, and never writes
-        else:
+        if self.hello != b"":  # b"": the worker ends at once
+            self.kept.append(socket.socket(fileno=os.dup(theirs.fileno())))  # its end, for later answers
+        if self.hello != "silent":
             hello = self.hello if isinstance(self.hello, bytes) else json.dumps({"seq": 0, **self.hello}).encode()
             theirs.sendall(hello + b"\n" if hello else b"")
         return self.worker
+
+    def close(self) -> None:
+        super().close()
+        for kept in self.kept:
+            kept.close()
+        self.kept.clear()
 
     def _exec(self, spec: Any, extra: Any, uid: Any, theirs: socket.socket, ours: socket.socket) -> Any:
         self.calls.append(("exec", spec, extra, uid))
@@ -169,6 +175,16 @@ def test_every_start_is_counted_and_close_ends_it_once(monkeypatch: pytest.Monke
         bot._start(10.0)
         assert bot.starts == 2
     assert bot.worker.killed and bot._worker is None  # leaving the with block closes it
+
+
+def test_a_fresh_worker_reads_from_a_clean_buffer_and_counts_requests_from_one() -> None:
+    bot = Started(first)
+    bot._buffer, bot._seq = b'{"seq": 1, "move": 9}\n', 7  # what the last worker left unread
+    bot._start(10.0)
+    bot.kept[0].sendall(b'{"seq": 1, "move": 4}\n')
+    assert bot.ask(STATE) == 4
+    assert json.loads(bot.kept[0].recv(65536))["seq"] == 1
+    bot.close()
 
 
 def test_a_copy_already_removed_is_no_error_on_close() -> None:
@@ -304,8 +320,6 @@ def test_a_silent_start_is_stopped_by_its_wall(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(Forfeit) as caught:
         bot._start(0.02)  # the time the clock allows, a little less by the time the wait starts
     assert caught.value.reason.startswith("could not be loaded: gave no answer within 0.0")
-    for kept in bot.kept:
-        kept.close()
 
 
 # -- a fresh interpreter: the command, its environment, and the spec it is sent ----------------------
