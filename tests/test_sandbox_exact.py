@@ -115,6 +115,7 @@ class Started(Sandbox):
 
     def _exec(self, spec: Any, extra: Any, uid: Any, theirs: socket.socket, ours: socket.socket) -> Any:
         self.calls.append(("exec", spec, extra, uid))
+        self.ours = ours  # the referee's end: _exec sends the spec down it
         return self._reply(theirs)
 
     def _fork(self, uid: Any, theirs: socket.socket, bot: Any) -> Any:
@@ -157,6 +158,7 @@ def test_a_bot_file_starts_a_fresh_interpreter_given_its_text(bot_file: BotFile,
     spec = {"bot": (str(bot_file.path), "def move(state):\n    return 2\n"), "rules": RULES, "memory": 99,
             "output_limit": 77}  # fmt: skip
     assert bot.calls == [("exec", spec, [], 4242)]
+    assert bot.ours is bot._sock  # the end _exec sends the spec down is the one the referee then reads
     assert bot.theirs.fileno() == -1  # the worker's end is closed here once the worker has it
     assert (bot._worker, bot.starts, bot.forked) == (bot.worker, 1, False)
     bot.close()
