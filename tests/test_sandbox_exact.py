@@ -659,3 +659,15 @@ def test_the_rest_of_a_split_line_is_not_waited_for(monkeypatch: pytest.MonkeyPa
     assert bot.timeouts[:2] == [0.05, 0.0]  # after half a line, the clocks again: not a wait for the rest
     assert set(bot.timeouts[2:]) <= {0.05, 0.0}
     bot.close()
+
+
+def test_the_seconds_already_spent_on_this_move_are_taken_off_its_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = Recording(game_budget=50.0)
+    ticking(monkeypatch, 1.0)  # every reading of the clock is a second later
+    bot.send({"seq": 1, "move": 4})
+    assert bot.ask(STATE) == 4
+    # the start (1 s, not charged), then 1 s before the wait: 49 s of the game's 50 are left for it
+    assert bot.waits == [(1, 1.0, 49.0)]
+    # charged from the end of the start: the wall's reading, the wait's own, the last (1002 to 1005)
+    assert (bot.spent_game, bot.spent_total) == (3.0, 3.0)
+    bot.close()
