@@ -205,6 +205,7 @@ def test_a_snapshot_reads_the_file_now_or_keeps_why_not(tmp_path: Path) -> None:
     assert good.source == "def move(state):\n    return 2\n"  # read once
     missing = BotFile.snapshot(tmp_path / "gone.py")
     assert (missing.source, missing.problem) == (None, f"[Errno 2] No such file or directory: '{tmp_path / 'gone.py'}'")
+    assert missing.path == tmp_path / "gone.py"
     too_big = tmp_path / "huge.py"
     with open(too_big, "wb") as file:
         file.truncate(2_000_000)
