@@ -671,3 +671,11 @@ def test_the_seconds_already_spent_on_this_move_are_taken_off_its_wait(monkeypat
     # charged from the end of the start: the wall's reading, the wait's own, the last (1002 to 1005)
     assert (bot.spent_game, bot.spent_total) == (3.0, 3.0)
     bot.close()
+
+
+def test_output_is_cut_at_exactly_the_limit() -> None:
+    bot = Scripted(output_limit=10)
+    bot.send({"seq": 1, "move": 2, "output": "abcd"}, {"seq": 2, "move": 2, "output": "efghijklmn"})
+    assert bot.ask(STATE) == 2 and bot.ask(STATE) == 2
+    assert bot.output == "abcdefghij\n[output cut]\n"  # 4 + the first 6 of the next answer
+    bot.close()
