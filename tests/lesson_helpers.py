@@ -14,6 +14,12 @@ from duel_lessons.teaching.checks import spec
 from duel_lessons.teaching.lesson import forget
 from duel_lessons.teaching.student_copies import is_removed
 
+
+def plain_id(text: str) -> str:
+    """A test id of letters, digits and a few signs: pytest cannot select an id with brackets or quotes by
+    name (mutmut's runs select each test so)."""
+    return re.sub(r"[^A-Za-z0-9 _.#*>=+-]+", "_", text)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

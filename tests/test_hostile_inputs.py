@@ -9,13 +9,13 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from lesson_helpers import plain_id
 
 from duel_lessons.cli import app
 from duel_lessons.engine.game import GameState, new_game
@@ -24,13 +24,6 @@ from duel_lessons.play.tournament import round_robin
 from duel_lessons.teaching.keys import write_answer_key
 from duel_lessons.teaching.markers import is_removed
 from duel_lessons.teaching.student_copies import write_student_copies
-
-
-def plain_id(text: str) -> str:
-    """A test id of letters, digits and a few signs: pytest cannot select an id with brackets or quotes by
-    name (mutmut's runs select each test so)."""
-    return re.sub(r"[^A-Za-z0-9 _.#*>=+-]+", "_", text)
-
 
 POSIX = hasattr(os, "mkfifo")
 

@@ -10,23 +10,16 @@ as they are.  The table is in docs/teacher-guide.md ("Markers").
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
+from lesson_helpers import plain_id
 
 from duel_lessons.cli.app import main
 from duel_lessons.teaching.markers import is_removed
 from duel_lessons.teaching.student_copies import student_notebook, write_student_copies
-
-
-def plain_id(text: str) -> str:
-    """A test id of letters, digits and a few signs: pytest cannot select an id with brackets or quotes by
-    name (mutmut's runs select each test so)."""
-    return re.sub(r"[^A-Za-z0-9 _.#*>=+-]+", "_", text)
-
 
 #: nbgrader's stubs, written out (its ClearSolutions defaults for Python and for text).
 STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
