@@ -540,3 +540,12 @@ def test_solve_without_a_closed_form_near_ten_million_refuses_quickly_unless_ask
     assert code == 0 and "Building the solver's table" in err
     lost = field(out, "Outcome").startswith("P-position")
     assert lost == field(out, "Winning moves").startswith("none")  # answered, and consistently
+
+
+def test_a_misere_table_writes_no_grundy_value_as_a_dash_in_text_and_minus_one_in_csv() -> None:
+    """Misère Divisor Duel, by hand: 4 -> 2 only (P, one move left), 5 prime (no move), 6 -> 4 wins."""
+    text = run(["table", "divisor-duel", "--misere", "--from", "4", "--upto", "6"])[1]
+    assert text.splitlines()[3:] == ["4        P       -           1", "5        N       -           0",
+                                     "6        N       -           2  2"]  # fmt: skip
+    csv = run(["table", "divisor-duel", "--misere", "--from", "4", "--upto", "4", "--format", "csv"])[1]
+    assert csv == "n,outcome,grundy,remoteness,winning_moves\n4,P,-1,1,\n"

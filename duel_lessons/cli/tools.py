@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from duel_lessons.engine.errors import DuelError, TooBigError
 from duel_lessons.engine.rules import RULEBOOKS
 from duel_lessons.play.analysis import analyse
 from duel_lessons.solving.oracle import oracle
-from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, tabulate
+from duel_lessons.solving.tables import TABLE_LIMIT, Table, TableTooLargeError, grundy_text, tabulate
 from duel_lessons.views.files import write_atomically
 
 # -- rules --------------------------------------------------------------------------
@@ -119,8 +119,8 @@ examples:
   duel-lessons table divisor-duel --divisors odd --upto 100000 --output odd.csv
 
 Columns: n, outcome (P: the player to move loses; N: wins), grundy (the
-Sprague–Grundy value; -1 in misère play, where the values exist but do not
-decide sums, so none are computed), remoteness (moves left
+Sprague–Grundy value; in misère play, where the values exist but do not
+decide sums, none are computed: -1 in CSV and JSON, - in text), remoteness (moves left
 with best play) and winning_moves (space-separated in CSV, a list in JSON).
 The CSV header is exactly n,outcome,grundy,remoteness,winning_moves.
 --upto may be at most {TABLE_LIMIT:,}; rows are written as they are computed.
@@ -182,9 +182,10 @@ def table_range(lo_text: str, hi_text: str) -> tuple[int, int]:
     return lo, hi
 
 
-def _text_cells(row: dict[str, Any]) -> tuple[str, ...]:
+def _text_cells(row: dict[str, Any], grundy: Callable[[int], str] = str) -> tuple[str, ...]:
+    """A row's cells (``grundy``: how a Grundy value is written; the text table writes -1 as ``-``)."""
     moves = " ".join(map(str, row["winning_moves"]))
-    return str(row["n"]), row["outcome"], str(row["grundy"]), str(row["remoteness"]), moves
+    return str(row["n"]), row["outcome"], grundy(row["grundy"]), str(row["remoteness"]), moves
 
 
 def table_lines(table: Table, lo: int, hi: int, fmt: str) -> Iterator[str]:
@@ -215,7 +216,7 @@ def table_lines(table: Table, lo: int, hi: int, fmt: str) -> Iterator[str]:
         max(len("remoteness"), len(str(int(np.max(table.remoteness[lo : hi + 1]))))),
     ]
     header = ("n", "outcome", "grundy", "remoteness", "winning moves")
-    for cells in itertools.chain([header], map(_text_cells, rows)):
+    for cells in itertools.chain([header], (_text_cells(r, grundy_text) for r in rows)):
         line = "  ".join(c.rjust(w) for c, w in zip(cells[:4], widths, strict=True)) + "  " + cells[4]
         yield line.rstrip() + "\n"
 

@@ -431,7 +431,7 @@ class Table:
         """
         header = ("n", "outcome", "grundy", "remoteness", "winning moves")
         body = [
-            (str(r["n"]), r["outcome"], _grundy_text(r["grundy"]), str(r["remoteness"]),
+            (str(r["n"]), r["outcome"], grundy_text(r["grundy"]), str(r["remoteness"]),
              " ".join(map(str, r["winning_moves"])))
             for r in self.rows(lo, hi)
         ]  # fmt: skip
@@ -452,7 +452,7 @@ class Table:
         head = "".join(f"<th>{h}</th>" for h in ("n", "outcome", "grundy", "remoteness", "winning moves"))
         body = "".join(
             "<tr>"
-            + "".join(f"<td>{escape(cell)}</td>" for cell in (str(r["n"]), r["outcome"], _grundy_text(r["grundy"]),
+            + "".join(f"<td>{escape(cell)}</td>" for cell in (str(r["n"]), r["outcome"], grundy_text(r["grundy"]),
                                                               str(r["remoteness"])))
             + f"<td>{' '.join(map(str, r['winning_moves']))}</td></tr>"
             for r in self.rows(1, shown)
@@ -461,7 +461,7 @@ class Table:
         return f"{summary}<table><tr>{head}</tr>{body}</table>{note}"
 
 
-def _grundy_text(value: int) -> str:
+def grundy_text(value: int) -> str:
     """A Grundy value as a table shows it: ``-`` where there is none (kept as -1 in misère play)."""
     return "-" if value < 0 else str(value)
 
