@@ -458,6 +458,28 @@ def test_sweep_user_kills_its_processes_and_removes_its_files(tmp_path: Path, mo
     assert isolation.SWEPT_FOLDERS == ("/tmp", "/dev/shm", "/var/tmp")
 
 
+def test_a_stuck_file_stops_nothing_else_in_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep goes on inside a folder past a file it cannot remove (rmtree ignores errors), whatever the order."""
+    uid = isolation.UID_BASE + 8
+    monkeypatch.setattr(isolation.psutil, "process_iter", lambda *a: iter(()))
+    left = tmp_path / "tmp" / "left"
+    left.mkdir(parents=True)
+    for name in "abcd":
+        (left / name).write_text("x")
+    os.chown(left, uid, uid)
+    real_unlink, refused = os.unlink, []
+
+    def unlink(path: Any, *, dir_fd: int | None = None) -> None:
+        if not refused:  # the first file the sweep tries, whichever it is, cannot be removed
+            refused.append(path)
+            raise PermissionError(path)
+        real_unlink(path, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    isolation.sweep_user(uid, folders=(str(tmp_path / "tmp"),))
+    assert len(refused) == 1 and os.listdir(left) == [os.path.basename(refused[0])]
+
+
 # -- a worker's process tree -----------------------------------------------------------------------
 
 
