@@ -17,6 +17,7 @@ from fractions import Fraction
 import pytest
 
 from duel_lessons.engine.rules import DuelError, get_rules
+from duel_lessons.teaching.declared import formulas
 from duel_lessons.teaching.declared.formulas import (
     MAX_BITS,
     MAX_ITEMS,
@@ -277,6 +278,15 @@ def test_an_unknown_name_lists_the_known_ones_in_order() -> None:
 )
 def test_a_formula_that_cannot_be_worked_out_says_why(text: str, message: str) -> None:
     assert refusal(text) == message
+
+
+def test_first_p_above_looks_max_items_numbers_ahead_and_then_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(formulas, "MAX_ITEMS", 2)  # Divisor Duel: 4 and 6 are N, 5 and 7 are P
+    assert evaluate("first_p_above(rules, 3)", DD) == 5  # 4, then 5
+    assert evaluate("first_p_above(rules, 5)", DD) == 7  # 6, then 7
+    monkeypatch.setattr(formulas, "MAX_ITEMS", 1)
+    message = "'first_p_above(rules, 5)': no P-position among the 1 numbers after 5."
+    assert refusal("first_p_above(rules, 5)") == message
 
 
 def test_a_message_that_already_quotes_the_formula_is_not_quoted_twice() -> None:

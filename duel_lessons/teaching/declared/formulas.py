@@ -96,8 +96,11 @@ def _xor(values: object) -> int:
 
 
 def _first_p_above(rules: object, n: int) -> int:
-    ask = oracle(_rules(rules))
-    return next(m for m in range(_number(n) + 1, _number(n) + MAX_ITEMS) if ask.is_p(m))
+    ask, start = oracle(_rules(rules)), _number(n) + 1
+    found = next((m for m in range(start, start + MAX_ITEMS) if ask.is_p(m)), None)
+    if found is None:
+        raise FormulaError(f"no P-position among the {MAX_ITEMS:,} numbers after {start - 1}.")
+    return found
 
 
 #: The functions a formula may call, by name: (the function, what it gives, for the authoring guide).
