@@ -469,6 +469,7 @@ def test_a_bot_file_runs_in_the_restricted_namespace() -> None:
         ("x = 1\0", []),  # a null byte: SyntaxError (ValueError in older Pythons)
         ("import math\nx = '\ud800'", []),  # a lone surrogate (given as text, not read from a file): ValueError
         ("x = " + "+".join(["1"] * 200_000), []),  # too deep to build: RecursionError
+        ("x = " + "-" * 200_000 + "1", []),  # too deep for the parser's own stack: MemoryError
         ("", []),
     ],
 )

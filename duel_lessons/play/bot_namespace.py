@@ -387,7 +387,7 @@ def restricted_builtins() -> dict[str, Any]:
 
 def imports_of(source: str) -> list[str]:
     """The allowed modules a bot file imports (imported before the worker leaves the referee's user)."""
-    with contextlib.suppress(SyntaxError, ValueError, RecursionError):
+    with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
         found = []
         for node in ast.walk(ast.parse(source)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
