@@ -679,3 +679,10 @@ def test_output_is_cut_at_exactly_the_limit() -> None:
     assert bot.ask(STATE) == 2 and bot.ask(STATE) == 2
     assert bot.output == "abcdefghij\n[output cut]\n"  # 4 + the first 6 of the next answer
     bot.close()
+
+
+def test_a_text_from_the_worker_is_cut_at_4000_characters_and_anything_else_is_none() -> None:
+    assert sandbox._text("ab\x1b[2J") == "ab\\x1b[2J"  # made printable (the referee's printable)
+    assert sandbox._text("x" * 4001) == "x" * 4000
+    assert sandbox._text("x" * 4000) == "x" * 4000
+    assert [sandbox._text(v) for v in ("", None, 5, ["a"], {"a": 1}, b"ab")] == [None] * 6
