@@ -31,14 +31,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def areas(root: Path = ROOT) -> dict[str, dict[str, list[str]]]:
-    """Area name -> {"modules": [...], "tests": [...]}, from pyproject.toml."""
+def areas(root: Path = ROOT) -> dict[str, dict[str, Any]]:
+    """Area name -> {"modules": [...], "tests": [...]} (and an optional ``env`` table), from pyproject.toml."""
     tool = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
     return dict(tool["duel-lessons"]["mutation"])
 
@@ -55,7 +56,7 @@ def problems(root: Path = ROOT) -> list[str]:
     return found
 
 
-def with_area(pyproject: str, area: dict[str, list[str]]) -> str:
+def with_area(pyproject: str, area: dict[str, Any]) -> str:
     """pyproject.toml's text with ``[tool.mutmut]``'s only_mutate and test selection set to the area's."""
 
     def toml_list(items: list[str]) -> str:
@@ -139,11 +140,25 @@ def last_lines(output: str, count: int = 15) -> str:
     return "\n".join([line for line in shown if line][-count:])
 
 
-def mutmut(args: list[str], cwd: Path, echo: bool) -> tuple[int, str]:
+def environment(area: dict[str, object], base: dict[str, str]) -> dict[str, str]:
+    """The environment mutmut runs in: ``base`` with the area's own ``env`` table laid over it.
+
+    >>> environment({"env": {"NUMBA_DISABLE_JIT": "1"}}, {"PATH": "/bin", "NUMBA_DISABLE_JIT": "0"})
+    {'PATH': '/bin', 'NUMBA_DISABLE_JIT': '1'}
+    >>> environment({}, {"PATH": "/bin"})
+    {'PATH': '/bin'}
+    """
+    extra = area.get("env", {})
+    if not isinstance(extra, dict) or not all(isinstance(v, str) for v in extra.values()):
+        raise SystemExit('an area\'s env is a table of text values, e.g. env = { NUMBA_DISABLE_JIT = "1" }')
+    return {**base, **extra}
+
+
+def mutmut(args: list[str], cwd: Path, echo: bool, env: dict[str, str] | None = None) -> tuple[int, str]:
     """Run ``python -m mutmut ARGS`` in ``cwd``: its exit status and output (echoed as it comes when ``echo``)."""
     chunks = []
     with subprocess.Popen([sys.executable, "-m", "mutmut", *args], cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT) as process:  # fmt: skip
+                          stderr=subprocess.STDOUT, env=env) as process:  # fmt: skip
         assert process.stdout is not None
         pipe = process.stdout.fileno()
         for chunk in iter(lambda: os.read(pipe, 65536), b""):
@@ -181,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no area {args.area!r}; the areas are {', '.join(known)}")
     if importlib.util.find_spec("mutmut") is None:  # run below as `python -m mutmut`
         parser.error("mutmut is not installed: pip install mutmut==3.8.1")
+    env = environment(known[args.area], dict(os.environ))  # a malformed env stops here, before the copy
     copy = Path(tempfile.mkdtemp(prefix=f"duel-mutation-{args.area}-"))
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
                            text=True, check=True).stdout.splitlines()  # fmt: skip
@@ -190,12 +206,15 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copy2(ROOT / name, copy / name)
     pyproject = copy / "pyproject.toml"
     pyproject.write_text(with_area(pyproject.read_text(encoding="utf-8"), known[args.area]), encoding="utf-8")
+    for name, value in known[args.area].get("env", {}).items():
+        print(f"(the area runs with {name}={value})")
     began = time.monotonic()
     try:
-        code, output = mutmut(["run", "--max-children", str(args.max_children), *args.mutants], copy, echo=True)
+        run = ["run", "--max-children", str(args.max_children), *args.mutants]
+        code, output = mutmut(run, copy, echo=True, env=env)
         if code != 0:
             return failed(f"`mutmut run` exited with status {code}", output)
-        code, results = mutmut(["results", "--all", "true"], copy, echo=False)
+        code, results = mutmut(["results", "--all", "true"], copy, echo=False, env=env)
         if code != 0:
             return failed(f"`mutmut results` exited with status {code}", results)
     finally:

@@ -41,6 +41,7 @@ def test_every_area_names_modules_and_tests_that_exist() -> None:
         "report",
         "record",
         "plain",
+        "kernel",
     }
     assert set(mutation.areas()) == areas
 
@@ -361,3 +362,14 @@ def test_real_mutmut_whose_tests_fail_before_mutating_fails_the_command(tmp_path
     assert "MUTATION RUN FAILED: `mutmut run` exited with status 1." in err
     assert "FAILED tests/test_calc.py::test_bigger - assert 2 == 1" in err
     assert "detected" not in out
+
+
+def test_the_kernel_area_runs_without_numbas_jit() -> None:
+    """mutmut's trampolines cannot be compiled by numba: the kernel's area runs its plain-Python fallback."""
+    kernel = mutation.areas()["kernel"]
+    assert kernel["modules"] == ["duel_lessons/solving/kernel.py"]
+    assert kernel["env"] == {"NUMBA_DISABLE_JIT": "1"}
+    assert mutation.environment(kernel, {"HOME": "/h"}) == {"HOME": "/h", "NUMBA_DISABLE_JIT": "1"}
+    for bad in ({"env": {"NUMBA_DISABLE_JIT": 1}}, {"env": ["NUMBA_DISABLE_JIT=1"]}):
+        with pytest.raises(SystemExit, match="table of text values"):
+            mutation.environment(bad, {})
