@@ -70,8 +70,8 @@ def fresh_kernel(monkeypatch: pytest.MonkeyPatch) -> dict[str, Callable[..., Any
     """An empty kernel, and the module's names put back afterwards (loading the kernel rebinds them)."""
     empty: dict[str, Callable[..., Any]] = {}
     monkeypatch.setattr(kernel, "_kernel", empty)
-    for name in kernel._OPTIONS:
-        monkeypatch.setattr(kernel, name, getattr(kernel, name, None))
+    for name in kernel._HELPERS:
+        monkeypatch.setattr(kernel, name, getattr(kernel, f"_{name}"))
     return empty
 
 
@@ -96,6 +96,7 @@ def test_with_numba_each_function_is_compiled_in_order_and_the_next_ones_see_it(
         seen.append((function.__name__, kernel.all_divisors))  # what a compiled caller would resolve
         return ("compiled", function.__name__, tuple(sorted(options.items())))
 
+    solve, winning_moves = kernel.solve, kernel.winning_moves
     monkeypatch.setattr(kernel, "_load_numba", lambda: "njit")
     monkeypatch.setattr(kernel, "_jit", jit)
     made = kernel._compiled_kernel()
@@ -103,7 +104,8 @@ def test_with_numba_each_function_is_compiled_in_order_and_the_next_ones_see_it(
     assert seen[0][1] is kernel._all_divisors  # before: the plain helper
     assert seen[2][1] == ("compiled", "_all_divisors", (("error_model", "numpy"), ("inline", "always")))
     assert made["solve"] == ("compiled", "_solve", (("error_model", "numpy"),))
-    assert kernel.solve == made["solve"] and kernel.is_legal == made["is_legal"]
+    assert kernel.is_legal == made["is_legal"] and kernel.all_divisors == made["all_divisors"]
+    assert kernel.solve is solve and kernel.winning_moves is winning_moves  # the module's own, which use the kernel
     assert kernel.compiled() is True and kernel.COMPILED is True
     kernel._compiled_kernel()  # made once: not compiled again
     assert len(seen) == 4

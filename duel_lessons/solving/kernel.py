@@ -34,6 +34,9 @@ _OPTIONS: dict[str, dict[str, Any]] = {
     "solve": {"error_model": "numpy"},
     "winning_moves": {"error_model": "numpy"},
 }
+#: The helpers the other kernel functions call by their module names: compiled, they are rebound there
+#: (:func:`solve` and :func:`winning_moves` stay this module's functions, which use :data:`_kernel`).
+_HELPERS = ("all_divisors", "is_legal")
 #: The compiled kernel once made (name -> function), or the plain functions where numba is missing.
 _kernel: dict[str, Callable[..., Any]] = {}
 _lock = threading.Lock()
@@ -72,7 +75,8 @@ def _compiled_kernel() -> dict[str, Callable[..., Any]]:
                 for name, options in _OPTIONS.items():
                     plain = globals()[f"_{name}"]
                     made[name] = plain if njit is None else _jit(njit, plain, options)
-                    globals()[name] = made[name]  # what the next ones call, compiled
+                    if name in _HELPERS:
+                        globals()[name] = made[name]  # what the next ones call, compiled
                 _kernel.update(made)
     return _kernel
 
