@@ -67,6 +67,7 @@ DISTANCES = [
     ("abcd", "badc", 2),  # two swaps
     ("ca", "abc", 3),  # no edit inside a swapped pair (the restricted distance; unrestricted it is 2)
     ("ab", "abcd", 2),
+    ("aaa", "a", 2),  # a swap is of two letters of each word, never of a letter with itself across words
     ("abcd", "ab", 2),
     ("kitten", "sitting", 3),
     ("sunday", "saturday", 3),
@@ -271,6 +272,7 @@ def test_metadata_that_matches_no_rule() -> None:
     assert problem({"soluton": True}) == f'its metadata key "soluton" {NEAR_KEY}'
     assert problem({"Teacher_Ntoe": 1}) == f'its metadata key "Teacher_Ntoe" {NEAR_KEY}'
     assert problem({"teacher-ntoe": 1}) == f'its metadata key "teacher-ntoe" {NEAR_KEY}'
+    assert problem({"solution_first": True, "soluton": True}) == f'its metadata key "soluton" {NEAR_KEY}'
     # the Exercise nbextensions' own keys and values, plain flags, other keys: no refusal
     for metadata in (
         {"solution_first": "maybe"},
@@ -323,6 +325,7 @@ DELIMITER_SHAPED = [
     ("# END Hiden tests", 'line 1 holds "# END Hiden"'),
     ("# begin hiddn", 'line 1 holds "# begin hiddn"'),
     ("# begin soluxioxs", 'line 1 holds "# begin soluxioxs"'),  # near "solutions" only
+    ("# begin soluti", 'line 1 holds "# begin soluti"'),  # near "solution" only
 ]
 
 
@@ -448,13 +451,15 @@ TRAILING = [
     (["\u200bx = 4  # SOLUTION"], ["x = ..."]),
     (["def f():", "    y = 2  # SOLUTION", "    return y"], ["def f():", "    y = ...", "    return y"]),
     (["# x  # SOLUTION", "z = 1  # SOLUTION"], ["# x  # SOLUTION", "z = ..."]),
+    (["\rx = 4  # SOLUTION"], ["\rx = ..."]),  # only a line's last carriage return (a Windows line end) goes
 ]
 
 
 def test_trailing_markers() -> None:
     for lines, expected in TRAILING:
         assert _trailing(lines) == expected, lines
-    for lines in (["# SOLUTION"], ["  # x  # SOLUTION"], ["x = 1"], ["print('solution')"], ["x = 4#SOLUTION"], []):
+    for lines in (["# SOLUTION"], ["  # x  # SOLUTION"], ["x = 1"], ["print('solution')"], ["x = 4#SOLUTION"], [],
+                  ["n = 1  # SOLUTIONX"]):  # fmt: skip
         assert _trailing(lines) is None, lines
 
 
@@ -473,6 +478,8 @@ PLANS = [
     (cell("code", "x = 1", tags=["Solutions"]), ("remove", "")),
     (cell("code", "x = 1", solution="yes"), ("remove", "")),
     (cell("code", "%%time\n\n# intro\n# SOLUTION\nx = 1"), ("remove", "")),
+    (cell("code", "%%time\n# Solution to exercise 2\nx = 1"), ("remove", "")),  # not a lone marker: a leading one
+    (cell("code", "\n# Solution to exercise 2\nx = 1"), ("remove", "")),
     (cell("code", "x = lesson.solution(2)"), ("remove", "")),
     (cell("code", '# intro\n"""Solution to exercise 2"""\nx = 1'), ("remove", "")),
     (cell("code", 'x = 1\n"""Solution to exercise 2"""'), ("keep", 'x = 1\n"""Solution to exercise 2"""')),
@@ -484,6 +491,7 @@ PLANS = [
     (cell("markdown", "```{admonition} **Teacher note**\n42\n```"), ("remove", "")),
     (cell("markdown", "```{note} Solution\n42\n```"), ("remove", "")),
     (cell("markdown", "```{note} Hint\n42\n```"), ("keep", "```{note} Hint\n42\n```")),
+    (cell("markdown", "```{note} XSolution\n42\n```"), ("keep", "```{note} XSolution\n42\n```")),
     (cell("markdown", "<details><summary>Reveal the answer</summary>42</details>"), ("remove", "")),
     (cell("markdown", 'A <span class="teacher-note">42</span>'), ("remove", "")),
     (cell("markdown", "---\n\n**Solution**\n42"), ("remove", "")),
@@ -521,6 +529,8 @@ def test_a_near_miss_is_refused_and_kept_from_is_removed() -> None:
     with pytest.raises(MarkerError, match=r'^line 1 starts "# SOLUTON", which nearly spells a marker \(solution\)$'):
         cell_plan(marked)
     assert is_removed(marked) is False
+    with pytest.raises(MarkerError, match=r'^line 2 starts "# Soluton", which nearly spells a marker \(solution\)$'):
+        cell_plan(cell("code", "x = 1\n# Soluton here"))  # a short comment after code: a code cell's rule
     with pytest.raises(MarkerError, match=r'^its tag "techer" nearly spells'):
         cell_plan(cell("markdown", "x", tags=["Techer"]))
     with pytest.raises(MarkerError, match=r'^line 2 says "END SOLUTION" but no "BEGIN SOLUTION" is open$'):
