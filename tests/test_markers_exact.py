@@ -177,7 +177,9 @@ def test_tags_are_words_in_lower_case_with_their_singulars() -> None:
     assert _tags(cell("code", "", tags="Solution;Teacher")) == {"solution", "teacher"}
     assert _tags(cell("code", "", tags=["Teachers"])) == {"teachers", "teacher"}
     assert _tags(cell("code", "", tags=[" #solution! ", "(hint)"])) == {"solution", "hint"}
-    assert _tags(cell("code", "", tags=["Teacher’s"])) == {"teacher's", "teacher'"}
+    assert _tags(cell("code", "", tags=["Teacher’s"])) == {"teacher's", "teacher"}
+    assert _tags(cell("code", "", tags=["Teachers'_Notes"])) == {"teachers'_notes", "teacher-note"}
+    assert _tags(cell("code", "", tags=["s", "'s"])) == {"s"}  # nothing left to make singular (quotes are stripped)
     assert _tags(cell("code", "", tags=["a,b;c|d/e+f&g h"])) == set("abcdefgh")
     assert _tags(cell("code", "", tags=["\u200bSolution"])) == {"solution"}
     assert _tags(cell("code", "", tags=[1])) == {"1"}
@@ -186,6 +188,16 @@ def test_tags_are_words_in_lower_case_with_their_singulars() -> None:
     assert _tags(cell("code", "", tags={"solution": 1})) == set()
     assert _tags(cell("code", "")) == set()
     assert _tags({"cell_type": "code", "metadata": None}) == set()
+
+
+@pytest.mark.parametrize(
+    "tag",
+    ["teacher's", "Teacher’s", "teachers'", "teacher's-note", "teachers-note", "teachers_notes", "Teacher's notes",
+     "instructors-notes", "teachers'-only", "instructor's_note"],
+)  # fmt: skip
+def test_a_plural_or_possessive_in_any_word_of_a_tag_still_removes_the_cell(tag: str) -> None:
+    """A teacher's natural spellings of the teacher tags remove the cell; none is kept, none refused."""
+    assert cell_plan(cell("markdown", "The answer is 42.", tags=[tag])) == ("remove", "")
 
 
 def test_removing_tags() -> None:

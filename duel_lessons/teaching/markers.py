@@ -17,7 +17,8 @@ from typing import Any
 from duel_lessons.engine.errors import DuelError
 
 REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
-#: More tags that remove a cell (after ``_`` becomes ``-`` and a plural ``s`` goes): teacher material by other names.
+#: More tags that remove a cell (after ``_`` becomes ``-`` and each word's plural or possessive goes: ``teachers_only``,
+#: ``teacher's-only``): teacher material by other names.
 MORE_REMOVED_TAGS = frozenset({"teacher-only", "teachers-only", "instructor", "instructor-note", "instructor-only"})
 #: What separates tags typed into one string: ``"solution;teacher"``, ``"parameters, solution"``.
 TAG_SEPARATOR = re.compile(r"[\s,;|/+&]+")
@@ -119,7 +120,19 @@ def _tags(cell: Mapping[str, Any]) -> set[str]:
         for w in TAG_SEPARATOR.split(_visible(str(t)).lower())
     }
     words.discard("")
-    return words | {w[:-1] for w in words if w.endswith("s")}
+    return words | {"-".join(_singular(part) for part in re.split(r"[-_.:]", w)) for w in words}
+
+
+def _singular(word: str) -> str:
+    """A tag's word without its possessive or plural ending: ``teacher's``, ``teachers'``, ``teachers`` -> ``teacher``.
+
+    >>> [_singular(w) for w in ("teacher's", "teachers'", "notes", "s", "only")]
+    ['teacher', 'teacher', 'note', 's', 'only']
+    """
+    for ending in ("'s", "s'", "s"):
+        if word.endswith(ending) and len(word) > len(ending):
+            return word[: -len(ending)]
+    return word
 
 
 def _removing_tag(words: set[str]) -> bool:
