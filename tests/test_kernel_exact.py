@@ -93,6 +93,7 @@ def test_with_numba_each_function_is_compiled_in_order_and_the_next_ones_see_it(
     seen: list[tuple[str, object]] = []
 
     def jit(njit: object, function: Callable[..., Any], options: dict[str, Any]) -> object:
+        assert njit == "njit"  # numba's, as _load_numba gave it
         seen.append((function.__name__, kernel.all_divisors))  # what a compiled caller would resolve
         return ("compiled", function.__name__, tuple(sorted(options.items())))
 
@@ -156,6 +157,7 @@ def divisors(n: int) -> list[int]:
 
 def test_every_divisor_once() -> None:
     assert divisors(1) == [1]
+    assert divisors(2) == [1, 2]
     assert divisors(12) == [1, 2, 3, 4, 6, 12]
     assert divisors(36) == [1, 2, 3, 4, 6, 9, 12, 18, 36]
     assert divisors(32) == [1, 2, 4, 8, 16, 32]
@@ -229,18 +231,33 @@ def test_dividing_by_a_prime_with_targets_by_hand() -> None:
     assert lose_one == [(1, 1, 1), (0, 0, 2), (1, 1, 3)]
 
 
-def moves(upto: int, room: int, lo: int = 1) -> tuple[int, list[list[int]]]:
-    """Divisor Duel's winning moves of lo..upto, with room for ``room`` moves beyond one DIVISOR_BUFFER."""
-    rows = table(upto, kernel.SUBTRACT, kernel.ALL, 1, kernel.NONE, kernel.NONE, 1)
+def moves(
+    upto: int, room: int, lo: int = 1, win: int = kernel.NONE, lose: int = kernel.NONE
+) -> tuple[int, list[list[int]]]:
+    """The winning moves of lo..upto (take away a divisor d < n, 1 allowed; targets ``win`` and ``lose``), with room
+    for ``room`` moves beyond one DIVISOR_BUFFER."""
+    rows = table(upto, kernel.SUBTRACT, kernel.ALL, 1, win, lose, 1)
     outcome = np.array([-1] + [r[0] for r in rows], np.int8)
     starts = np.zeros(upto - lo + 2, np.int64)
     found = np.zeros(kernel.DIVISOR_BUFFER + room, np.int64)
     divisors = np.zeros(kernel.DIVISOR_BUFFER, np.int64)
     spf = kernel.sieve(upto)
     stop = kernel._winning_moves(
-        lo, upto + 1, kernel.SUBTRACT, kernel.ALL, 1, kernel.NONE, kernel.NONE, spf, outcome, divisors, starts, found
+        lo, upto + 1, kernel.SUBTRACT, kernel.ALL, 1, win, lose, spf, outcome, divisors, starts, found
     )
     return stop, [found[starts[i] : starts[i + 1]].tolist() for i in range(stop - lo)]
+
+
+def test_a_position_that_ends_the_game_has_no_winning_move() -> None:
+    """Reaching a prime loses: 2, 3, 5, 7 are N but the game is over there, so they list no move (5 - 1 = 4 is P).
+
+    By hand: 1 stuck, P; 4 -> 3, 2 (both N): P; 6 -> 5, 4, 3: N by 2; 8 -> 7, 6, 4: N by 4.
+    """
+    stop, found = moves(8, 100, lose=kernel.PRIME_NUMBER)
+    assert stop == 9 and found == [[], [], [], [], [], [2], [], [4]]
+    # Reaching 1 wins: 1 is P (over); 2 -> 1 wins by 1; 3 -> 2 only: P; 4 -> 3 (P) wins by 1, 4 -> 2 does not.
+    stop, found = moves(4, 100, win=kernel.ONE)
+    assert stop == 5 and found == [[], [1], [], [1]]
 
 
 def test_winning_moves_smallest_first_by_hand() -> None:
