@@ -193,11 +193,17 @@ def test_tags_are_words_in_lower_case_with_their_singulars() -> None:
 @pytest.mark.parametrize(
     "tag",
     ["teacher's", "Teacher’s", "teachers'", "teacher's-note", "teachers-note", "teachers_notes", "Teacher's notes",
-     "instructors-notes", "teachers'-only", "instructor's_note"],
+     "instructors-notes", "teachers'-only", "instructor's_note", "for-teachers", "teacher-guide", "teacher.tip",
+     "Instructors:answers"],
 )  # fmt: skip
 def test_a_plural_or_possessive_in_any_word_of_a_tag_still_removes_the_cell(tag: str) -> None:
     """A teacher's natural spellings of the teacher tags remove the cell; none is kept, none refused."""
     assert cell_plan(cell("markdown", "The answer is 42.", tags=[tag])) == ("remove", "")
+
+
+@pytest.mark.parametrize("tag", ["teaching", "teachable", "student", "answer", "hint", "after:hand-over"])
+def test_a_word_that_only_starts_like_teacher_keeps_the_cell(tag: str) -> None:
+    assert cell_plan(cell("markdown", "Try 12.", tags=[tag])) == ("keep", "Try 12.")
 
 
 def test_removing_tags() -> None:

@@ -53,6 +53,8 @@ def test_tags_and_markers_remove_cells() -> None:
         ("code", "x = 1", ["teacher_note"]),
         ("markdown", "Anything", ["Teacher-Notes"]),
         ("markdown", "Anything", "hint, teacher_notes"),
+        ("code", "x = 1", ["notes", "teachers-guide"]),  # a tag naming the teacher is teacher material
+        ("markdown", "Anything", ["teachers-note"]),
         ("markdown", "__Teacher note__ Students often ...", None),
         ("markdown", "__Teacher notes:__ run it live", None),
         ("markdown", "## Teacher note\nStudents often ...", None),
@@ -82,7 +84,7 @@ def test_more_tags_and_markers_remove_cells(kind: str, source: str, tags: object
         ("markdown", "Teacher notes are in the answer key.", None),
         ("code", "x = 1", ["solutionary"]),
         ("code", "x = 1", None),
-        ("code", "x = 1", ["notes", "teachers-guide"]),
+        ("code", "x = 1", ["notes", "teaching"]),
         ("code", "# teacher notebook path\nx = 1", None),
         ("markdown", "**Teacher notebook** set-up", None),
         ("markdown", "> Note: teacher notes live in the answer key", None),

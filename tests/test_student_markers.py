@@ -222,7 +222,7 @@ KEPT = [
     code(STUBBED, **grader(solution=True)),
     code("x = 1", **grader(solution="false")),
     code("x = 1", solution="no"),
-    code("x = 1", tags=["solutionary", "teachers-guide", "parameters"]),
+    code("x = 1", tags=["solutionary", "teaching", "parameters"]),  # "teachers-guide" names the teacher: removed
     code("answer = ...  # your solution"),
     code('print("the solution is yours")'),
     code("total = a == b  # solutions"),
