@@ -208,9 +208,10 @@ def test_a_word_that_only_starts_like_teacher_keeps_the_cell(tag: str) -> None:
 
 def test_removing_tags() -> None:
     for words in ({"solution"}, {"teacher-note"}, {"teacher_only"}, {"instructor"}, {"model-solution"},
-                  {"ex1.solutions"}, {"a:solution"}, {"solution_2"}, {"hint", "teacher"}):  # fmt: skip
+                  {"ex1.solutions"}, {"a:solution"}, {"solution_2"}, {"hint", "teacher"}, {"teachers-guide"},
+                  {"for-instructors'"}):  # fmt: skip
         assert _removing_tag(words), words
-    for words in (set(), {"solutionary"}, {"resolution"}, {"teachers-guide"}, {"parameters", "hint"}):
+    for words in (set(), {"solutionary"}, {"resolution"}, {"teaching-notes"}, {"parameters", "hint"}):
         assert not _removing_tag(words), words
 
 

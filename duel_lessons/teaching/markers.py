@@ -16,12 +16,9 @@ from typing import Any
 
 from duel_lessons.engine.errors import DuelError
 
-REMOVED_TAGS = frozenset({"solution", "teacher", "teacher-note", "teacher_note"})
-#: More tags that remove a cell (after ``_`` becomes ``-`` and each word's plural or possessive goes: ``teachers_only``,
-#: ``teacher's-only``): teacher material by other names.
-MORE_REMOVED_TAGS = frozenset({"teacher-only", "teachers-only", "instructor", "instructor-note", "instructor-only"})
-#: A part of a tag (between ``-``, ``_``, ``.`` or ``:``, plural or possessive gone) that removes its cell.
-REMOVED_PARTS = frozenset({"solution", "solutions", "teacher", "instructor"})
+#: A part of a tag (between ``-``, ``_``, ``.`` or ``:``, plural or possessive gone) that removes its cell: so
+#: ``solution``, ``teacher``, ``teacher-note``, ``teachers_only``, ``instructor-note``, ``model-solution``...
+REMOVED_PARTS = frozenset({"solution", "teacher", "instructor"})
 #: What separates tags typed into one string: ``"solution;teacher"``, ``"parameters, solution"``.
 TAG_SEPARATOR = re.compile(r"[\s,;|/+&]+")
 #: Cell metadata keys (any case) whose true value removes the cell, as ``"solution": true`` does.
@@ -141,9 +138,7 @@ def _removing_tag(words: set[str]) -> bool:
     """Whether the tags remove a cell: ``solution``, ``teacher``..., or ``solution``, ``teacher`` or ``instructor`` as
     a part (``model-solution``, ``for-teachers``, ``teacher-guide``): a part that names the teacher is teacher material.
     """
-    if words & REMOVED_TAGS or {w.replace("_", "-") for w in words} & MORE_REMOVED_TAGS:
-        return True
-    return any(part in REMOVED_PARTS for w in words for part in re.split(r"[-_.:]", w))
+    return any(_singular(part) in REMOVED_PARTS for w in words for part in re.split(r"[-_.:]", w))
 
 
 def _truth(value: object) -> bool | None:
