@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from duel_lessons.teaching.markers import CopyError
+from duel_lessons.teaching.markers import CopyError, MarkerError
 from duel_lessons.teaching.student_copies import (
     COPY_KEY,
     _check_destination,
@@ -26,6 +26,7 @@ from duel_lessons.teaching.student_copies import (
     backup_path,
     content_hash,
     sources_hash,
+    student_notebook,
 )
 
 STUDENT_HEADER = "# The student edition of this lesson's exercises, made by duel-lessons student-copies."
@@ -235,3 +236,32 @@ def test_a_student_declarations_file_beside_the_notebook_is_refused(tmp_path: Pa
     with pytest.raises(CopyError) as refused:
         _declarations(tmp_path / "97-x.ipynb", GATED)
     assert str(refused.value) == f"{path}: this is a student copy already; make copies from the teacher's lessons."
+
+
+# -- the copy of one notebook -----------------------------------------------------------------------
+
+
+def refusal(name: str, number: int, count: int, why: str) -> str:
+    return (
+        f"{name}: cell {number} of {count} looks like a solution marker but matches no rule: {why}. "
+        'No student copy was written; fix the marker (see "Markers" in docs/teacher-guide.md).'
+    )
+
+
+def test_a_region_closed_by_another_marker_is_refused_naming_both() -> None:
+    cells = [code("### BEGIN SOLUTION"), code("x = 4"), md("```{solution-end}\n```")]
+    with pytest.raises(MarkerError) as refused:
+        student_notebook({"cells": cells}, name="04-x.ipynb")
+    why = 'it holds a {solution-end} directive, but cell 1 opened "BEGIN SOLUTION" alone'
+    assert str(refused.value) == refusal("04-x.ipynb", 3, 3, why)
+    cells = [md("```{solution-start} ex1\n```"), code("x = 4"), code("### END HIDDEN TESTS"), code("y = 1")]
+    with pytest.raises(MarkerError) as refused:
+        student_notebook({"cells": cells})
+    why = 'it holds "END HIDDEN TESTS" alone, but cell 1 opened a {solution-start} directive'
+    assert str(refused.value) == refusal("The notebook", 3, 4, why)  # the name when none is given
+
+
+def test_a_notebook_without_cells_gives_a_copy_without_cells() -> None:
+    copy = student_notebook({"metadata": {"widgets": {"state": 1}, "kernelspec": {"name": "python3"}}})
+    assert copy["cells"] == [] and copy["metadata"]["kernelspec"] == {"name": "python3"}
+    assert "widgets" not in copy["metadata"]
