@@ -27,6 +27,7 @@ from duel_lessons.teaching.student_copies import (
     content_hash,
     sources_hash,
     student_notebook,
+    write_student_copies,
 )
 
 STUDENT_HEADER = "# The student edition of this lesson's exercises, made by duel-lessons student-copies."
@@ -265,3 +266,31 @@ def test_a_notebook_without_cells_gives_a_copy_without_cells() -> None:
     copy = student_notebook({"metadata": {"widgets": {"state": 1}, "kernelspec": {"name": "python3"}}})
     assert copy["cells"] == [] and copy["metadata"]["kernelspec"] == {"name": "python3"}
     assert "widgets" not in copy["metadata"]
+
+
+def test_a_copy_records_both_hashes_of_its_cells() -> None:
+    """Its mark: ``content_sha256``, and ``sources_sha256`` as older versions read it (outputs and counts cleared)."""
+    copy = student_notebook({"cells": [code("x = 1", execution_count=2)], "metadata": {COPY_KEY: "old"}})
+    assert copy["metadata"] == {
+        COPY_KEY: {
+            "sources_sha256": hashlib.sha256(b'[["code", "x = 1"]]').hexdigest(),
+            "content_sha256": hashlib.sha256(b'[["code", "x = 1", [], null]]').hexdigest(),
+        }
+    }
+
+
+# -- the command ------------------------------------------------------------------------------------
+
+
+def test_an_empty_source_or_destination_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty name would mean the current folder: refused before anything is read."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    for src, dest in [("", "s"), ("  ", "s"), ("notebooks", ""), ("notebooks", " \n")]:
+        with pytest.raises(CopyError) as refused:
+            write_student_copies(src, dest)
+        assert str(refused.value) == (
+            "The source and the destination must be folder names, not empty; nothing was written."
+        )
+    assert list(here.iterdir()) == []
