@@ -42,7 +42,7 @@ def md(source: str, tags: list[str] | None = None) -> dict[str, Any]:
 
 
 def notebook(*cells: dict[str, Any], **metadata: Any) -> str:
-    return json.dumps({"cells": list(cells), "metadata": metadata, "nbformat": 4, "nbformat_minor": 5})
+    return json.dumps({"cells": list(cells), "metadata": metadata, "nbformat": 4, "nbformat_minor": 4})
 
 
 # -- the hash older copies carry: it may never change, or they would no longer be recognised --------
@@ -294,3 +294,36 @@ def test_an_empty_source_or_destination_is_refused(tmp_path: Path, monkeypatch: 
             "The source and the destination must be folder names, not empty; nothing was written."
         )
     assert list(here.iterdir()) == []
+
+
+def test_one_notebook_as_the_source_guards_its_folder(tmp_path: Path) -> None:
+    src = tmp_path / "notebooks"
+    src.mkdir()
+    lesson = src / "01-a.ipynb"
+    lesson.write_text(notebook(code("# SOLUTION\nx = 1")), encoding="utf-8")
+    for dest, why in [
+        (src, f"Refusing to overwrite the teacher's notebooks: {src} is the source folder."),
+        (src / "s", f"Refusing: {src / 's'} lies inside the source folder {src}; choose a folder outside it."),
+    ]:
+        with pytest.raises(CopyError) as refused:
+            write_student_copies(lesson, dest)
+        assert str(refused.value) == why
+    assert [p.name for p in src.iterdir()] == ["01-a.ipynb"]
+
+
+def test_a_declarations_file_in_the_destination_is_replaced_only_if_ours_or_with_force(tmp_path: Path) -> None:
+    src, dest = tmp_path / "notebooks", tmp_path / "s"
+    src.mkdir()
+    dest.mkdir()
+    (src / "04-x.ipynb").write_text(notebook(md("# Lesson"), md("Odd numbers lose.", ["after:big"])), encoding="utf-8")
+    theirs = dest / "04-x.lesson.toml"
+    theirs.write_text("my notes", encoding="utf-8")
+    with pytest.raises(CopyError, match="this command did not make it"):
+        write_student_copies(src, dest)
+    assert [p.name for p in dest.iterdir()] == ["04-x.lesson.toml"] and theirs.read_text(encoding="utf-8") == "my notes"
+    assert write_student_copies(src, dest, force=True) == [dest / "04-x.ipynb", theirs]
+    assert theirs.read_text(encoding="utf-8").startswith(STUDENT_HEADER + "\n")
+    (backup,) = dest.glob("04-x.lesson.toml.backup-*")
+    assert backup.read_text(encoding="utf-8") == "my notes"
+    assert write_student_copies(src, dest) == [dest / "04-x.ipynb", theirs]  # ours now: replaced, no new backup
+    assert len(list(dest.iterdir())) == 3
