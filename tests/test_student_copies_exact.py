@@ -25,6 +25,7 @@ from duel_lessons.teaching.student_copies import (
     _plan_target,
     backup_path,
     content_hash,
+    read_notebook,
     sources_hash,
     student_notebook,
     write_student_copies,
@@ -327,3 +328,20 @@ def test_a_declarations_file_in_the_destination_is_replaced_only_if_ours_or_with
     assert backup.read_text(encoding="utf-8") == "my notes"
     assert write_student_copies(src, dest) == [dest / "04-x.ipynb", theirs]  # ours now: replaced, no new backup
     assert len(list(dest.iterdir())) == 3
+
+
+def test_a_notebook_that_cannot_be_read_is_refused_saying_why(tmp_path: Path) -> None:
+    folder = tmp_path / "01-a.ipynb"
+    folder.mkdir()
+    latin = tmp_path / "02-b.ipynb"
+    latin.write_bytes('{"cells": ["café"]}'.encode("latin-1"))
+    broken = tmp_path / "03-c.ipynb"
+    broken.write_text("not JSON", encoding="utf-8")
+    for path, why in [
+        (folder, "is a folder, not a notebook"),
+        (latin, "is not UTF-8 text (saved in another encoding, such as Latin-1?)"),
+        (broken, "is not valid JSON (Expecting value: line 1 column 1 (char 0))"),
+    ]:
+        with pytest.raises(CopyError) as refused:
+            read_notebook(path)
+        assert str(refused.value) == f"{path}: {why}; nothing was written."
