@@ -345,3 +345,30 @@ def test_a_notebook_that_cannot_be_read_is_refused_saying_why(tmp_path: Path) ->
         with pytest.raises(CopyError) as refused:
             read_notebook(path)
         assert str(refused.value) == f"{path}: {why}; nothing was written."
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ([1, 2], "is not a notebook (the file holds a JSON list, not an object)"),
+        ({"nbformat": 5, "cells": [], "metadata": {}}, "has nbformat version 5; versions 3 and 4 can be read"),
+        ({"nbformat": "4", "cells": [], "metadata": {}}, "has nbformat version '4'; versions 3 and 4 can be read"),
+        # nbformat's own error without a message of its own: Python's words
+        ({"nbformat": 4, "cells": 5, "metadata": {}}, "is not a valid notebook ('int' object is not iterable)"),
+    ],
+    ids=["list", "version-5", "version-text", "cells-a-number"],
+)  # fmt: skip
+def test_a_file_that_is_no_notebook_is_refused_saying_why(tmp_path: Path, data: Any, why: str) -> None:
+    path = tmp_path / "01-a.ipynb"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CopyError) as refused:
+        read_notebook(path)
+    assert str(refused.value) == f"{path}: {why}; nothing was written."
+
+
+def test_tags_that_are_not_text_are_left_for_validation_to_refuse(tmp_path: Path) -> None:
+    path = tmp_path / "01-a.ipynb"
+    cell = {"cell_type": "markdown", "source": "x", "metadata": {"tags": [["solution"], ["solution"]]}}
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 4, "cells": [cell], "metadata": {}}), encoding="utf-8")
+    with pytest.raises(CopyError, match=r"01-a.ipynb: is not a valid notebook \(.+\); nothing was written.$"):
+        read_notebook(path)
