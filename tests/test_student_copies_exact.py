@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -372,3 +373,52 @@ def test_tags_that_are_not_text_are_left_for_validation_to_refuse(tmp_path: Path
     path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 4, "cells": [cell], "metadata": {}}), encoding="utf-8")
     with pytest.raises(CopyError, match=r"01-a.ipynb: is not a valid notebook \(.+\); nothing was written.$"):
         read_notebook(path)
+
+
+def test_a_long_validation_message_is_cut_at_160_characters(tmp_path: Path) -> None:
+    path = tmp_path / "01-a.ipynb"
+    cell = {"cell_type": "markdown", "source": "x", "metadata": {"tags": [["a" * 300]]}}
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 4, "cells": [cell], "metadata": {}}), encoding="utf-8")
+    with pytest.raises(CopyError) as refused:
+        read_notebook(path)
+    # the message starts with the value refused, ['aaa...'], cut at 160 characters: [' and 158 a's
+    assert str(refused.value) == f"{path}: is not a valid notebook (['{'a' * 158}); nothing was written."
+
+
+def test_a_link_is_not_read_through(tmp_path: Path) -> None:
+    real = tmp_path / "real.ipynb"
+    real.write_text(notebook(code("x = 1")), encoding="utf-8")
+    link = tmp_path / "01-a.ipynb"
+    link.symlink_to(real)
+    with pytest.raises(CopyError) as refused:
+        read_notebook(link)
+    assert str(refused.value) == f"{link}: cannot be read (it is a link; give the file itself); nothing was written."
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "01-a.ipynb"
+    os.mkfifo(fifo)
+    with pytest.raises(CopyError) as refused:
+        read_notebook(fifo)
+    why = "cannot be read (it is not a regular file (a FIFO, a device or a socket))"
+    assert str(refused.value) == f"{fifo}: {why}; nothing was written."
+
+
+def test_a_version_3_teacher_notebook_in_the_destination_is_known_by_its_worksheets(tmp_path: Path) -> None:
+    path = tmp_path / "01-a.ipynb"
+    cells = [{"cell_type": "code", "input": "# SOLUTION\nx = 4", "source": "# SOLUTION\nx = 4", "metadata": {}}]
+    data = {"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": None}, 5, {"cells": cells}]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert _copy_state(path) == "teacher"
+
+
+def test_a_source_that_is_missing_or_holds_no_notebooks_is_refused(tmp_path: Path) -> None:
+    missing, empty = tmp_path / "missing", tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("x", encoding="utf-8")
+    for src, why in [(missing, f"{missing} does not exist."), (empty, f"No notebooks (*.ipynb) in {empty}.")]:
+        with pytest.raises(CopyError) as refused:
+            write_student_copies(src, tmp_path / "s")
+        assert str(refused.value) == why
+    assert not (tmp_path / "s").exists()
