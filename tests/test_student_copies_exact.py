@@ -27,6 +27,7 @@ from duel_lessons.teaching.student_copies import (
     backup_path,
     content_hash,
     read_notebook,
+    read_regular,
     sources_hash,
     student_notebook,
     write_student_copies,
@@ -422,3 +423,13 @@ def test_a_source_that_is_missing_or_holds_no_notebooks_is_refused(tmp_path: Pat
             write_student_copies(src, tmp_path / "s")
         assert str(refused.value) == why
     assert not (tmp_path / "s").exists()
+
+
+def test_a_file_is_read_whole_up_to_its_limit_and_refused_above_it(tmp_path: Path) -> None:
+    path = tmp_path / "01-a.ipynb"
+    path.write_bytes(b"x" * 1000)
+    assert read_regular(path, 1000) == b"x" * 1000
+    path.write_bytes(b"x" * 1234)
+    with pytest.raises(OSError) as refused:
+        read_regular(path, 1000)
+    assert refused.value.strerror == "it is 1,234 bytes, over the limit of 1,000"
