@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from duel_lessons.teaching import student_copies
 from duel_lessons.teaching.markers import CopyError, MarkerError
 from duel_lessons.teaching.student_copies import (
     COPY_KEY,
@@ -433,3 +434,24 @@ def test_a_file_is_read_whole_up_to_its_limit_and_refused_above_it(tmp_path: Pat
     with pytest.raises(OSError) as refused:
         read_regular(path, 1000)
     assert refused.value.strerror == "it is 1,234 bytes, over the limit of 1,000"
+
+
+@pytest.mark.parametrize(
+    ("raised", "shown"),
+    [(ValueError(), "ValueError"), (ValueError("\n"), "ValueError"), (KeyError(""), "''")],
+    ids=["no-text", "blank-line", "empty-key"],
+)
+def test_an_nbformat_error_without_words_is_named_by_its_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, raised: Exception, shown: str
+) -> None:
+    """A validation error whose text is empty still says what went wrong: its type's name, never '()'."""
+    path = tmp_path / "01-a.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 4, "cells": [], "metadata": {}}), encoding="utf-8")
+
+    def validate(notebook: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(student_copies.nbformat, "validate", validate)
+    with pytest.raises(CopyError) as refused:
+        read_notebook(path)
+    assert str(refused.value) == f"{path}: is not a valid notebook ({shown}); nothing was written."

@@ -216,7 +216,7 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
         notebook: nbformat.NotebookNode = nbformat.reads(json.dumps(data), as_version=4)  # type: ignore[no-untyped-call]
         nbformat.validate(notebook)
     except Exception as error:  # nbformat raises many kinds; each means "not a valid notebook"
-        message = str(getattr(error, "message", "") or error).splitlines()
+        message = [line for line in str(getattr(error, "message", "") or error).splitlines() if line.strip()]
         raise fail(f"is not a valid notebook ({(message[0] if message else type(error).__name__)[:160]})") from None
     return notebook
 
