@@ -455,3 +455,24 @@ def test_an_nbformat_error_without_words_is_named_by_its_kind(
     with pytest.raises(CopyError) as refused:
         read_notebook(path)
     assert str(refused.value) == f"{path}: is not a valid notebook ({shown}); nothing was written."
+
+
+def test_an_nbformat_error_is_named_by_its_own_message_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A validation error's ``message`` (its one line), not its whole text (jsonschema adds the schema and instance)."""
+    path = tmp_path / "01-a.ipynb"
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 4, "cells": [], "metadata": {}}), encoding="utf-8")
+
+    class Invalid(Exception):
+        message = "'cell_type' is a required property"
+
+        def __str__(self) -> str:
+            return "Failed validating 'required' in schema:\n    {...}"
+
+    def validate(notebook: object) -> None:
+        raise Invalid()
+
+    monkeypatch.setattr(student_copies.nbformat, "validate", validate)
+    with pytest.raises(CopyError) as refused:
+        read_notebook(path)
+    expected = f"{path}: is not a valid notebook ('cell_type' is a required property); nothing was written."
+    assert str(refused.value) == expected
